@@ -1,0 +1,55 @@
+"""The ``tfcompat-gpu`` command: one entry point, one module per subcommand.
+
+Each subcommand lives in its own module and exposes ``main(argv) -> int``; this module only
+dispatches, so ``tfcompat-gpu check`` never pays for importing the runner or LibCST.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from collections.abc import Sequence
+
+__all__ = ["main"]
+
+# name -> (module, one-line help)
+_COMMANDS: dict[str, tuple[str, str]] = {
+    "run": ("tfcompat_gpu.patching.runner", "run a legacy script unmodified, GPU settings honoured"),
+    "check": ("tfcompat_gpu.lint.cli", "lint files for GPU-configuration mistakes"),
+    "rules": ("tfcompat_gpu.lint.cli", "list the lint rules"),
+    "explain": ("tfcompat_gpu.lint.cli", "print the documentation of one lint rule"),
+    "migrate": ("tfcompat_gpu.codemod.cli", "rewrite legacy GPU configuration for TF2"),
+    "env": ("tfcompat_gpu._envcmd", "report TensorFlow, Keras, GPUs and GPU variables"),
+}
+
+
+def _usage() -> str:
+    width = max(len(name) for name in _COMMANDS)
+    lines = ["usage: tfcompat-gpu COMMAND [ARGS...]", "", "commands:"]
+    lines += [f"  {name:<{width}}  {text}" for name, (_, text) in _COMMANDS.items()]
+    lines += ["", "Run 'tfcompat-gpu COMMAND --help' for a command's options."]
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of ``tfcompat-gpu``; returns the exit status."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if not args or args[0] in ("-h", "--help", "help"):
+        print(_usage())
+        return 0 if args else 2
+    if args[0] == "--version":
+        from tfcompat_gpu import __version__
+
+        print(f"tfcompat-gpu {__version__}")
+        return 0
+    name, rest = args[0], args[1:]
+    if name not in _COMMANDS:
+        print(f"tfcompat-gpu: unknown command {name!r}\n\n{_usage()}", file=sys.stderr)
+        return 2
+    module = importlib.import_module(_COMMANDS[name][0])
+    status: int = module.main([name, *rest])
+    return status
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
