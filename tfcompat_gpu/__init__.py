@@ -1,6 +1,17 @@
-"""tfcompat_gpu: one GPU/thread configuration for TensorFlow 1 and 2."""
+"""tfcompat_gpu: one GPU/thread configuration for TensorFlow 1 and 2.
+
+``import tfcompat_gpu`` never imports TensorFlow; the functions that need it import it on use.
+
+Example::
+
+    import tfcompat_gpu
+    tfcompat_gpu.configure(allow_growth=True, per_process_gpu_memory_fraction=0.5)
+"""
 
 from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 from tfcompat_gpu._errors import (
     GPUConfigConflictError,
@@ -9,12 +20,69 @@ from tfcompat_gpu._errors import (
     TooLateError,
 )
 
+if TYPE_CHECKING:
+    from tfcompat_gpu.apply import (
+        Environment,
+        Mode,
+        configure,
+        current_config,
+        detect_mode,
+        environment,
+        session,
+    )
+    from tfcompat_gpu.config import GPUConfig
+    from tfcompat_gpu.conflicts import get_conflict_policy, set_conflict_policy
+    from tfcompat_gpu.lint.api import Finding, Report, check
+
 __version__ = "0.1.0"
 
 __all__ = [
+    "Environment",
+    "Finding",
+    "GPUConfig",
     "GPUConfigConflictError",
     "GPUConfigError",
     "GPUConfigWarning",
+    "Mode",
+    "Report",
     "TooLateError",
     "__version__",
+    "check",
+    "configure",
+    "current_config",
+    "detect_mode",
+    "environment",
+    "get_conflict_policy",
+    "session",
+    "set_conflict_policy",
 ]
+
+# Loaded on first use, so that ``import tfcompat_gpu`` costs next to nothing (a few ms).
+_LAZY = {
+    "Environment": "tfcompat_gpu.apply",
+    "Mode": "tfcompat_gpu.apply",
+    "configure": "tfcompat_gpu.apply",
+    "current_config": "tfcompat_gpu.apply",
+    "detect_mode": "tfcompat_gpu.apply",
+    "environment": "tfcompat_gpu.apply",
+    "session": "tfcompat_gpu.apply",
+    "GPUConfig": "tfcompat_gpu.config",
+    "get_conflict_policy": "tfcompat_gpu.conflicts",
+    "set_conflict_policy": "tfcompat_gpu.conflicts",
+    "check": "tfcompat_gpu.lint.api",
+    "Report": "tfcompat_gpu.lint.api",
+    "Finding": "tfcompat_gpu.lint.api",
+}
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'tfcompat_gpu' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value

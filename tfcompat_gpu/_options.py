@@ -104,7 +104,7 @@ OPTIONS: tuple[Option, ...] = (
         env="TFCOMPAT_GPU_VISIBLE_DEVICES",
         note=(
             "the listed GPUs become visible; eager TensorFlow numbers them in physical order, "
-            "so a reorder such as \"1,0\" is applied as \"0,1\" (a warning says so)"
+            'so a reorder such as "1,0" is applied as "0,1" (a warning says so)'
         ),
         aliases=("visible_devices",),
     ),
@@ -172,7 +172,7 @@ OPTIONS: tuple[Option, ...] = (
         conflict="never",
         env=None,
         note=(
-            "\"CPU\": n makes n logical CPUs (/CPU:0 … /CPU:n-1); \"GPU\": n keeps the first n "
+            '"CPU": n makes n logical CPUs (/CPU:0 … /CPU:n-1); "GPU": n keeps the first n '
             "visible GPUs (0 hides them all)"
         ),
     ),

@@ -14,7 +14,10 @@ __all__ = ["main"]
 
 # name -> (module, one-line help)
 _COMMANDS: dict[str, tuple[str, str]] = {
-    "run": ("tfcompat_gpu.patching.runner", "run a legacy script unmodified, GPU settings honoured"),
+    "run": (
+        "tfcompat_gpu.patching.runner",
+        "run a legacy script unmodified, GPU settings honoured",
+    ),
     "check": ("tfcompat_gpu.lint.cli", "lint files for GPU-configuration mistakes"),
     "rules": ("tfcompat_gpu.lint.cli", "list the lint rules"),
     "explain": ("tfcompat_gpu.lint.cli", "print the documentation of one lint rule"),
