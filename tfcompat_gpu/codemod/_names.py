@@ -1,0 +1,117 @@
+"""Qualified names the codemods match, and small helpers shared by the commands.
+
+Names are compared after folding ``tensorflow.compat.v1.`` (and ``v2``) into ``tensorflow.``:
+``import tensorflow.compat.v1 as tf; tf.Session`` and ``import tensorflow as tf;
+tf.compat.v1.Session`` are the same thing to a migration.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+
+import libcst as cst
+from libcst.metadata import QualifiedName, QualifiedNameSource
+
+__all__ = [
+    "CONFIG_PROTO",
+    "GPU_OPTIONS",
+    "INTERACTIVE_SESSION",
+    "KERAS_BACKEND_MODULES",
+    "SESSION",
+    "SET_SESSION",
+    "canonical",
+    "dotted",
+    "imported_names",
+    "prefix_for",
+    "tf_root_alias",
+]
+
+_COMPAT_PREFIXES = ("tensorflow.compat.v1.", "tensorflow.compat.v2.")
+
+CONFIG_PROTO = "tensorflow.ConfigProto"
+GPU_OPTIONS = "tensorflow.GPUOptions"
+SESSION = "tensorflow.Session"
+INTERACTIVE_SESSION = "tensorflow.InteractiveSession"
+SET_SESSION = frozenset(
+    {
+        "keras.backend.tensorflow_backend.set_session",
+        "keras.backend.set_session",
+        "tensorflow.keras.backend.set_session",
+        "tensorflow.python.keras.backend.set_session",
+        "tf_keras.backend.set_session",
+    }
+)
+# Modules whose only use in legacy GPU code is set_session: Keras 3 removed
+# keras.backend.tensorflow_backend, so an import of it left behind breaks the script.
+KERAS_BACKEND_MODULES = frozenset({"keras.backend.tensorflow_backend", "keras.backend"})
+
+
+def canonical(name: str) -> str:
+    """Fold the compat.v1/v2 spellings of a TensorFlow name into ``tensorflow.X``."""
+    for prefix in _COMPAT_PREFIXES:
+        if name.startswith(prefix):
+            return "tensorflow." + name[len(prefix) :]
+    return name
+
+
+def imported_names(qualified: Collection[QualifiedName]) -> set[str]:
+    """Canonical names of the imported things a node may refer to (locals are ignored)."""
+    return {canonical(q.name) for q in qualified if q.source is QualifiedNameSource.IMPORT}
+
+
+def dotted(node: cst.BaseExpression) -> str | None:
+    """``a.b.c`` for a chain of Names and Attributes, else None."""
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute):
+        base = dotted(node.value)
+        return None if base is None else f"{base}.{node.attr.value}"
+    return None
+
+
+def prefix_for(node: cst.BaseExpression, canonical_name: str) -> str | None:
+    """What stands for ``tensorflow.`` in ``node`` (``"tf."``, ``"tf.compat.v1."``, ``""``).
+
+    ``node`` is spelled ``PREFIX + rest`` where ``rest`` is ``canonical_name`` without its
+    ``tensorflow.``; the prefix lets a rewrite name another TensorFlow function through the
+    alias the file already uses.  None when the node is not spelled that way (``from
+    tensorflow.config import experimental``), in which case the caller leaves it alone.
+    """
+    code = dotted(node)
+    rest = canonical_name.split(".", 1)[1] if "." in canonical_name else ""
+    if code is None or not rest:
+        return None
+    if code == rest:
+        return ""
+    if code.endswith("." + rest):
+        return code[: -len(rest)]
+    return None
+
+
+def tf_root_alias(module: cst.Module) -> str | None:
+    """A top-level name bound to ``tensorflow`` or ``tensorflow.compat.v1``, with a dot.
+
+    Both modules carry every ``tf.config`` function the TF2 target emits.
+    """
+    found: str | None = None
+    for statement in module.body:
+        if not isinstance(statement, cst.SimpleStatementLine):
+            continue
+        for small in statement.body:
+            if isinstance(small, cst.Import):
+                for alias in small.names:
+                    name = dotted(alias.name)
+                    if name not in ("tensorflow", "tensorflow.compat.v1"):
+                        continue
+                    if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+                        return alias.asname.name.value + "."
+                    found = found or name + "."
+            elif isinstance(small, cst.ImportFrom) and not isinstance(small.names, cst.ImportStar):
+                if small.module is None or dotted(small.module) != "tensorflow.compat":
+                    continue
+                for alias in small.names:
+                    if dotted(alias.name) == "v1":
+                        bound = alias.asname.name if alias.asname is not None else alias.name
+                        if isinstance(bound, cst.Name):
+                            return bound.value + "."
+    return found

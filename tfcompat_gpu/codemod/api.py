@@ -1,0 +1,44 @@
+"""Migrate one source text: every command in order, warnings collected with their line."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import libcst as cst
+from libcst.codemod import CodemodContext
+
+from tfcompat_gpu.codemod._base import Target
+from tfcompat_gpu.codemod.commands import COMMANDS
+
+__all__ = ["MigrationResult", "migrate_source"]
+
+
+@dataclass(frozen=True)
+class MigrationResult:
+    """The migrated code and the ``"LINE: message"`` warnings about what was left alone."""
+
+    code: str
+    warnings: tuple[str, ...]
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.code) and self._original != self.code
+
+    _original: str = ""
+
+
+def migrate_source(code: str, *, target: Target = "facade", filename: str = "") -> MigrationResult:
+    """Apply every migration command to ``code``.
+
+    Raises :class:`libcst.ParserSyntaxError` when ``code`` does not parse.
+
+    >>> migrate_source("import tensorflow as tf\\ntf.config.set_soft_device_placement = False\\n").code
+    'import tensorflow as tf\\ntf.config.set_soft_device_placement(False)\\n'
+    """
+    tree = cst.parse_module(code)
+    warnings: list[str] = []
+    for command in COMMANDS:
+        context = CodemodContext(filename=filename or None)
+        tree = command(context, target=target).transform_module(tree)
+        warnings += context.warnings
+    return MigrationResult(code=tree.code, warnings=tuple(warnings), _original=code)

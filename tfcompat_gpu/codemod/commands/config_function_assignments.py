@@ -1,0 +1,104 @@
+"""Turn assignments to ``tf.config`` setters into the calls that were meant."""
+
+from __future__ import annotations
+
+import libcst as cst
+from libcst.metadata import QualifiedNameProvider
+
+from tfcompat_gpu.codemod._base import MigrationCommand
+from tfcompat_gpu.codemod._emit import free_name, growth_loop_code, names_in, statements
+from tfcompat_gpu.codemod._names import imported_names, prefix_for
+
+__all__ = ["SETTERS", "ConfigFunctionAssignmentsCommand"]
+
+# Setters that take one value; ``tf.config.set_soft_device_placement = False`` replaces the
+# function with False (and configures nothing), so the call is what the author meant.
+SETTERS = frozenset(
+    {
+        "tensorflow.config.set_soft_device_placement",
+        "tensorflow.debugging.set_log_device_placement",
+        "tensorflow.config.threading.set_intra_op_parallelism_threads",
+        "tensorflow.config.threading.set_inter_op_parallelism_threads",
+    }
+)
+GROWTH = "tensorflow.config.experimental.set_memory_growth"
+LOGICAL_DEVICES = frozenset(
+    {
+        "tensorflow.config.set_logical_device_configuration",
+        "tensorflow.config.experimental.set_virtual_device_configuration",
+    }
+)
+
+
+class ConfigFunctionAssignmentsCommand(MigrationCommand):
+    DESCRIPTION: str = (
+        "Replace assignments to tf.config setters (tf.config.X = value) by calls to them."
+    )
+
+    def visit_Module(self, node: cst.Module) -> None:
+        self._taken = names_in(node)
+        self._logical_devices = False
+
+        class _FindLogical(cst.CSTVisitor):
+            def __init__(self, outer: ConfigFunctionAssignmentsCommand) -> None:
+                self.outer = outer
+
+            def visit_Call(self, call: cst.Call) -> None:
+                names = imported_names(
+                    self.outer.get_metadata(QualifiedNameProvider, call.func, set())
+                )
+                if names & LOGICAL_DEVICES:
+                    self.outer._logical_devices = True
+
+        node.visit(_FindLogical(self))
+
+    def leave_SimpleStatementLine(
+        self, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine
+    ) -> cst.BaseStatement | cst.FlattenSentinel[cst.BaseStatement]:
+        if len(original_node.body) != 1:
+            return updated_node
+        assign = original_node.body[0]
+        if not isinstance(assign, cst.Assign) or len(assign.targets) != 1:
+            return updated_node
+        target = assign.targets[0].target
+        if not isinstance(target, cst.Attribute):
+            return updated_node
+        names = self.names_of(target)
+        setter = next(iter(sorted(names & (SETTERS | {GROWTH}))), None)
+        if setter is None:
+            configured = sorted(
+                n for n in names if n.startswith(("tensorflow.config.", "tensorflow.debugging."))
+            )
+            if configured:
+                self.warn_at(
+                    original_node,
+                    f"assignment to {configured[0]} replaces the function instead of calling "
+                    "it; left unchanged because the intended call is not known: call it instead",
+                )
+            return updated_node
+        prefix = prefix_for(target, setter)
+        if prefix is None:
+            self.warn_at(
+                original_node,
+                f"assignment to {setter} is spelled in a way the migration cannot follow; "
+                "left unchanged: call the function instead",
+            )
+            return updated_node
+        value = self.module.code_for_node(assign.value)
+        if setter == GROWTH:
+            if self._logical_devices:
+                self.warn_at(
+                    original_node,
+                    "memory growth and logical (virtual) devices are both configured: TensorFlow "
+                    "drops growth on a GPU that has logical devices; keep one of them",
+                )
+            var = free_name(self._taken, "gpu", "physical_gpu", "_gpu")
+            self._taken.add(var)
+            new = statements(growth_loop_code(prefix, value, var))
+        else:
+            new = statements(f"{prefix}{setter.split('.', 1)[1]}({value})\n")
+        first = new[0].with_changes(leading_lines=original_node.leading_lines)
+        trailing = original_node.trailing_whitespace
+        if trailing.comment is not None and isinstance(first, cst.SimpleStatementLine):
+            first = first.with_changes(trailing_whitespace=trailing)
+        return cst.FlattenSentinel([first, *new[1:]])

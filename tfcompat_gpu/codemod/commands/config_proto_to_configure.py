@@ -1,0 +1,796 @@
+"""Replace a ``ConfigProto``/``GPUOptions`` handed to a session by one process-wide configuration.
+
+TF2 keeps GPU options per process, so a config built for ``tf.Session(config=...)`` or Keras'
+``set_session(...)`` becomes ``tfcompat_gpu.configure(...)`` (or, with ``--target tf2``, the
+plain ``tf.config`` calls wherever they are exact), and the session, where the code still uses
+one, ``tfcompat_gpu.session()``.  A config the command cannot follow completely is left as it is
+and reported: a half-translated config would silently change what the program asks for.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TypeVar, Union, cast
+
+import libcst as cst
+from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
+from libcst.metadata import Assignment, PositionProvider, QualifiedNameProvider, ScopeProvider
+
+from tfcompat_gpu._options import option_for_proto_path
+from tfcompat_gpu.codemod._base import MigrationCommand
+from tfcompat_gpu.codemod._emit import (
+    call_code,
+    free_name,
+    growth_loop_code,
+    names_in,
+    statements,
+)
+from tfcompat_gpu.codemod._names import (
+    CONFIG_PROTO,
+    GPU_OPTIONS,
+    INTERACTIVE_SESSION,
+    KERAS_BACKEND_MODULES,
+    SESSION,
+    SET_SESSION,
+    canonical,
+    dotted,
+    prefix_for,
+    tf_root_alias,
+)
+
+__all__ = ["ConfigProtoToConfigureCommand"]
+
+_Block = Union[cst.Module, cst.IndentedBlock]
+_SESSION_PARAMS = ("target", "graph", "config")
+_N = TypeVar("_N", bound=cst.CSTNode)
+
+
+def _leading_lines(statement: cst.BaseStatement) -> list[cst.EmptyLine]:
+    if isinstance(statement, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
+        return list(statement.leading_lines)
+    return []
+
+
+class _CannotFollow(Exception):
+    """The config cannot be translated completely; the message says why."""
+
+
+@dataclass
+class _Config:
+    """One ConfigProto and everything that builds it or consumes it."""
+
+    proto: cst.Call
+    settings: dict[str, cst.BaseExpression] = field(default_factory=dict)
+    building: list[cst.SimpleStatementLine] = field(default_factory=list)
+    sinks: list[cst.Call] = field(default_factory=list)
+    anchor: cst.BaseStatement | None = None
+    block: _Block | None = None
+    # the anchor is a building statement or a removed sink (replaced), not a kept statement
+    anchor_replaced: bool = True
+
+
+@dataclass
+class _Plan:
+    remove: set[cst.BaseStatement] = field(default_factory=set)
+    insert: dict[cst.BaseStatement, list[cst.BaseStatement]] = field(default_factory=dict)
+    replace_anchor: set[cst.BaseStatement] = field(default_factory=set)
+    calls: dict[cst.Call, cst.BaseExpression] = field(default_factory=dict)
+    comments: dict[cst.BaseStatement, list[cst.EmptyLine]] = field(default_factory=dict)
+
+
+class ConfigProtoToConfigureCommand(MigrationCommand):
+    DESCRIPTION: str = "Replace ConfigProto/GPUOptions passed to sessions or set_session by tfcompat_gpu.configure()."
+
+    # ------------------------------------------------------------------ analysis
+
+    def visit_Module(self, node: cst.Module) -> None:
+        self._plan = _Plan()
+        self._warned: set[cst.CSTNode] = set()
+        self._handled_set_session: set[cst.Call] = set()
+        self._removed_set_session = False
+        self._tf = tf_root_alias(node)
+        self._taken = names_in(node)
+        calls: list[cst.Call] = []
+
+        class _Calls(cst.CSTVisitor):
+            def visit_Call(self, call: cst.Call) -> None:
+                calls.append(call)
+
+        node.visit(_Calls())
+        kinds = {call: self.names_of(call.func) for call in calls}
+        self._kinds = kinds
+        configs: list[_Config] = []
+        for call in calls:
+            if CONFIG_PROTO in kinds[call]:
+                try:
+                    configs.append(self._follow(call))
+                except _CannotFollow as why:
+                    self._warn_once(call, f"ConfigProto left unchanged: {why}")
+        configs = self._without_conflicts(configs)
+        for config in configs:
+            try:
+                self._plan_config(config)
+            except _CannotFollow as why:
+                self._warn_once(config.proto, f"ConfigProto left unchanged: {why}")
+        if self._removed_set_session:
+            self._remove_keras_imports(node)
+        followed = {sink for config in configs for sink in config.sinks}
+        for call in calls:
+            names = kinds[call]
+            if names & SET_SESSION and call not in self._handled_set_session:
+                if not self._reported_elsewhere(call):
+                    self._warn_once(
+                        call,
+                        "set_session() does not exist with TF2 and Keras 3 and was left "
+                        "unchanged: configure the process once with tfcompat_gpu.configure()",
+                    )
+            elif names & {SESSION, INTERACTIVE_SESSION} and call not in followed:
+                config_arg = self._config_arg(call)
+                if (
+                    config_arg is not None
+                    and not self._is_none(config_arg)
+                    and not self._is_proto(config_arg)
+                ):
+                    self._warn_once(
+                        call,
+                        "the config passed to this session is built where the migration cannot "
+                        "follow it; left unchanged: pass its settings to tfcompat_gpu.configure()",
+                    )
+
+    def _value_of(self, node: cst.BaseExpression) -> cst.BaseExpression:
+        """What a Name was assigned, when that is known; else the node itself."""
+        if isinstance(node, cst.Name):
+            target = self._definition(node)
+            value = self._assigned_value(target) if target is not None else None
+            if value is not None:
+                return value
+        return node
+
+    def _is_proto(self, node: cst.BaseExpression) -> bool:
+        value = self._value_of(node)
+        return isinstance(value, cst.Call) and CONFIG_PROTO in self._kinds.get(value, set())
+
+    def _reported_elsewhere(self, set_session: cst.Call) -> bool:
+        """``set_session`` of a session whose ConfigProto already has its own warning."""
+        if len(set_session.args) != 1:
+            return False
+        session = self._value_of(set_session.args[0].value)
+        if not isinstance(session, cst.Call):
+            return False
+        config = self._config_arg(session)
+        return config is not None and self._is_proto(config)
+
+    def _remove_keras_imports(self, module: cst.Module) -> None:
+        """Drop Keras backend imports that served only ``set_session``.
+
+        Keras 3 has no ``keras.backend.tensorflow_backend``: such an import left behind breaks
+        the script.  TensorFlow imports stay even when unused, since importing TensorFlow has
+        effects of its own that the program may rely on.
+        """
+        for statement in module.body:
+            if not isinstance(statement, cst.SimpleStatementLine):
+                continue
+            for small in statement.body:
+                if isinstance(small, cst.Import):
+                    for alias in small.names:
+                        name = dotted(alias.name)
+                        if name in KERAS_BACKEND_MODULES:
+                            RemoveImportsVisitor.remove_unused_import(
+                                self.context, name, asname=alias.evaluated_alias
+                            )
+                elif (
+                    isinstance(small, cst.ImportFrom)
+                    and small.module is not None
+                    and not isinstance(small.names, cst.ImportStar)
+                ):
+                    module_name = dotted(small.module)
+                    for alias in small.names:
+                        name = alias.evaluated_name
+                        full = f"{module_name}.{name}"
+                        if full in KERAS_BACKEND_MODULES or canonical(full) in SET_SESSION:
+                            RemoveImportsVisitor.remove_unused_import(
+                                self.context, str(module_name), name, alias.evaluated_alias
+                            )
+
+    def _warn_once(self, node: cst.CSTNode, message: str) -> None:
+        if node not in self._warned:
+            self._warned.add(node)
+            self.warn_at(node, message)
+
+    @staticmethod
+    def _is_none(node: cst.BaseExpression | None) -> bool:
+        return isinstance(node, cst.Name) and node.value == "None"
+
+    def _config_arg(self, call: cst.Call) -> cst.BaseExpression | None:
+        for index, arg in enumerate(call.args):
+            if arg.keyword is not None and arg.keyword.value == "config":
+                return arg.value
+            if arg.keyword is None and arg.star == "" and index == 2:
+                return arg.value
+        return None
+
+    def _statement_of(self, node: cst.CSTNode) -> cst.SimpleStatementLine | None:
+        """The one-statement line whose only statement is ``node``, else None."""
+        line = self.parent(node)
+        if isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1:
+            return line
+        return None
+
+    def _assigned_name(self, value: cst.CSTNode) -> tuple[cst.Name, cst.SimpleStatementLine] | None:
+        """For ``name = value`` on a line of its own: the target Name and the line."""
+        assign = self.parent(value)
+        if not isinstance(assign, cst.Assign) or len(assign.targets) != 1:
+            return None
+        target = assign.targets[0].target
+        line = self._statement_of(assign)
+        if not isinstance(target, cst.Name) or line is None:
+            return None
+        return target, line
+
+    def _uses(self, target: cst.Name) -> list[cst.Name]:
+        """The Names that read the value assigned to ``target``, in source order.
+
+        Scope analysis is not flow-sensitive, so a name assigned again (``config`` built twice
+        in one script) is split by position: a read belongs to the last assignment above it.
+        That holds only when every assignment is a statement of one block and no read sits in
+        a nested function, which could run at any time.
+        """
+        scope = self.get_metadata(ScopeProvider, target, None)
+        if scope is None:
+            raise _CannotFollow(f"{target.value} is not in a scope the migration can follow")
+        assignments = list(scope.assignments[target.value])
+        if not all(isinstance(a, Assignment) for a in assignments):
+            raise _CannotFollow(f"{target.value} is bound in a way the migration cannot follow")
+        reads = {access.node: access for a in assignments for access in a.references}
+        if len(assignments) == 1:
+            return sorted((n for n in reads if isinstance(n, cst.Name)), key=self.line_of)
+        own = self._target_statement(target)
+        block = self.parent(own) if own is not None else None
+        lines: list[int] = []
+        for assignment in assignments:
+            assert isinstance(assignment, Assignment)
+            statement = self._target_statement(assignment.node)
+            if block is None or statement is None or self.parent(statement) is not block:
+                raise _CannotFollow(
+                    f"{target.value} is assigned more than once, not all in one block"
+                )
+            lines.append(self.line_of(statement))
+        mine = self.line_of(target)
+        later = [line for line in lines if line > mine]
+        end = min(later) if later else None
+        uses: list[cst.Name] = []
+        for node, access in reads.items():
+            if not isinstance(node, cst.Name):
+                continue
+            line = self.line_of(node)
+            if line <= mine or (end is not None and line > end):
+                continue
+            if access.scope is not scope:
+                raise _CannotFollow(
+                    f"{target.value} is assigned more than once and read in a nested function "
+                    f"(line {line}), so which value it reads is unknown"
+                )
+            uses.append(node)
+        return sorted(uses, key=self.line_of)
+
+    def _target_statement(self, target: cst.CSTNode) -> cst.SimpleStatementLine | None:
+        """The line of ``target = value`` when that is a statement of its own."""
+        assign_target = self.parent(target)
+        if not isinstance(assign_target, cst.AssignTarget):
+            return None
+        assign = self.parent(assign_target)
+        if not isinstance(assign, cst.Assign) or len(assign.targets) != 1:
+            return None
+        return self._statement_of(assign)
+
+    def _definition(self, name: cst.Name) -> cst.Name | None:
+        """The target Name whose assigned value ``name`` reads, when exactly one is known."""
+        scope = self.get_metadata(ScopeProvider, name, None)
+        if scope is None:
+            return None
+        found: list[cst.Name] = []
+        for access in scope.accesses[name]:
+            for referent in access.referents:
+                if not isinstance(referent, Assignment) or not isinstance(referent.node, cst.Name):
+                    return None
+                try:
+                    known = any(node is referent.node for node in found)
+                    if not known and any(use is name for use in self._uses(referent.node)):
+                        found.append(referent.node)
+                except _CannotFollow:
+                    return None
+        return found[0] if len(found) == 1 else None
+
+    def _session_of_arg(self, node: cst.CSTNode) -> cst.Call | None:
+        """The session call that takes ``node`` as its config, if that is what ``node`` is."""
+        arg = self.parent(node)
+        call = self.parent(arg) if isinstance(arg, cst.Arg) else None
+        if not isinstance(call, cst.Call) or not self._kinds.get(call, set()) & {
+            SESSION,
+            INTERACTIVE_SESSION,
+        }:
+            return None
+        return call if self._config_arg(call) is node else None
+
+    def _follow(self, proto: cst.Call) -> _Config:
+        config = _Config(proto=proto)
+        found: list[tuple[int, str, cst.BaseExpression]] = []
+        gpu_options = self._read_kwargs(proto, "", found, config)
+        sink = self._session_of_arg(proto)
+        if sink is not None:
+            config.sinks.append(sink)
+        else:
+            assigned = self._assigned_name(proto)
+            if assigned is None:
+                raise _CannotFollow(
+                    "it is not assigned to a name or passed to a session, so the settings "
+                    "cannot be traced to where they take effect"
+                )
+            target, line = assigned
+            config.building.append(line)
+            self._read_uses(target, "", found, config)
+        if gpu_options is not None:
+            self._follow_gpu_options(gpu_options, proto, found, config)
+        self._collect_settings(found, config)
+        return config
+
+    def _read_kwargs(
+        self,
+        call: cst.Call,
+        prefix: str,
+        found: list[tuple[int, str, cst.BaseExpression]],
+        config: _Config,
+    ) -> cst.Name | None:
+        """Record the keyword settings of ``call``; return a GPUOptions variable to follow."""
+        variable: cst.Name | None = None
+        line = self.line_of(call)
+        for arg in call.args:
+            if arg.star:
+                raise _CannotFollow(f"it is built from {arg.star}arguments, whose keys are unknown")
+            if arg.keyword is None:
+                raise _CannotFollow("it is built from positional arguments")
+            key = arg.keyword.value
+            if not prefix and key == "gpu_options":
+                value = arg.value
+                if isinstance(value, cst.Call) and GPU_OPTIONS in self._kinds.get(value, set()):
+                    self._read_kwargs(value, "gpu_options.", found, config)
+                elif isinstance(value, cst.Name):
+                    variable = value
+                else:
+                    raise _CannotFollow(
+                        "its gpu_options is not a GPUOptions the migration can read"
+                    )
+                continue
+            found.append((line, prefix + key, arg.value))
+        return variable
+
+    def _read_uses(
+        self,
+        target: cst.Name,
+        prefix: str,
+        found: list[tuple[int, str, cst.BaseExpression]],
+        config: _Config,
+        gpu_options_use: cst.CSTNode | None = None,
+    ) -> None:
+        """Classify every use of a config (or GPUOptions) variable; anything else escapes."""
+        block = self.parent(config.building[-1])
+        for node in self._uses(target):
+            if node is gpu_options_use:
+                continue
+            if not prefix and self._session_of_arg(node) is not None:
+                sink = self._session_of_arg(node)
+                assert sink is not None
+                config.sinks.append(sink)
+                continue
+            path, line, value = self._mutation(node)
+            if line is None or value is None:
+                raise _CannotFollow(
+                    f"{target.value} is used on line {self.line_of(node)} in a way the "
+                    "migration cannot follow (it escapes or is changed conditionally)"
+                )
+            if self.parent(line) is not block:
+                raise _CannotFollow(
+                    f"{target.value} is changed on line {self.line_of(line)} in another block "
+                    "(conditionally or in a loop)"
+                )
+            config.building.append(line)
+            found.append((self.line_of(line), prefix + path, value))
+
+    def _mutation(
+        self, node: cst.CSTNode
+    ) -> tuple[str, cst.SimpleStatementLine | None, cst.BaseExpression | None]:
+        """``NAME.a.b = v`` or ``NAME.device_count["CPU"] = v``: (path, line, value)."""
+        parts: list[str] = []
+        top: cst.CSTNode = node
+        parent = self.parent(top)
+        while isinstance(parent, cst.Attribute) and parent.value is top:
+            parts.append(parent.attr.value)
+            top, parent = parent, self.parent(parent)
+        path = ".".join(parts)
+        value_key: cst.BaseExpression | None = None
+        if (
+            isinstance(parent, cst.Subscript)
+            and parent.value is top
+            and path == "device_count"
+            and len(parent.slice) == 1
+            and isinstance(parent.slice[0].slice, cst.Index)
+        ):
+            value_key = parent.slice[0].slice.value
+            top, parent = parent, self.parent(parent)
+        if not parts or not isinstance(parent, cst.AssignTarget):
+            return path, None, None
+        assign = self.parent(parent)
+        if not isinstance(assign, cst.Assign) or len(assign.targets) != 1:
+            return path, None, None
+        line = self._statement_of(assign)
+        if value_key is not None:
+            key = self.module.code_for_node(value_key)
+            value: cst.BaseExpression = cst.parse_expression(
+                f"{{{key}: {self.module.code_for_node(assign.value)}}}"
+            )
+            return "device_count[]", line, value
+        return path, line, assign.value
+
+    def _follow_gpu_options(
+        self,
+        name: cst.Name,
+        proto: cst.Call,
+        found: list[tuple[int, str, cst.BaseExpression]],
+        config: _Config,
+    ) -> None:
+        target = self._definition(name)
+        if target is None:
+            raise _CannotFollow(f"{name.value} is assigned where the migration cannot follow it")
+        value = self._assigned_value(target)
+        if (
+            not isinstance(target, cst.Name)
+            or not isinstance(value, cst.Call)
+            or GPU_OPTIONS not in self._kinds.get(value, set())
+        ):
+            raise _CannotFollow(f"{name.value} is not a GPUOptions built where it can be read")
+        assigned = self._assigned_name(value)
+        assert assigned is not None
+        line = assigned[1]
+        if config.building and self.parent(line) is not self.parent(config.building[0]):
+            raise _CannotFollow(f"{name.value} is built in another block than the config")
+        self._read_kwargs(value, "gpu_options.", found, config)
+        config.building.insert(0, line)
+        self._read_uses(target, "gpu_options.", found, config, gpu_options_use=name)
+
+    def _assigned_value(self, target: cst.CSTNode) -> cst.BaseExpression | None:
+        assign_target = self.parent(target)
+        assign = self.parent(assign_target) if isinstance(assign_target, cst.AssignTarget) else None
+        if isinstance(assign, cst.Assign) and len(assign.targets) == 1:
+            return assign.value
+        return None
+
+    def _collect_settings(
+        self, found: list[tuple[int, str, cst.BaseExpression]], config: _Config
+    ) -> None:
+        counts: list[str] = []
+        for _, path, value in sorted(found, key=lambda item: item[0]):
+            if path == "device_count[]":
+                counts.append(self.module.code_for_node(value)[1:-1])
+                continue
+            option = option_for_proto_path(path)
+            if option is None:
+                raise _CannotFollow(f"{path} has no tfcompat_gpu.configure() equivalent")
+            if option.name == "device_count" and not isinstance(value, cst.Dict) and counts:
+                raise _CannotFollow("device_count is built from a value the migration cannot read")
+            config.settings[option.name] = value
+        if counts:
+            base = config.settings.get("device_count")
+            items = (
+                [self.module.code_for_node(e) for e in base.elements]
+                if isinstance(base, cst.Dict)
+                else []
+            )
+            config.settings["device_count"] = cst.parse_expression(
+                "{" + ", ".join([*items, *counts]) + "}"
+            )
+
+    def _without_conflicts(self, configs: list[_Config]) -> list[_Config]:
+        """Configs that ask for different settings in one file cannot become one process config."""
+        seen = {self._settings_code(config) for config in configs}
+        if len(seen) <= 1:
+            return configs
+        lines = ", ".join(str(self.line_of(config.proto)) for config in configs)
+        for config in configs:
+            self._warn_once(
+                config.proto,
+                f"ConfigProto left unchanged: the configs on lines {lines} ask for different "
+                "settings, but TensorFlow applies GPU options once per process (the first "
+                "session wins); settle on one tfcompat_gpu.configure() call",
+            )
+        return []
+
+    def _settings_code(self, config: _Config) -> tuple[tuple[str, str], ...]:
+        return tuple(sorted((k, self.module.code_for_node(v)) for k, v in config.settings.items()))
+
+    # ------------------------------------------------------------------ planning
+
+    def _plan_config(self, config: _Config) -> None:
+        if config.building:
+            block = self.parent(config.building[0])
+            config.anchor = max(config.building, key=self.line_of)
+            last = self.line_of(config.anchor)
+            for sink in config.sinks:
+                if self.line_of(sink) <= last:
+                    raise _CannotFollow(
+                        f"a session on line {self.line_of(sink)} uses it before it is complete"
+                    )
+        else:
+            anchor = self._enclosing_statement(config.sinks[0])
+            block = self.parent(anchor)
+            config.anchor = anchor
+            config.anchor_replaced = False
+        if not isinstance(block, (cst.Module, cst.IndentedBlock)):
+            raise _CannotFollow("it is built where no statement can be inserted")
+        config.block = block
+        new = self._configure_statements(config)
+        remove: set[cst.BaseStatement] = set(config.building)
+        calls: dict[cst.Call, cst.BaseExpression] = {}
+        for sink in config.sinks:
+            self._plan_sink(sink, remove, calls)
+        anchor = config.anchor
+        if anchor in remove:
+            config.anchor_replaced = True
+            remove.discard(anchor)
+        plan = self._plan
+        if anchor in plan.insert or anchor in plan.remove or remove & set(plan.insert):
+            raise _CannotFollow("it shares its statements with another config")
+        plan.remove |= remove
+        plan.insert[anchor] = new
+        if config.anchor_replaced:
+            plan.replace_anchor.add(anchor)
+        plan.calls.update(calls)
+        gone = sorted(remove | ({anchor} if config.anchor_replaced else set()), key=self.line_of)
+        plan.comments[anchor] = self._comments(gone)
+        if gone:
+            self._removed_set_session = True
+        if self.target == "facade" and (
+            new or any(SESSION in self._kinds.get(c, set()) for c in calls)
+        ):
+            AddImportsVisitor.add_needed_import(self.context, "tfcompat_gpu")
+
+    def _enclosing_statement(self, node: cst.CSTNode) -> cst.BaseStatement:
+        current: cst.CSTNode | None = node
+        while current is not None and not isinstance(current, cst.BaseStatement):
+            current = self.parent(current)
+        if current is None:
+            raise _CannotFollow("it is not inside a statement")
+        return current
+
+    def _comments(self, gone: Sequence[cst.BaseStatement]) -> list[cst.EmptyLine]:
+        """Comments of the removed statements, kept above the statement that replaces them."""
+        lines: list[cst.EmptyLine] = []
+        for index, statement in enumerate(gone):
+            lead = _leading_lines(statement)
+            lines += lead if index == 0 else [line for line in lead if line.comment is not None]
+            if isinstance(statement, cst.SimpleStatementLine):
+                comment = statement.trailing_whitespace.comment
+                if comment is not None:
+                    lines.append(cst.EmptyLine(comment=comment))
+        return lines
+
+    def _plan_sink(
+        self,
+        sink: cst.Call,
+        remove: set[cst.BaseStatement],
+        calls: dict[cst.Call, cst.BaseExpression],
+    ) -> None:
+        interactive = INTERACTIVE_SESSION in self._kinds.get(sink, set())
+        if not interactive:
+            set_session = self._set_session_of(sink)
+            if set_session is not None:
+                remove.add(set_session)
+                return
+            assigned = self._assigned_name(sink)
+            if assigned is not None:
+                target, line = assigned
+                uses = self._set_session_uses(target)
+                if uses is not None:
+                    remove |= set(uses[0])
+                    if not uses[1]:
+                        remove.add(line)
+                        return
+        calls[sink] = self._new_session(sink, interactive)
+
+    def _set_session_of(self, node: cst.CSTNode) -> cst.SimpleStatementLine | None:
+        """The ``set_session(node)`` statement ``node`` is the only argument of, if any."""
+        arg = self.parent(node)
+        call = self.parent(arg) if isinstance(arg, cst.Arg) else None
+        if (
+            not isinstance(call, cst.Call)
+            or len(call.args) != 1
+            or not self._kinds.get(call, set()) & SET_SESSION
+        ):
+            return None
+        expr = self.parent(call)
+        line = self._statement_of(expr) if isinstance(expr, cst.Expr) else None
+        if line is not None:
+            self._handled_set_session.add(call)
+        return line
+
+    def _set_session_uses(
+        self, target: cst.Name
+    ) -> tuple[list[cst.SimpleStatementLine], bool] | None:
+        """(``set_session(sess)`` statements, whether ``sess`` has other uses)."""
+        try:
+            uses = self._uses(target)
+        except _CannotFollow:
+            return None
+        statements_: list[cst.SimpleStatementLine] = []
+        other = False
+        for node in uses:
+            line = self._set_session_of(node)
+            if line is None:
+                other = True
+            else:
+                statements_.append(line)
+        return statements_, other
+
+    def _tf_prefix(self) -> str:
+        if self._tf is None:
+            AddImportsVisitor.add_needed_import(self.context, "tensorflow")
+            self._tf = "tensorflow."
+        return self._tf
+
+    def _new_session(self, sink: cst.Call, interactive: bool) -> cst.BaseExpression:
+        args: list[str] = []
+        for index, arg in enumerate(sink.args):
+            key = arg.keyword.value if arg.keyword is not None else _SESSION_PARAMS[index]
+            if key != "config":
+                args.append(f"{key}={self.module.code_for_node(arg.value)}")
+        if self.target == "facade" and not interactive:
+            return cst.parse_expression(f"tfcompat_gpu.session({', '.join(args)})")
+        name = INTERACTIVE_SESSION if interactive else SESSION
+        raw = {q.name for q in self.get_metadata(QualifiedNameProvider, sink.func, set())}
+        func = self.module.code_for_node(sink.func)
+        prefix = prefix_for(sink.func, name)
+        if f"tensorflow.{name.split('.', 1)[1]}" in raw and prefix is not None:
+            # tf.Session is gone from TF2's root namespace; compat.v1 keeps it
+            func = f"{prefix}compat.v1.{name.split('.', 1)[1]}"
+        return cst.parse_expression(f"{func}({', '.join(args)})")
+
+    # ------------------------------------------------------------------ emitted code
+
+    def _configure_statements(self, config: _Config) -> list[cst.BaseStatement]:
+        settings = {k: self.module.code_for_node(v) for k, v in config.settings.items()}
+        if not settings:
+            return []
+        assert config.anchor is not None
+        indent = " " * self.get_metadata(PositionProvider, config.anchor).start.column
+        if self.target == "facade":
+            args = [f"{key}={value}" for key, value in settings.items()]
+            return statements(call_code("tfcompat_gpu.configure", args, indent) + "\n")
+        return statements(self._tf2_code(config, settings))
+
+    def _tf2_code(self, config: _Config, settings: dict[str, str]) -> str:
+        if "per_process_gpu_memory_fraction" in settings:
+            raise _CannotFollow(
+                "per_process_gpu_memory_fraction has no TF2 call (tf.config only takes an "
+                "absolute memory_limit in MB); use tfcompat_gpu.configure() (the default target)"
+            )
+        counts = self._device_counts(config)
+        visible = self._visible_ids(config)
+        if counts.get("GPU") is not None and visible is not None:
+            raise _CannotFollow("device_count['GPU'] and visible_device_list together")
+        if "allow_growth" in settings and counts.get("CPU", 1) > 1:
+            raise _CannotFollow(
+                "TensorFlow drops memory growth when logical CPUs are configured; "
+                "tfcompat_gpu.configure() handles that case"
+            )
+        tf = self._tf_prefix()
+        code = ""
+        for key, value in settings.items():
+            if key == "allow_growth":
+                var = free_name(self._taken, "gpu", "physical_gpu", "_gpu")
+                self._taken.add(var)
+                code += growth_loop_code(tf, value, var)
+            elif key == "allow_soft_placement":
+                code += f"{tf}config.set_soft_device_placement({value})\n"
+            elif key == "log_device_placement":
+                code += f"{tf}debugging.set_log_device_placement({value})\n"
+            elif key in ("intra_op_parallelism_threads", "inter_op_parallelism_threads"):
+                kind = key.split("_", 1)[0]
+                code += f"{tf}config.threading.set_{kind}_op_parallelism_threads({value})\n"
+            elif key == "visible_device_list":
+                code += (
+                    f"{tf}config.set_visible_devices(\n"
+                    f'    [{tf}config.list_physical_devices("GPU")[i] for i in {visible!r}], "GPU"\n'
+                    ")\n"
+                )
+            elif key == "device_count":
+                if "CPU" in counts:
+                    code += (
+                        f"{tf}config.set_logical_device_configuration(\n"
+                        f'    {tf}config.list_physical_devices("CPU")[0],\n'
+                        f"    [{tf}config.LogicalDeviceConfiguration()] * {counts['CPU']},\n"
+                        ")\n"
+                    )
+                if "GPU" in counts:
+                    code += (
+                        f"{tf}config.set_visible_devices("
+                        f'{tf}config.list_physical_devices("GPU")[:{counts["GPU"]}], "GPU")\n'
+                    )
+            else:
+                raise _CannotFollow(f"{key} has no exact TF2 call")
+        return code
+
+    def _device_counts(self, config: _Config) -> dict[str, int]:
+        value = config.settings.get("device_count")
+        if value is None:
+            return {}
+        counts: dict[str, int] = {}
+        if isinstance(value, cst.Dict):
+            for element in value.elements:
+                if (
+                    isinstance(element, cst.DictElement)
+                    and isinstance(element.key, cst.SimpleString)
+                    and element.key.evaluated_value in ("CPU", "GPU")
+                    and isinstance(element.value, cst.Integer)
+                ):
+                    counts[str(element.key.evaluated_value)] = int(element.value.value)
+                else:
+                    break
+            else:
+                return counts
+        raise _CannotFollow(
+            "device_count is not a literal {'CPU': n, 'GPU': n}, so its TF2 calls are unknown"
+        )
+
+    def _visible_ids(self, config: _Config) -> tuple[int, ...] | None:
+        value = config.settings.get("visible_device_list")
+        if value is None:
+            return None
+        text = value.evaluated_value if isinstance(value, cst.SimpleString) else None
+        try:
+            ids = tuple(int(part) for part in str(text).split(",")) if text is not None else ()
+        except ValueError:
+            ids = ()
+        if not ids or list(ids) != sorted(set(ids)):
+            raise _CannotFollow(
+                "visible_device_list is not a literal list of GPU ids in ascending order; "
+                "eager TensorFlow cannot reorder GPUs, so there is no exact TF2 call"
+            )
+        return ids
+
+    # ------------------------------------------------------------------ rewriting
+
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
+        return self._plan.calls.get(original_node, updated_node)
+
+    def on_leave(  # type: ignore[override]
+        self, original_node: _N, updated_node: _N
+    ) -> _N | cst.RemovalSentinel | cst.FlattenSentinel[_N]:
+        result = super().on_leave(original_node, updated_node)
+        if not isinstance(original_node, cst.BaseStatement) or not isinstance(
+            result, (cst.SimpleStatementLine, cst.BaseCompoundStatement)
+        ):
+            return result
+        plan = self._plan
+        if original_node in plan.remove:
+            return cst.RemoveFromParent()
+        if original_node not in plan.insert:
+            return result
+        new = list(plan.insert[original_node])
+        comments = plan.comments.get(original_node, [])
+        if original_node in plan.replace_anchor:
+            if not new:
+                return cst.RemoveFromParent()
+            new[0] = new[0].with_changes(leading_lines=comments)
+            return cast("cst.FlattenSentinel[_N]", cst.FlattenSentinel(new))
+        if new:
+            new[0] = new[0].with_changes(leading_lines=result.leading_lines)
+            result = result.with_changes(leading_lines=[])
+        return cast("cst.FlattenSentinel[_N]", cst.FlattenSentinel([*new, result]))
+
+    def leave_IndentedBlock(
+        self, original_node: cst.IndentedBlock, updated_node: cst.IndentedBlock
+    ) -> cst.IndentedBlock:
+        # removing a session's statements must not leave a block without a body
+        if not updated_node.body:
+            return updated_node.with_changes(body=[cst.SimpleStatementLine([cst.Pass()])])
+        return updated_node

@@ -1,0 +1,50 @@
+"""Rename deprecated ``tf.config.experimental`` functions to their current names."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from tfcompat_gpu.codemod._base import MigrationCommand
+from tfcompat_gpu.codemod._names import prefix_for
+
+__all__ = ["RENAMES", "RenameDeprecatedConfigCommand"]
+
+# deprecated canonical name -> current canonical name (both exist in TF 2.x and compat.v1)
+RENAMES: dict[str, str] = {
+    "tensorflow.config.experimental.set_virtual_device_configuration": (
+        "tensorflow.config.set_logical_device_configuration"
+    ),
+    "tensorflow.config.experimental.get_virtual_device_configuration": (
+        "tensorflow.config.get_logical_device_configuration"
+    ),
+    "tensorflow.config.experimental.VirtualDeviceConfiguration": (
+        "tensorflow.config.LogicalDeviceConfiguration"
+    ),
+    "tensorflow.config.experimental.list_physical_devices": (
+        "tensorflow.config.list_physical_devices"
+    ),
+    "tensorflow.config.experimental.list_logical_devices": "tensorflow.config.list_logical_devices",
+    "tensorflow.config.experimental.set_visible_devices": "tensorflow.config.set_visible_devices",
+    "tensorflow.config.experimental.get_visible_devices": "tensorflow.config.get_visible_devices",
+}
+
+
+class RenameDeprecatedConfigCommand(MigrationCommand):
+    DESCRIPTION: str = (
+        "Rename deprecated tf.config.experimental device functions to their tf.config names."
+    )
+
+    def leave_Attribute(
+        self, original_node: cst.Attribute, updated_node: cst.Attribute
+    ) -> cst.BaseExpression:
+        for name in self.names_of(original_node):
+            new = RENAMES.get(name)
+            if new is None:
+                continue
+            prefix = prefix_for(original_node, name)
+            if prefix is None:
+                return updated_node
+            replacement = cst.parse_expression(prefix + new.split(".", 1)[1])
+            # keep parentheses the code had around the name
+            return replacement.with_changes(lpar=updated_node.lpar, rpar=updated_node.rpar)
+        return updated_node
