@@ -1,0 +1,61 @@
+"""``tfcompat_gpu.check``: the static lint (with paths) and the runtime check (without)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Sequence
+from typing import Union
+
+from tfcompat_gpu.lint.report import Finding, Report
+
+__all__ = ["Finding", "Report", "check"]
+
+_PathLike = Union[str, "os.PathLike[str]"]
+
+
+def check(
+    paths: _PathLike | Sequence[_PathLike] | None = None,
+    *,
+    select: Iterable[str] | None = None,
+    ignore: Iterable[str] | None = None,
+    strict: bool = False,
+) -> Report:
+    """Lint ``paths`` for GPU-configuration mistakes, or check the live process.
+
+    With paths (files or directories, searched recursively), the files are read and parsed,
+    never imported; ``[tool.tfcompat-gpu.lint]`` in the nearest ``pyproject.toml`` applies.
+    Without paths, the environment variables, the configuration in force and the sessions
+    created so far are checked; TensorFlow is neither imported nor started.
+
+    ``select`` replaces the default rules (codes or prefixes: ``["TFG"]`` is every rule),
+    ``ignore`` removes some.  ``strict=True`` raises :class:`tfcompat_gpu.GPUConfigError`
+    listing the findings instead of returning them.
+
+    Example::
+
+        report = tfcompat_gpu.check(["src/"], ignore=["TFG013"])
+        print(report)                      # path:line:col: CODE message
+
+        def test_gpu_config():             # in a test suite
+            tfcompat_gpu.check(strict=True)
+    """
+    if paths is None:
+        from tfcompat_gpu.lint.config import select_codes
+        from tfcompat_gpu.lint.runtime import check_runtime
+
+        codes = select_codes(select, (), ignore or ())
+        report = Report([f for f in check_runtime() if f.code in codes])
+    else:
+        from tfcompat_gpu.lint.run import lint_paths
+
+        if isinstance(paths, (str, os.PathLike)):
+            paths = [paths]
+        report = lint_paths([os.fspath(p) for p in paths], select=select, ignore=ignore or ())
+    if strict and report.findings:
+        from tfcompat_gpu._errors import GPUConfigError
+
+        count = len(report.findings)
+        raise GPUConfigError(
+            f"{count} GPU configuration problem{'s' if count != 1 else ''} found:\n{report}"
+        )
+    return report

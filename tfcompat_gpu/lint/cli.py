@@ -1,0 +1,138 @@
+"""``tfcompat-gpu check | rules | explain``: exit 0 when clean, 1 with findings, 2 on errors."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from tfcompat_gpu.lint.registry import RULES, RULES_BY_CODE, RULES_BY_NAME
+
+__all__ = ["main"]
+
+
+def _codes(value: str) -> list[str]:
+    return [part.strip().upper() for part in value.split(",") if part.strip()]
+
+
+class _UsageError(Exception):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        # argparse exits with 2 itself; raising keeps main() the one place that decides.
+        raise _UsageError(f"{self.prog}: {message}")
+
+
+def _check_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="tfcompat-gpu check",
+        description="Lint Python files for TensorFlow GPU-configuration mistakes.",
+    )
+    parser.add_argument("paths", nargs="*", help="files or directories (default: .)")
+    parser.add_argument("--select", type=_codes, help="comma-separated codes or prefixes to "
+                        "enable instead of the defaults (TFG: every rule)")
+    parser.add_argument("--extend-select", type=_codes, default=[], help="codes to add")
+    parser.add_argument("--ignore", type=_codes, default=[], help="codes to disable")
+    parser.add_argument("--exclude", action="append", default=[], metavar="GLOB",
+                        help="skip files/directories matching GLOB (repeatable)")
+    parser.add_argument("--format", choices=("text", "json", "github", "sarif"),
+                        default="text", help="output format (default: text)")
+    parser.add_argument("--statistics", action="store_true",
+                        help="count findings per rule")
+    parser.add_argument("--config", metavar="PYPROJECT",
+                        help="read [tool.tfcompat-gpu.lint] from this file")
+    parser.add_argument("--isolated", action="store_true",
+                        help="ignore every pyproject.toml")
+    parser.add_argument("--exit-zero", action="store_true",
+                        help="exit 0 even when there are findings")
+    return parser
+
+
+def _check(argv: list[str]) -> int:
+    from tfcompat_gpu.lint.config import ConfigError, LintConfig, find_config, load_config
+    from tfcompat_gpu.lint.formats import render
+    from tfcompat_gpu.lint.run import lint_paths
+
+    args = _check_parser().parse_args(argv)
+    paths = args.paths or ["."]
+    try:
+        if args.isolated:
+            config = LintConfig()
+        else:
+            config = load_config(args.config or find_config(paths))
+        report = lint_paths(
+            paths,
+            select=args.select,
+            extend_select=args.extend_select,
+            ignore=args.ignore,
+            exclude=args.exclude,
+            config=config,
+        )
+    except ConfigError as exc:
+        print(f"tfcompat-gpu check: {exc}", file=sys.stderr)
+        return 2
+    output = render(report, args.format, args.statistics)
+    if output:
+        print(output)
+    return 0 if report.ok or args.exit_zero else 1
+
+
+def _rules(argv: list[str]) -> int:
+    parser = _Parser(prog="tfcompat-gpu rules", description="List the lint rules.")
+    parser.add_argument("--format", choices=("text", "json"), default="text")
+    args = parser.parse_args(argv)
+    if args.format == "json":
+        import json
+
+        print(json.dumps([
+            {"code": r.code, "name": r.name, "default": r.default, "severity": r.severity,
+             "scope": r.scope, "summary": r.what}
+            for r in RULES
+        ], indent=2))
+        return 0
+    for rule in RULES:
+        flag = "on " if rule.default else "off"
+        print(f"{rule.code}  {flag}  {rule.severity:<7}  {rule.name}")
+    return 0
+
+
+def _explain(argv: list[str]) -> int:
+    from tfcompat_gpu.lint.docs import rule_page
+
+    parser = _Parser(prog="tfcompat-gpu explain", description="Print one rule's documentation.")
+    parser.add_argument("rule", help="a code (TFG003) or a name (misspelled-gpu-env-var)")
+    args = parser.parse_args(argv)
+    rule = RULES_BY_CODE.get(args.rule.upper()) or RULES_BY_NAME.get(args.rule.lower())
+    if rule is None:
+        print(f"tfcompat-gpu explain: unknown rule {args.rule!r}; see 'tfcompat-gpu rules'",
+              file=sys.stderr)
+        return 2
+    print(rule_page(rule, level=1))
+    return 0
+
+
+_SUBCOMMANDS = {"check": _check, "rules": _rules, "explain": _explain}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``main(["check", "src/"])``; returns the exit status."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if not args or args[0] not in _SUBCOMMANDS:
+        print("usage: tfcompat-gpu {check,rules,explain} ...", file=sys.stderr)
+        return 2
+    try:
+        return _SUBCOMMANDS[args[0]](args[1:])
+    except _UsageError as exc:
+        print(str(exc), file=sys.stderr)
+        return 2
+    except SystemExit as exc:  # --help
+        return exc.code if isinstance(exc.code, int) else 0
+    except Exception as exc:  # never a traceback in CI logs without a status of 2
+        print(f"tfcompat-gpu {args[0]}: internal error: {exc!r}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,188 @@
+"""Reading, parsing and walking one file; finding the files under a path.
+
+Every way a file can fail (unreadable, not UTF-8, NUL bytes, too large, syntax errors, nesting
+too deep for the parser, even a bug in a rule) becomes one TFG000 finding for that file, so a run
+always finishes.
+"""
+
+from __future__ import annotations
+
+import ast
+import fnmatch
+import os
+import re
+import stat
+import warnings
+from collections.abc import Iterable, Iterator
+
+from tfcompat_gpu.lint import rules as _rules  # noqa: F401  (registers the rule callbacks)
+from tfcompat_gpu.lint.registry import RULES_BY_CODE
+from tfcompat_gpu.lint.report import Finding
+from tfcompat_gpu.lint.walker import FileContext, RawFinding, walk
+
+__all__ = [
+    "MAX_BYTES",
+    "SKIP_DIRS",
+    "check_bytes",
+    "check_path",
+    "check_tree",
+    "iter_python_files",
+    "noqa_codes",
+]
+
+MAX_BYTES = 5 * 1024 * 1024
+"""Files above this size are reported (TFG000), not parsed: the lint must never hang."""
+
+SKIP_DIRS = frozenset(
+    {
+        ".git", ".hg", ".svn", ".tox", ".nox", ".venv", "venv", ".eggs", "__pycache__",
+        "build", "dist", "node_modules", "site-packages", ".mypy_cache", ".ruff_cache",
+        ".pytest_cache", "__pypackages__",
+    }
+)
+
+_NOQA = re.compile(
+    r"#\s*noqa(?::[\s]?(?P<codes>[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+)*))?", re.IGNORECASE
+)
+
+
+def noqa_codes(line: str) -> frozenset[str] | None:
+    """Codes a ``# noqa`` comment on ``line`` suppresses: None (no comment), empty (all)."""
+    if "noqa" not in line.lower():
+        return None
+    match = _NOQA.search(line)
+    if match is None:
+        return None
+    codes = match.group("codes")
+    if not codes:
+        return frozenset()
+    return frozenset(code.upper() for code in re.split(r"[,\s]+", codes) if code)
+
+
+def _finding(raw: RawFinding, path: str) -> Finding:
+    rule = RULES_BY_CODE[raw.code]
+    return Finding(
+        raw.code, rule.name, raw.message, path, raw.line, raw.col + 1, raw.severity, raw.fix
+    )
+
+
+def _unreadable(path: str, reason: str, line: int = 1, col: int = 0) -> list[Finding]:
+    return [_finding(RawFinding("TFG000", line, col, f"{reason}; the file was not checked",
+                                "fix the file or exclude it", "error"), path)]
+
+
+def check_tree(tree: ast.AST, path: str) -> list[RawFinding]:
+    """Run every rule over a parsed module (no suppression, no selection)."""
+    ctx = FileContext(path)
+    walk(tree, ctx)
+    ctx.findings.sort(key=lambda f: (f.line, f.col, f.code))
+    return ctx.findings
+
+
+def check_bytes(data: bytes, path: str) -> list[Finding]:
+    """Check one file's content; ``path`` is only used in the findings."""
+    if b"\x00" in data:
+        return _unreadable(path, "file contains a NUL byte")
+    if len(data) > MAX_BYTES:
+        return _unreadable(path, f"file is larger than {MAX_BYTES // (1024 * 1024)} MB")
+    try:
+        source = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        return _unreadable(path, f"file is not valid UTF-8 (byte {exc.start})")
+    try:
+        with warnings.catch_warnings():
+            # Invalid escapes and the like are not this lint's business.
+            warnings.simplefilter("ignore")
+            tree = ast.parse(source, path)
+    except SyntaxError as exc:
+        return _unreadable(
+            path, f"syntax error: {exc.msg}", exc.lineno or 1, max((exc.offset or 1) - 1, 0)
+        )
+    except (RecursionError, MemoryError):
+        return _unreadable(path, "code is nested too deeply to parse")
+    except (ValueError, OverflowError) as exc:
+        return _unreadable(path, f"cannot parse: {exc}")
+    try:
+        raw = check_tree(tree, path)
+    except RecursionError:
+        return _unreadable(path, "code is nested too deeply to check")
+    except Exception as exc:  # a bug in a rule must not end the run
+        return _unreadable(path, f"internal error while checking: {exc!r}")
+    if not raw:
+        return []
+    lines = source.splitlines()
+    findings = []
+    for item in raw:
+        text = lines[item.line - 1] if 0 < item.line <= len(lines) else ""
+        codes = noqa_codes(text)
+        if codes is not None and (not codes or item.code in codes):
+            continue
+        findings.append(_finding(item, path))
+    return findings
+
+
+def check_path(path: str, display: str | None = None) -> list[Finding]:
+    """Check one file on disk."""
+    shown = display or path
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        if os.path.islink(path):
+            return _unreadable(shown, "dangling symbolic link")
+        return _unreadable(shown, "no such file")
+    except OSError as exc:
+        return _unreadable(shown, f"cannot read file: {exc.strerror or exc}")
+    if not stat.S_ISREG(info.st_mode):
+        return _unreadable(shown, "not a regular file")
+    if info.st_size > MAX_BYTES:
+        return _unreadable(shown, f"file is larger than {MAX_BYTES // (1024 * 1024)} MB")
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_BYTES + 1)
+    except OSError as exc:
+        return _unreadable(shown, f"cannot read file: {exc.strerror or exc}")
+    return check_bytes(data, shown)
+
+
+def _excluded(rel: str, name: str, patterns: Iterable[str]) -> bool:
+    for pattern in patterns:
+        pattern = pattern.rstrip("/")
+        if fnmatch.fnmatchcase(name, pattern) or fnmatch.fnmatchcase(rel, pattern):
+            return True
+        if fnmatch.fnmatchcase(rel, pattern + "/*"):
+            return True
+    return False
+
+
+def iter_python_files(paths: Iterable[str], exclude: Iterable[str] = ()) -> Iterator[str]:
+    """Files to check, in a stable order.
+
+    A path given explicitly is always checked; directories are searched for ``*.py`` without
+    following symbolic links to directories, skipping VCS, cache, build and virtualenv folders.
+    """
+    patterns = tuple(exclude)
+    for top in paths:
+        if not os.path.isdir(top):
+            yield top
+            continue
+        for root, dirs, files in os.walk(top):
+            rel_root = os.path.relpath(root, top)
+            kept = []
+            for name in sorted(dirs):
+                rel = os.path.normpath(os.path.join(rel_root, name)).replace(os.sep, "/")
+                full = os.path.join(root, name)
+                if (
+                    name in SKIP_DIRS
+                    or name.endswith(".egg-info")
+                    or os.path.exists(os.path.join(full, "pyvenv.cfg"))
+                    or _excluded(rel, name, patterns)
+                ):
+                    continue
+                kept.append(name)
+            dirs[:] = kept
+            for name in sorted(files):
+                if not name.endswith(".py"):
+                    continue
+                rel = os.path.normpath(os.path.join(rel_root, name)).replace(os.sep, "/")
+                if not _excluded(rel, name, patterns):
+                    yield os.path.join(root, name)

@@ -1,0 +1,147 @@
+"""Output formats of ``tfcompat-gpu check``: text, json, github (workflow commands), sarif."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+
+from tfcompat_gpu.lint.registry import RULES, Rule
+from tfcompat_gpu.lint.report import Report
+
+__all__ = ["FORMATS", "render"]
+
+_DOCS = "https://github.com/tfcompat-gpu/tfcompat-gpu/blob/main/docs/rules.md"
+SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+
+
+def _text(report: Report, statistics: bool) -> str:
+    lines = [str(finding) for finding in report.findings]
+    if statistics:
+        lines += [f"{n:5d}\t{code}\t{name}" for code, name, n in report.statistics()]
+    if report.findings:
+        n = len(report.findings)
+        lines.append(f"Found {n} problem{'s' if n != 1 else ''} in {report.files} file(s).")
+    else:
+        lines.append(f"All checks passed ({report.files} file(s)).")
+    return "\n".join(lines)
+
+
+def _json(report: Report, statistics: bool) -> str:
+    data: object = [finding.as_dict() for finding in report.findings]
+    if statistics:
+        data = {
+            "findings": data,
+            "statistics": [
+                {"code": c, "name": name, "count": n} for c, name, n in report.statistics()
+            ],
+        }
+    return json.dumps(data, indent=2)
+
+
+def _escape_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_property(text: str) -> str:
+    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def _github(report: Report, statistics: bool) -> str:
+    lines = []
+    for f in report.findings:
+        level = "error" if f.severity == "error" else "warning"
+        props = ",".join(
+            (
+                f"file={_escape_property(f.path)}",
+                f"line={f.line}",
+                f"col={f.col}",
+                f"title={_escape_property(f'{f.code} {f.name}')}",
+            )
+        )
+        lines.append(f"::{level} {props}::{_escape_data(f'{f.code} {f.message}')}")
+    return "\n".join(lines)
+
+
+def _uri(path: str) -> str:
+    if path.startswith("<"):
+        return path
+    if os.path.isabs(path):
+        try:
+            rel = os.path.relpath(path)
+        except ValueError:
+            return path.replace(os.sep, "/")
+        if not rel.startswith(".."):
+            path = rel
+    return path.replace(os.sep, "/").removeprefix("./")
+
+
+def _sarif_rule(rule: Rule) -> dict[str, object]:
+    return {
+        "id": rule.code,
+        "name": rule.name,
+        "shortDescription": {"text": rule.what},
+        "fullDescription": {"text": rule.why},
+        "help": {
+            "text": f"{rule.what}\n\n{rule.why}",
+            "markdown": f"{rule.what}\n\n**Why is this bad?** {rule.why}\n\n"
+            f"**Example**\n\n```python\n{rule.example}\n```\n\n"
+            f"**Use instead**\n\n```python\n{rule.use_instead}\n```",
+        },
+        "helpUri": f"{_DOCS}#{rule.code.lower()}-{rule.name}",
+        "defaultConfiguration": {"level": "error" if rule.severity == "error" else "warning"},
+        "properties": {"enabledByDefault": rule.default, "tags": ["tensorflow", "gpu"]},
+    }
+
+
+def _sarif(report: Report, statistics: bool) -> str:
+    from tfcompat_gpu import __version__
+
+    index = {rule.code: i for i, rule in enumerate(RULES)}
+    results = [
+        {
+            "ruleId": f.code,
+            "ruleIndex": index[f.code],
+            "level": "error" if f.severity == "error" else "warning",
+            "message": {"text": f"{f.message}"},
+            "locations": [
+                {
+                    "physicalLocation": {
+                        "artifactLocation": {"uri": _uri(f.path), "uriBaseId": "%SRCROOT%"},
+                        "region": {"startLine": f.line, "startColumn": f.col},
+                    }
+                }
+            ],
+        }
+        for f in report.findings
+    ]
+    log = {
+        "$schema": SARIF_SCHEMA,
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "tfcompat-gpu",
+                        "version": __version__,
+                        "informationUri": _DOCS,
+                        "rules": [_sarif_rule(rule) for rule in RULES],
+                    }
+                },
+                "results": results,
+            }
+        ],
+    }
+    return json.dumps(log, indent=2)
+
+
+FORMATS: dict[str, Callable[[Report, bool], str]] = {
+    "text": _text,
+    "json": _json,
+    "github": _github,
+    "sarif": _sarif,
+}
+
+
+def render(report: Report, fmt: str = "text", statistics: bool = False) -> str:
+    return FORMATS[fmt](report, statistics)

@@ -1,0 +1,376 @@
+"""The rule table: every code, name, default, severity, message and documentation page.
+
+Messages and docs live here only, so that the checker, the CLI, the flake8 plugin, SARIF output
+and ``docs/rules.md`` all say the same thing.  Message templates use ``str.format`` fields that
+the rule fills in; each one says what is wrong, why, and what to write instead.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from tfcompat_gpu._options import OPTIONS_BY_NAME
+
+__all__ = ["RULES", "RULES_BY_CODE", "RULES_BY_NAME", "TF2_CALLS", "Rule", "Severity", "default_codes"]
+
+Severity = Literal["error", "warning"]
+
+
+@dataclass(frozen=True)
+class Rule:
+    code: str
+    name: str
+    default: bool
+    """On unless deselected; opinionated rules are off and must be selected."""
+    severity: Severity
+    message: str
+    """``str.format`` template of the one-line message (starts with what is wrong)."""
+    what: str
+    why: str
+    example: str
+    use_instead: str
+    scope: str = "static"
+    """"static" (source files), "runtime" (the live process) or "both"."""
+
+
+def _tf2(name: str) -> str:
+    return OPTIONS_BY_NAME[name].tf2_call
+
+
+RULES: tuple[Rule, ...] = (
+    Rule(
+        code="TFG000",
+        name="unreadable-file",
+        default=True,
+        severity="error",
+        message="{reason}; the file was not checked",
+        what="Reports a file the lint could not check: it does not parse (Python 2 syntax, broken "
+        "code), is not UTF-8, contains a NUL byte, is larger than the size cap, cannot be read, "
+        "or is a dangling link.",
+        why="A file that is silently skipped is a file whose GPU configuration nobody checked.",
+        example="print 'hello'  # Python 2 syntax",
+        use_instead="print('hello')",
+    ),
+    Rule(
+        code="TFG001",
+        name="config-function-assignment",
+        default=True,
+        severity="error",
+        message="`{target} = ...` replaces the TensorFlow function instead of calling it, so "
+        "nothing is configured; call it instead: {call}",
+        what="Checks for assignments to `tf.config` (and `tf.debugging`) functions, such as "
+        "`tf.config.experimental.set_memory_growth = True`.",
+        why="The assignment rebinds the module attribute: TensorFlow's setting is never applied, "
+        "no error is raised, and every later call of that function in the process fails with "
+        "`'bool' object is not callable`.",
+        example="tf.config.set_soft_device_placement = False\n"
+        "tf.config.experimental.set_memory_growth = True",
+        use_instead="tf.config.set_soft_device_placement(False)\n"
+        "for gpu in tf.config.list_physical_devices('GPU'):\n"
+        "    tf.config.experimental.set_memory_growth(gpu, True)",
+    ),
+    Rule(
+        code="TFG002",
+        name="malformed-device-string",
+        default=True,
+        severity="error",
+        message="device string {value!r} is malformed ({reason}); TensorFlow raises ValueError; "
+        "write one device such as '/GPU:0' (use tf.distribute for several GPUs)",
+        what="Checks the literal device strings given to `tf.device(...)`.",
+        why="A device string names one device: `'/gpu:0,1'` does not mean \"GPUs 0 and 1\", it "
+        "raises `ValueError` when the `with` block is entered.",
+        example="with tf.device('/gpu:0,1'):\n    y = model(x)",
+        use_instead="strategy = tf.distribute.MirroredStrategy(['/gpu:0', '/gpu:1'])\n"
+        "with strategy.scope():\n    model = build_model()",
+    ),
+    Rule(
+        code="TFG003",
+        name="misspelled-gpu-env-var",
+        default=True,
+        severity="error",
+        message="environment variable {value!r} looks like a misspelling of {known!r}, which "
+        "nothing reads; use {known!r}",
+        what="Checks environment-variable names used through `os.environ`, `os.getenv` and "
+        "`os.putenv` (and, at run time, the variables of the process) against the GPU variables "
+        "CUDA and TensorFlow read.",
+        why="CUDA and TensorFlow ignore unknown variables without a word: "
+        "`CUDA_VISIBLE_DEVCIES=0` leaves every GPU visible.",
+        example="os.environ['CUDA_VISIBLE_DEVCIES'] = '0'",
+        use_instead="os.environ['CUDA_VISIBLE_DEVICES'] = '0'",
+        scope="both",
+    ),
+    Rule(
+        code="TFG004",
+        name="cuda-env-after-gpu-init",
+        default=True,
+        severity="error",
+        message="{var} is set after GPUs were initialized ({event} on line {line}); CUDA reads it "
+        "once, so it has no effect; set it before any TensorFlow device call, op or session",
+        what="Checks for `CUDA_VISIBLE_DEVICES` / `CUDA_DEVICE_ORDER` assigned after code in the "
+        "same module that makes TensorFlow enumerate GPUs: `tf.config` device calls, ops, "
+        "sessions, `device_lib.list_local_devices()`.",
+        why="The CUDA driver reads these variables once, when TensorFlow first enumerates the "
+        "GPUs; a later assignment is ignored and the process keeps using every GPU.",
+        example="gpus = tf.config.list_physical_devices('GPU')\n"
+        "os.environ['CUDA_VISIBLE_DEVICES'] = '1'",
+        use_instead="os.environ['CUDA_VISIBLE_DEVICES'] = '1'\n"
+        "gpus = tf.config.list_physical_devices('GPU')",
+        scope="both",
+    ),
+    Rule(
+        code="TFG005",
+        name="conflicting-session-gpu-options",
+        default=True,
+        severity="error",
+        message="this session asks for process-wide {fields}, unlike the session at {first}; "
+        "TensorFlow keeps the first session's values (or fails on a GPU); give every session "
+        "the same GPU options and place work with tf.device",
+        what="Checks sessions created in one module (or, at run time, in one process) whose "
+        "`ConfigProto` differ in process-wide GPU options: `visible_device_list`, `allow_growth`, "
+        "`per_process_gpu_memory_fraction`, `allocator_type`, thread pools.",
+        why="TensorFlow creates the GPU allocator, the device map and the thread pools once per "
+        "process. A second session asking for other values is ignored without a word, or fails "
+        "on a GPU with `TensorFlow device (GPU:0) is being mapped to multiple devices`.",
+        example="s1 = tf.Session(config=tf.ConfigProto(gpu_options=tf.GPUOptions("
+        "visible_device_list='1')))\n"
+        "s2 = tf.Session(config=tf.ConfigProto(gpu_options=tf.GPUOptions("
+        "visible_device_list='2')))",
+        use_instead="config = tf.ConfigProto(gpu_options=tf.GPUOptions(visible_device_list='1,2'))\n"
+        "with g1.device('/gpu:0'):\n    ...\nwith g2.device('/gpu:1'):\n    ...\n"
+        "s1 = tf.Session(graph=g1, config=config)\ns2 = tf.Session(graph=g2, config=config)",
+        scope="both",
+    ),
+    Rule(
+        code="TFG006",
+        name="partial-memory-growth",
+        default=True,
+        severity="error",
+        message="memory growth is set on {device} only; TensorFlow raises `Memory growth cannot "
+        "differ between GPU devices` at the first op when more GPUs are visible; set it in a "
+        "loop: `for gpu in gpus: tf.config.experimental.set_memory_growth(gpu, True)`",
+        what="Checks `set_memory_growth(gpus[0], True)` outside a loop over every GPU.",
+        why="Memory growth must be the same on every visible GPU. Setting it on one GPU passes "
+        "on a one-GPU laptop and fails with `ValueError` on a multi-GPU server.",
+        example="gpus = tf.config.list_physical_devices('GPU')\n"
+        "tf.config.experimental.set_memory_growth(gpus[0], True)",
+        use_instead="for gpu in tf.config.list_physical_devices('GPU'):\n"
+        "    tf.config.experimental.set_memory_growth(gpu, True)",
+    ),
+    Rule(
+        code="TFG007",
+        name="memory-growth-with-memory-limit",
+        default=True,
+        severity="error",
+        message="memory growth and a memory limit (virtual devices) are both set on {device} "
+        "(line {other}); TensorFlow rejects or silently drops one of them; choose one",
+        what="Checks for memory growth and a logical/virtual device configuration (a memory "
+        "limit) on the same GPU.",
+        why="TensorFlow cannot combine them: growth set first is silently dropped when virtual "
+        "devices are configured, and growth set afterwards raises `Cannot set memory growth on "
+        "device when virtual devices configured`.",
+        example="for gpu in gpus:\n    tf.config.experimental.set_memory_growth(gpu, True)\n"
+        "tf.config.set_logical_device_configuration(\n"
+        "    gpus[0], [tf.config.LogicalDeviceConfiguration(memory_limit=2048)])",
+        use_instead="tf.config.set_logical_device_configuration(\n"
+        "    gpus[0], [tf.config.LogicalDeviceConfiguration(memory_limit=2048)])",
+        scope="both",
+    ),
+    Rule(
+        code="TFG008",
+        name="env-string-as-config-value",
+        default=True,
+        severity="error",
+        message="{what} gets a str from the environment where TensorFlow expects {expected}; "
+        "convert it: `{convert}(os.environ[...])`",
+        what="Checks thread counts, memory fractions, memory limits and memory growth taken "
+        "from `os.environ` / `os.getenv` without conversion.",
+        why="Environment values are strings: TensorFlow raises `TypeError` for a thread count "
+        "or a fraction given as `'4'`, and a growth flag of `'false'` is truthy.",
+        example="tf.config.threading.set_intra_op_parallelism_threads(os.environ['N'])\n"
+        "config = tf.ConfigProto(intra_op_parallelism_threads=os.environ.get('N', '4'))",
+        use_instead="tf.config.threading.set_intra_op_parallelism_threads(int(os.environ['N']))",
+    ),
+    Rule(
+        code="TFG009",
+        name="legacy-tf1-api",
+        default=True,
+        severity="error",
+        message="`{used}` does not exist on TensorFlow 2; use {instead}",
+        what="Checks for TensorFlow 1 and standalone-Keras session APIs that are gone on "
+        "TensorFlow 2: `tf.Session`, `tf.ConfigProto`, `tf.GPUOptions`, `tf.InteractiveSession`, "
+        "`tf.contrib`, `keras.backend.tensorflow_backend`, Keras `set_session` / `get_session`.",
+        why="These names raise `AttributeError` / `ImportError` on TensorFlow 2 (Keras 3 has no "
+        "session at all), so the GPU options they carry are never applied.",
+        example="from keras.backend.tensorflow_backend import set_session\n"
+        "config = tf.ConfigProto()\nconfig.gpu_options.allow_growth = True\n"
+        "set_session(tf.Session(config=config))",
+        use_instead="import tfcompat_gpu\ntfcompat_gpu.configure(allow_growth=True)\n"
+        "# or, TF2 only:\nfor gpu in tf.config.list_physical_devices('GPU'):\n"
+        "    tf.config.experimental.set_memory_growth(gpu, True)",
+    ),
+    Rule(
+        code="TFG010",
+        name="memory-fraction-out-of-range",
+        default=True,
+        severity="error",
+        message="per_process_gpu_memory_fraction={value!r} is outside (0, 1]: {reason}",
+        what="Checks literal `per_process_gpu_memory_fraction` values.",
+        why="The fraction is of the GPU's total memory. Zero or less does not limit anything "
+        "(0 means TensorFlow's default, nearly all memory); above 1 turns on CUDA unified memory "
+        "(oversubscription into host RAM), which is rarely intended and slow (a warning).",
+        example="config.gpu_options.per_process_gpu_memory_fraction = 30",
+        use_instead="config.gpu_options.per_process_gpu_memory_fraction = 0.3",
+        scope="both",
+    ),
+    Rule(
+        code="TFG011",
+        name="malformed-visible-device-list",
+        default=True,
+        severity="error",
+        message="visible_device_list {value!r} is malformed ({reason}); TensorFlow fails when "
+        "it creates the GPU devices; write comma-separated distinct GPU ids such as '0,1'",
+        what="Checks literal `visible_device_list` values in `GPUOptions(...)` and assignments.",
+        why="TensorFlow parses the list only when a GPU is present: an empty entry, a name, a "
+        "negative or duplicate id passes on a CPU machine and fails on the GPU server "
+        "(`Could not parse entry in 'visible_device_list'`).",
+        example="gpu_options = tf.GPUOptions(visible_device_list='0,,1')",
+        use_instead="gpu_options = tf.GPUOptions(visible_device_list='0,1')",
+        scope="both",
+    ),
+    Rule(
+        code="TFG012",
+        name="config-after-runtime-start",
+        default=True,
+        severity="error",
+        message="`{setter}` runs after the TensorFlow runtime started ({event} on line {line}); "
+        "TensorFlow raises `RuntimeError: ... cannot be modified after being initialized` or "
+        "ignores it; move it before the first op",
+        what="Checks for `tf.config` setters that can only run before the runtime starts "
+        "(visible devices, memory growth, logical devices, thread pools) reached after code in "
+        "the same module that starts it: an op, `list_logical_devices()`, a session, a "
+        "distribution strategy.",
+        why="These settings are frozen when the runtime starts; the call then raises "
+        "`RuntimeError` (or, after a session, has no effect).",
+        example="print(tf.config.list_logical_devices('GPU'))\n"
+        "tf.config.experimental.set_memory_growth(gpu, True)",
+        use_instead="tf.config.experimental.set_memory_growth(gpu, True)\n"
+        "print(tf.config.list_logical_devices('GPU'))",
+    ),
+    Rule(
+        code="TFG013",
+        name="deprecated-config-name",
+        default=True,
+        severity="warning",
+        message="`{used}` is a deprecated alias; use `{instead}`",
+        what="Checks for the `tf.config.experimental` names that TensorFlow 2.1+ moved into "
+        "`tf.config` (`set_virtual_device_configuration`, `VirtualDeviceConfiguration`, "
+        "`list_physical_devices`, ...). `tf.contrib` is reported by TFG009.",
+        why="The aliases are deprecated and may be removed; the stable names take the same "
+        "arguments.",
+        example="gpus = tf.config.experimental.list_physical_devices('GPU')\n"
+        "tf.config.experimental.set_virtual_device_configuration(\n"
+        "    gpus[0], [tf.config.experimental.VirtualDeviceConfiguration(memory_limit=1024)])",
+        use_instead="gpus = tf.config.list_physical_devices('GPU')\n"
+        "tf.config.set_logical_device_configuration(\n"
+        "    gpus[0], [tf.config.LogicalDeviceConfiguration(memory_limit=1024)])",
+    ),
+    Rule(
+        code="TFG014",
+        name="prefer-tfcompat-configure",
+        default=False,
+        severity="warning",
+        message="`{used}` configures GPUs directly; `tfcompat_gpu.configure(...)` validates the "
+        "settings and applies them the same way on TF1 and TF2",
+        what="Opinionated, off by default. Points at direct GPU configuration (`tf.config` "
+        "setters, `ConfigProto`, `GPUOptions`) that `tfcompat_gpu.configure` could replace.",
+        why="One validated call is easier to keep consistent than setters spread over a code "
+        "base, and it works across TensorFlow versions.",
+        example="for gpu in tf.config.list_physical_devices('GPU'):\n"
+        "    tf.config.experimental.set_memory_growth(gpu, True)",
+        use_instead="import tfcompat_gpu\ntfcompat_gpu.configure(allow_growth=True)",
+    ),
+    Rule(
+        code="TFG015",
+        name="env-value-not-string",
+        default=True,
+        severity="error",
+        message="`os.environ[{key!r}]` is given {kind}; os.environ only takes str and raises "
+        "TypeError; write {fixed}",
+        what="Checks for non-string constants stored in `os.environ`.",
+        why="`os.environ['CUDA_VISIBLE_DEVICES'] = 0` raises `TypeError: str expected, not int` "
+        "before any GPU is selected.",
+        example="os.environ['CUDA_VISIBLE_DEVICES'] = 0",
+        use_instead="os.environ['CUDA_VISIBLE_DEVICES'] = '0'",
+    ),
+    Rule(
+        code="TFG016",
+        name="invalid-allow-growth-env-value",
+        default=True,
+        severity="error",
+        message="TF_FORCE_GPU_ALLOW_GROWTH={value!r} is ignored by TensorFlow, which accepts "
+        "only 'true' or 'false'; write {fixed!r}",
+        what="Checks values of `TF_FORCE_GPU_ALLOW_GROWTH` in code and in the process "
+        "environment.",
+        why="TensorFlow compares the value with exactly `true` and `false`; `'True'` or `'1'` "
+        "only logs an error and leaves growth off.",
+        example="os.environ['TF_FORCE_GPU_ALLOW_GROWTH'] = 'True'",
+        use_instead="os.environ['TF_FORCE_GPU_ALLOW_GROWTH'] = 'true'",
+        scope="both",
+    ),
+    Rule(
+        code="TFG017",
+        name="visible-device-out-of-range",
+        default=True,
+        severity="error",
+        message="visible_device_list {value!r} names GPU {gpu_id} but only {count} GPU(s) are "
+        "visible ({source}); TensorFlow fails with `invalid Device id`; ids count from 0 after "
+        "CUDA_VISIBLE_DEVICES",
+        what="Checks the GPU ids of `visible_device_list` against the GPUs left visible by "
+        "`CUDA_VISIBLE_DEVICES` (set in the same module, or in the process).",
+        why="`visible_device_list` indexes the GPUs CUDA exposes, renumbered from 0: with "
+        "`CUDA_VISIBLE_DEVICES='2'`, the only valid id is `0`.",
+        example="os.environ['CUDA_VISIBLE_DEVICES'] = '2'\n"
+        "config.gpu_options.visible_device_list = '2'",
+        use_instead="os.environ['CUDA_VISIBLE_DEVICES'] = '2'\n"
+        "config.gpu_options.visible_device_list = '0'",
+        scope="both",
+    ),
+    Rule(
+        code="TFG018",
+        name="env-overrides-config",
+        default=True,
+        severity="warning",
+        message="TF_FORCE_GPU_ALLOW_GROWTH={value!r} overrides allow_growth={config!r} of the "
+        "configuration in force; unset the variable or make them agree",
+        what="At run time, compares `TF_FORCE_GPU_ALLOW_GROWTH` with the effective "
+        "configuration.",
+        why="TensorFlow's allocator lets the variable win over the configuration (Keras 3 even "
+        "sets it on import when its backend is not TensorFlow), so the configured value is not "
+        "the one in force.",
+        example="# shell: export TF_FORCE_GPU_ALLOW_GROWTH=true\n"
+        "tfcompat_gpu.configure(allow_growth=False)",
+        use_instead="# shell: unset TF_FORCE_GPU_ALLOW_GROWTH\n"
+        "tfcompat_gpu.configure(allow_growth=False)",
+        scope="runtime",
+    ),
+)
+
+RULES_BY_CODE: dict[str, Rule] = {rule.code: rule for rule in RULES}
+RULES_BY_NAME: dict[str, Rule] = {rule.name: rule for rule in RULES}
+
+# Rule TFG001 and TFG014 quote the TF2 calls of the option table.
+TF2_CALLS: dict[str, str] = {
+    "set_memory_growth": _tf2("allow_growth"),
+    "set_soft_device_placement": _tf2("allow_soft_placement"),
+    "set_log_device_placement": _tf2("log_device_placement"),
+    "set_visible_devices": _tf2("visible_device_list"),
+    "set_logical_device_configuration": _tf2("memory_limit_mb"),
+    "set_virtual_device_configuration": _tf2("memory_limit_mb"),
+    "set_intra_op_parallelism_threads": _tf2("intra_op_parallelism_threads"),
+    "set_inter_op_parallelism_threads": _tf2("inter_op_parallelism_threads"),
+}
+
+
+def default_codes() -> frozenset[str]:
+    return frozenset(rule.code for rule in RULES if rule.default)

@@ -1,0 +1,14 @@
+"""Rule families, one module each; importing this package registers their callbacks."""
+
+from __future__ import annotations
+
+from tfcompat_gpu.lint.rules import (  # noqa: F401  (imported for their registrations)
+    configproto,
+    devices,
+    env,
+    legacy,
+    opinionated,
+    tfconfig,
+)
+
+__all__: list[str] = []

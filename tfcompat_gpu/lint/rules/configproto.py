@@ -1,0 +1,220 @@
+"""ConfigProto / GPUOptions values and sessions: TFG005 conflicting sessions, TFG008 environment
+strings in numeric fields, TFG010 memory fraction range, TFG011 malformed visible_device_list,
+TFG017 ids beyond CUDA_VISIBLE_DEVICES."""
+
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+from tfcompat_gpu._options import OPTIONS
+from tfcompat_gpu.lint.rules.env import is_env_value
+from tfcompat_gpu.lint.values import fraction_problem, parse_visible_device_list
+from tfcompat_gpu.lint.walker import SESSIONS, FileContext, canonical, on_call, on_node
+
+__all__: list[str] = []
+
+_UNKNOWN = object()
+_CONFIG = "tensorflow.ConfigProto"
+_GPU_OPTIONS = "tensorflow.GPUOptions"
+
+# Process-wide fields of the option table, plus the allocator type, with TensorFlow's defaults.
+_FIELD_OF_PATH = {
+    option.proto_path.rpartition(".")[2]: option.name
+    for option in OPTIONS
+    if option.process_wide and option.name != "memory_limit_mb"
+}
+_DEFAULTS: dict[str, object] = {
+    "allow_growth": False,
+    "per_process_gpu_memory_fraction": 0,
+    "visible_device_list": "",
+    "allocator_type": "",
+    "intra_op_parallelism_threads": 0,
+    "inter_op_parallelism_threads": 0,
+}
+_PROCESS_WIDE = frozenset(_FIELD_OF_PATH) | {"allocator_type"}
+_NUMERIC = {
+    "intra_op_parallelism_threads": ("an int", "int"),
+    "inter_op_parallelism_threads": ("an int", "int"),
+    "per_process_gpu_memory_fraction": ("a float", "float"),
+}
+
+
+class _Spec:
+    """What a ConfigProto / GPUOptions expression asks for, as far as literals tell."""
+
+    __slots__ = ("fields", "gpu")
+
+    def __init__(self) -> None:
+        self.fields: dict[str, object] = {}
+        self.gpu: _Spec | None = None
+
+    def flat(self) -> dict[str, object]:
+        values = dict(self.fields)
+        if self.gpu is not None:
+            values.update(self.gpu.fields)
+        return values
+
+
+def _literal(node: ast.AST) -> object:
+    if node.__class__ is ast.Constant:
+        return node.value  # type: ignore[attr-defined]
+    if (
+        node.__class__ is ast.UnaryOp
+        and node.op.__class__ is ast.USub  # type: ignore[attr-defined]
+        and node.operand.__class__ is ast.Constant  # type: ignore[attr-defined]
+        and isinstance(node.operand.value, (int, float))  # type: ignore[attr-defined]
+    ):
+        return -node.operand.value  # type: ignore[attr-defined]
+    return _UNKNOWN
+
+
+def _bindings(ctx: FileContext) -> dict[str, _Spec]:
+    result: dict[str, _Spec] = ctx.state.setdefault("config_names", {})
+    return result
+
+
+def _spec_of(ctx: FileContext, node: ast.AST | None) -> _Spec | None:
+    if node is None:
+        return None
+    if node.__class__ is ast.Name:
+        return _bindings(ctx).get(node.id)  # type: ignore[attr-defined]
+    if node.__class__ is not ast.Call:
+        return None
+    qual = ctx.resolve(node.func)  # type: ignore[attr-defined]
+    if qual is None:
+        return None
+    name = canonical(qual)
+    if name not in (_CONFIG, _GPU_OPTIONS):
+        return None
+    spec = _Spec()
+    for keyword in node.keywords:  # type: ignore[attr-defined]
+        if keyword.arg == "gpu_options":
+            spec.gpu = _spec_of(ctx, keyword.value)
+        elif keyword.arg in _PROCESS_WIDE:
+            spec.fields[keyword.arg] = _literal(keyword.value)
+    return spec
+
+
+def _check_value(ctx: FileContext, field: str, value: ast.expr) -> None:
+    if field in _NUMERIC and is_env_value(ctx, value):
+        expected, convert = _NUMERIC[field]
+        ctx.report(
+            "TFG008", value, f"{field}={convert}(...)", what=field, expected=expected,
+            convert=convert,
+        )
+        return
+    literal = _literal(value)
+    if field == "per_process_gpu_memory_fraction":
+        if isinstance(literal, (int, float)) and not isinstance(literal, bool):
+            problem = fraction_problem(literal)
+            if problem is not None:
+                reason, severity = problem
+                ctx.report(
+                    "TFG010", value, f"{field}=0.5", severity,  # type: ignore[arg-type]
+                    value=literal, reason=reason,
+                )
+    elif field == "visible_device_list" and literal is not _UNKNOWN:
+        if not isinstance(literal, str):
+            ctx.report(
+                "TFG011", value, f"visible_device_list={str(literal)!r}", value=literal,
+                reason=f"a {type(literal).__name__}, not a str",
+            )
+            return
+        ids, reason = parse_visible_device_list(literal)
+        if reason is not None:
+            ctx.report("TFG011", value, "visible_device_list='0,1'", value=literal, reason=reason)
+            return
+        visible = ctx.state.get("cuda_visible")
+        if visible is not None:
+            count, cuda = visible
+            for gpu_id in ids:
+                if gpu_id >= count:
+                    ctx.report(
+                        "TFG017", value, "visible_device_list='0'",
+                        value=literal, gpu_id=gpu_id, count=count,
+                        source=f"CUDA_VISIBLE_DEVICES={cuda!r} in this module",
+                    )
+                    break
+
+
+@on_call(_CONFIG, _GPU_OPTIONS)
+def _config_call(ctx: FileContext, node: ast.Call, name: str) -> None:
+    for keyword in node.keywords:
+        if keyword.arg is not None:
+            _check_value(ctx, keyword.arg, keyword.value)
+
+
+@on_node(ast.Assign)
+def _assign(ctx: FileContext, node: ast.Assign) -> None:
+    for target in node.targets:
+        if target.__class__ is ast.Name:
+            spec = _spec_of(ctx, node.value)
+            names = _bindings(ctx)
+            if spec is not None:
+                names[target.id] = spec  # type: ignore[attr-defined]
+            else:
+                names.pop(target.id, None)  # type: ignore[attr-defined]
+        elif target.__class__ is ast.Attribute:
+            field = target.attr  # type: ignore[attr-defined]
+            if field in _PROCESS_WIDE or field in _NUMERIC:
+                _check_value(ctx, field, node.value)
+                _update_binding(ctx, target, field, _literal(node.value))
+
+
+def _update_binding(ctx: FileContext, target: ast.AST, field: str, value: object) -> None:
+    # config.gpu_options.allow_growth = True  /  gpu_options.visible_device_list = "1"
+    owner = target.value  # type: ignore[attr-defined]
+    through_gpu = owner.__class__ is ast.Attribute and owner.attr == "gpu_options"
+    if through_gpu:
+        owner = owner.value
+    if owner.__class__ is not ast.Name:
+        return
+    spec = _bindings(ctx).get(owner.id)
+    if spec is None:
+        return
+    if through_gpu:
+        if spec.gpu is None:
+            spec.gpu = _Spec()
+        spec = spec.gpu
+    spec.fields[field] = value
+
+
+@on_call(*SESSIONS)
+def _session(ctx: FileContext, node: ast.Call, name: str) -> None:
+    config: ast.expr | None = None
+    for keyword in node.keywords:
+        if keyword.arg == "config":
+            config = keyword.value
+    if config is None and len(node.args) >= 3 and name == "tensorflow.Session":
+        config = node.args[2]
+    spec = _spec_of(ctx, config)
+    if spec is None:
+        return
+    values = spec.flat()
+    sessions: list[tuple[int, dict[str, object]]] = ctx.state.setdefault("sessions", [])
+    if not sessions:
+        sessions.append((node.lineno, values))
+        return
+    first_line, first = sessions[0]
+    diffs = []
+    for field, default in _DEFAULTS.items():
+        mine, theirs = values.get(field, default), first.get(field, default)
+        if mine is _UNKNOWN or theirs is _UNKNOWN or _same(mine, theirs):
+            continue
+        diffs.append(f"{field}={_show(mine)} (first: {_show(theirs)})")
+    if diffs:
+        ctx.report(
+            "TFG005", node, "create one ConfigProto and pass it to every session",
+            fields=", ".join(diffs), first=f"line {first_line}",
+        )
+
+
+def _same(a: Any, b: Any) -> bool:
+    if isinstance(a, str) and isinstance(b, str):
+        return a.replace(" ", "") == b.replace(" ", "")
+    return bool(a == b)
+
+
+def _show(value: object) -> str:
+    return repr(value)

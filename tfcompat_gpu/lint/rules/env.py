@@ -1,0 +1,128 @@
+"""Environment variables: TFG003 misspelled names, TFG004 set too late, TFG015 non-str values,
+TFG016 invalid TF_FORCE_GPU_ALLOW_GROWTH values.  Also records the names bound to environment
+strings (for TFG008) and a literal CUDA_VISIBLE_DEVICES (for TFG017)."""
+
+from __future__ import annotations
+
+import ast
+
+from tfcompat_gpu.lint.values import allow_growth_env_problem, cuda_visible_count, suggest_env_var
+from tfcompat_gpu.lint.walker import FileContext, on_call, on_node
+
+__all__ = ["environ_key", "is_env_value"]
+
+_ENV_READS = frozenset({"os.environ.get", "os.getenv", "os.environ.pop"})
+_ENV_CALLS = _ENV_READS | {"os.environ.setdefault", "os.putenv", "os.unsetenv"}
+_CUDA_VARS = frozenset({"CUDA_VISIBLE_DEVICES", "CUDA_DEVICE_ORDER"})
+
+
+def environ_key(ctx: FileContext, node: ast.AST) -> str | None:
+    """``KEY`` of ``os.environ['KEY']`` (None if it is anything else)."""
+    if node.__class__ is not ast.Subscript:
+        return None
+    key = node.slice  # type: ignore[attr-defined]
+    if key.__class__ is not ast.Constant or not isinstance(key.value, str):
+        return None
+    if ctx.resolve(node.value) != "os.environ":  # type: ignore[attr-defined]
+        return None
+    return key.value  # type: ignore[no-any-return]
+
+
+def is_env_value(ctx: FileContext, node: ast.AST) -> bool:
+    """True when ``node`` evaluates to a str read from the environment."""
+    cls = node.__class__
+    if cls is ast.Name:
+        return node.id in ctx.state.get("env_names", ())  # type: ignore[attr-defined]
+    if cls is ast.Subscript:
+        return ctx.resolve(node.value) == "os.environ"  # type: ignore[attr-defined]
+    if cls is ast.Call:
+        return ctx.resolve(node.func) in _ENV_READS  # type: ignore[attr-defined]
+    return False
+
+
+def _check_name(ctx: FileContext, node: ast.AST, name: str) -> None:
+    known = suggest_env_var(name)
+    if known is not None:
+        ctx.report("TFG003", node, f"os.environ[{known!r}]", value=name, known=known)
+
+
+@on_node(ast.Subscript)
+def _subscript(ctx: FileContext, node: ast.Subscript) -> None:
+    key = environ_key(ctx, node)
+    if key is not None:
+        _check_name(ctx, node.slice, key)
+
+
+@on_node(ast.Compare)
+def _compare(ctx: FileContext, node: ast.Compare) -> None:
+    # "CUDA_VISIBLE_DEVCIES" in os.environ
+    left = node.left
+    if (
+        left.__class__ is ast.Constant
+        and isinstance(left.value, str)
+        and len(node.ops) == 1
+        and node.ops[0].__class__ in (ast.In, ast.NotIn)
+        and ctx.resolve(node.comparators[0]) == "os.environ"
+    ):
+        _check_name(ctx, left, left.value)
+
+
+@on_call(*_ENV_CALLS)
+def _env_call(ctx: FileContext, node: ast.Call, name: str) -> None:
+    if not node.args:
+        return
+    key = node.args[0]
+    if key.__class__ is not ast.Constant or not isinstance(key.value, str):  # type: ignore[attr-defined]
+        return
+    _check_name(ctx, key, key.value)  # type: ignore[attr-defined]
+    if name in ("os.environ.setdefault", "os.putenv") and len(node.args) > 1:
+        _stored(ctx, node, key.value, node.args[1])  # type: ignore[attr-defined]
+
+
+@on_node(ast.Assign)
+def _assign(ctx: FileContext, node: ast.Assign) -> None:
+    env_names: set[str] = ctx.state.setdefault("env_names", set())
+    for target in node.targets:
+        if target.__class__ is ast.Name:
+            if is_env_value(ctx, node.value):
+                env_names.add(target.id)  # type: ignore[attr-defined]
+            else:
+                env_names.discard(target.id)  # type: ignore[attr-defined]
+            continue
+        key = environ_key(ctx, target)
+        if key is not None:
+            _stored(ctx, target, key, node.value)
+
+
+def _stored(ctx: FileContext, where: ast.AST, key: str, value: ast.expr) -> None:
+    """Checks of ``os.environ[key] = value``."""
+    literal = value.value if value.__class__ is ast.Constant else None  # type: ignore[attr-defined]
+    if value.__class__ is ast.Constant and not isinstance(literal, str):
+        kind = {"int": "an int", "float": "a float", "bool": "a bool", "NoneType": "None"}.get(
+            type(literal).__name__, type(literal).__name__
+        )
+        fixed = repr(str(literal)) if literal is not None else "a str, or del os.environ[...]"
+        ctx.report(
+            "TFG015", value, f"os.environ[{key!r}] = {fixed}", key=key, kind=kind, fixed=fixed
+        )
+    if key in _CUDA_VARS:
+        event = ctx.gpu_init_event()
+        if event is not None:
+            ctx.report(
+                "TFG004",
+                where,
+                f"move os.environ[{key!r}] = ... above line {event.line}",
+                var=key,
+                event=event.label,
+                line=event.line,
+            )
+        if key == "CUDA_VISIBLE_DEVICES" and isinstance(literal, str):
+            count = cuda_visible_count(literal)
+            if count is not None:
+                ctx.state["cuda_visible"] = (count, literal)
+    elif key == "TF_FORCE_GPU_ALLOW_GROWTH" and isinstance(literal, str):
+        fixed = allow_growth_env_problem(literal)
+        if fixed is not None:
+            ctx.report(
+                "TFG016", value, f"os.environ[{key!r}] = {fixed!r}", value=literal, fixed=fixed
+            )

@@ -1,0 +1,468 @@
+"""One pass over a module's AST: import aliases, source-order events, callbacks by node type.
+
+Rule modules register callbacks here (by node class, by the qualified name of a call, or for
+every resolved reference) and read the shared state of :class:`FileContext`: the import
+aliases, the enclosing loops, and the first point in each scope where TensorFlow enumerated the
+GPUs or started its runtime.  The traversal is iterative, so deeply nested code cannot exhaust
+the interpreter's stack, and it never descends into the names of an attribute chain once the
+chain is resolved, which keeps it close to the cost of ``ast.parse`` itself.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from tfcompat_gpu.lint.registry import RULES_BY_CODE, Severity
+
+__all__ = [
+    "CALL_HANDLERS",
+    "END_HANDLERS",
+    "NODE_HANDLERS",
+    "REF_HANDLERS",
+    "Event",
+    "FileContext",
+    "Loop",
+    "RawFinding",
+    "canonical",
+    "display",
+    "expr_key",
+    "on_call",
+    "on_end",
+    "on_node",
+    "on_ref",
+    "walk",
+]
+
+# Only these import roots can matter to a rule; ignoring numpy & co. keeps reference
+# callbacks off the hot path.
+_TRACKED_ROOTS = frozenset({"tensorflow", "keras", "tf_keras", "os", "tfcompat_gpu"})
+
+
+@dataclass(frozen=True)
+class RawFinding:
+    code: str
+    line: int
+    col: int
+    """0-based, as in the AST."""
+    message: str
+    fix: str
+    severity: Severity
+
+
+@dataclass(frozen=True)
+class Event:
+    line: int
+    label: str
+
+
+@dataclass(frozen=True)
+class Loop:
+    targets: frozenset[str]
+    iter_key: str | None
+
+
+class _Scope:
+    __slots__ = ("gpu_init", "started")
+
+    def __init__(self) -> None:
+        self.gpu_init: Event | None = None
+        self.started: Event | None = None
+
+
+class FileContext:
+    """Per-file state shared by the rules during one walk."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.findings: list[RawFinding] = []
+        self.aliases: dict[str, str] = {}
+        self.flagged_aliases: set[str] = set()
+        """Aliases whose import was already reported; their uses are not reported again."""
+        self.loops: list[Loop] = []
+        self.scopes: list[_Scope] = [_Scope()]
+        self.eager_disabled = False
+        self.state: dict[str, Any] = {}
+        """Scratch space of the rules, keyed by rule module."""
+
+    def report(
+        self,
+        code: str,
+        node: ast.AST,
+        fix: str,
+        severity: Severity | None = None,
+        **fields: object,
+    ) -> None:
+        rule = RULES_BY_CODE[code]
+        self.findings.append(
+            RawFinding(
+                code,
+                getattr(node, "lineno", 1),
+                getattr(node, "col_offset", 0),
+                rule.message.format(**fields),
+                fix,
+                severity or rule.severity,
+            )
+        )
+
+    def resolve(self, node: ast.AST) -> str | None:
+        """Qualified name of a ``Name`` / attribute chain through the import aliases."""
+        parts: list[str] = []
+        while node.__class__ is ast.Attribute:
+            parts.append(node.attr)  # type: ignore[attr-defined]
+            node = node.value  # type: ignore[attr-defined]
+        if node.__class__ is not ast.Name:
+            return None
+        base = self.aliases.get(node.id)  # type: ignore[attr-defined]
+        if base is None:
+            return None
+        if parts:
+            parts.reverse()
+            return base + "." + ".".join(parts)
+        return base
+
+    def gpu_init_event(self) -> Event | None:
+        for scope in reversed(self.scopes):
+            if scope.gpu_init is not None:
+                return scope.gpu_init
+        return None
+
+    def started_event(self) -> Event | None:
+        for scope in reversed(self.scopes):
+            if scope.started is not None:
+                return scope.started
+        return None
+
+
+CallHandler = Callable[[FileContext, ast.Call, str], None]
+RefHandler = Callable[[FileContext, ast.expr, str, str], None]
+NodeHandler = Callable[[FileContext, Any], None]
+EndHandler = Callable[[FileContext], None]
+
+CALL_HANDLERS: dict[str, list[CallHandler]] = {}
+"""Canonical qualified name of the called function -> callbacks."""
+REF_HANDLERS: list[RefHandler] = []
+"""Called with (ctx, node, raw qualified name, root alias) for every resolved load."""
+NODE_HANDLERS: dict[type[ast.AST], list[NodeHandler]] = {}
+END_HANDLERS: list[EndHandler] = []
+
+
+def on_call(*names: str) -> Callable[[CallHandler], CallHandler]:
+    def register(func: CallHandler) -> CallHandler:
+        for name in names:
+            CALL_HANDLERS.setdefault(name, []).append(func)
+        return func
+
+    return register
+
+
+def on_node(*types: type[ast.AST]) -> Callable[[NodeHandler], NodeHandler]:
+    def register(func: NodeHandler) -> NodeHandler:
+        for cls in types:
+            NODE_HANDLERS.setdefault(cls, []).append(func)
+        return func
+
+    return register
+
+
+def on_ref(func: RefHandler) -> RefHandler:
+    REF_HANDLERS.append(func)
+    return func
+
+
+def on_end(func: EndHandler) -> EndHandler:
+    END_HANDLERS.append(func)
+    return func
+
+
+_CANONICAL: dict[str, str] = {}
+
+
+def canonical(name: str) -> str:
+    """``tensorflow.compat.v1.X`` and ``tensorflow.compat.v2.X`` -> ``tensorflow.X``."""
+    cached = _CANONICAL.get(name)
+    if cached is not None:
+        return cached
+    result = name
+    if name.startswith(("tensorflow.compat.v1", "tensorflow.compat.v2")):
+        rest = name[len("tensorflow.compat.v1") :]
+        if not rest or rest[0] == ".":
+            result = "tensorflow" + rest
+    _CANONICAL[name] = result
+    return result
+
+
+def display(name: str) -> str:
+    """How users write a qualified name: ``tensorflow.config.x`` -> ``tf.config.x``."""
+    if name == "tensorflow" or name.startswith("tensorflow."):
+        return "tf" + name[len("tensorflow") :]
+    return name
+
+
+def expr_key(node: ast.AST, loops: list[Loop] | None = None) -> str | None:
+    """A comparable spelling of a device expression: ``gpus[0]``, ``gpus[*]`` for a loop variable."""
+    cls = node.__class__
+    if cls is ast.Name:
+        name: str = node.id  # type: ignore[attr-defined]
+        if loops:
+            for loop in reversed(loops):
+                if name in loop.targets and loop.iter_key is not None:
+                    return loop.iter_key + "[*]"
+        return name
+    if cls is ast.Subscript:
+        base = _base_key(node.value)  # type: ignore[attr-defined]
+        index = node.slice  # type: ignore[attr-defined]
+        if base is None:
+            return None
+        if index.__class__ is ast.Constant:
+            return f"{base}[{index.value!r}]"
+        if loops and index.__class__ is ast.Name:
+            for loop in reversed(loops):
+                if index.id in loop.targets:
+                    return base + "[*]"
+        return None
+    return None
+
+
+def _base_key(node: ast.AST) -> str | None:
+    if node.__class__ is ast.Name:
+        return node.id  # type: ignore[attr-defined,no-any-return]
+    if node.__class__ is ast.Call and node.func.__class__ is ast.Attribute:  # type: ignore[attr-defined]
+        # tf.config.list_physical_devices('GPU')[0]: name the list by the call.
+        return "<" + node.func.attr + ">"  # type: ignore[attr-defined,no-any-return]
+    return None
+
+
+# What makes TensorFlow enumerate the GPUs (CUDA reads CUDA_VISIBLE_DEVICES then) and what
+# starts the runtime (process-wide setters are frozen then).  Canonical names.
+_GPU_INIT = frozenset(
+    f"tensorflow.config.{name}"
+    for name in (
+        "list_physical_devices",
+        "experimental.list_physical_devices",
+        "get_visible_devices",
+        "experimental.get_visible_devices",
+        "set_visible_devices",
+        "experimental.set_visible_devices",
+        "experimental.set_memory_growth",
+        "experimental.get_memory_growth",
+        "set_logical_device_configuration",
+        "experimental.set_virtual_device_configuration",
+        "get_logical_device_configuration",
+        "experimental.get_virtual_device_configuration",
+        "experimental.get_device_details",
+    )
+)
+_STARTS = frozenset(
+    {
+        "tensorflow.config.list_logical_devices",
+        "tensorflow.config.experimental.list_logical_devices",
+        "tensorflow.config.experimental.get_memory_info",
+        "tensorflow.config.experimental.get_memory_usage",
+        "tensorflow.test.is_gpu_available",
+        "tensorflow.test.gpu_device_name",
+        "tensorflow.python.client.device_lib.list_local_devices",
+        "tensorflow.distribute.MirroredStrategy",
+        "tensorflow.distribute.MultiWorkerMirroredStrategy",
+        "tensorflow.distribute.experimental.MultiWorkerMirroredStrategy",
+        "tensorflow.distribute.experimental.CentralStorageStrategy",
+    }
+)
+SESSIONS = frozenset(
+    {
+        "tensorflow.Session",
+        "tensorflow.InteractiveSession",
+        "tensorflow.train.MonitoredTrainingSession",
+        "tensorflow.train.SingularMonitoredSession",
+    }
+)
+# Eager ops start the runtime; graph building (after disable_eager_execution) does not.
+_OP_MODULES = frozenset(
+    {"random", "math", "linalg", "nn", "image", "signal", "strings", "sparse", "bitwise", "data"}
+)
+_NOT_OPS = frozenset(
+    {
+        "tensorflow.random.set_seed",
+        "tensorflow.random.set_random_seed",
+        "tensorflow.set_random_seed",
+        "tensorflow.data.experimental.enable_debug_mode",
+    }
+)
+_OPS = frozenset(
+    ["constant", "Variable", "zeros", "ones", "fill", "range", "matmul", "add", "add_n", "subtract", "multiply", "divide", "reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "convert_to_tensor", "cast", "reshape", "concat", "stack", "ones_like", "zeros_like", "eye", "linspace", "square", "sqrt", "exp", "identity", "transpose", "einsum", "tile", "gather", "where", "argmax", "argmin", "one_hot", "abs", "maximum", "minimum", "pow", "tensordot"]
+)
+_DISABLE_EAGER = frozenset(
+    {"tensorflow.disable_eager_execution", "tensorflow.disable_v2_behavior"}
+)
+
+
+def _note_call(ctx: FileContext, name: str, line: int) -> None:
+    """Record the first GPU enumeration / runtime start of the current scope."""
+    scope = ctx.scopes[-1]
+    if name in _DISABLE_EAGER:
+        ctx.eager_disabled = True
+        return
+    starts = name in _STARTS or name in SESSIONS
+    if not starts and name.startswith("tensorflow.") and not ctx.eager_disabled:
+        parts = name.split(".")
+        if len(parts) == 2:
+            starts = parts[1] in _OPS
+        elif parts[1] in _OP_MODULES:
+            starts = name not in _NOT_OPS
+    if starts:
+        if scope.started is None:
+            scope.started = Event(line, f"`{display(name)}(...)`")
+        if scope.gpu_init is None:
+            scope.gpu_init = scope.started
+    elif name in _GPU_INIT and scope.gpu_init is None:
+        scope.gpu_init = Event(line, f"`{display(name)}(...)`")
+
+
+class _Exit:
+    """Stack marker: leave a scope or a loop after its body was walked."""
+
+    __slots__ = ("loops", "scope")
+
+    def __init__(self, scope: bool, loops: int) -> None:
+        self.scope = scope
+        self.loops = loops
+
+
+_SKIP_FIELDS = frozenset({"ctx", "op", "ops", "type_comment", "type_params", "returns"})
+_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
+_LEAVES = (ast.Constant, ast.Name, ast.Pass, ast.Break, ast.Continue, ast.Global, ast.Nonlocal)
+_FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+_LOOPS = (ast.For, ast.AsyncFor)
+_COMPS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
+
+
+def _fields(cls: type) -> tuple[str, ...]:
+    fields = _CHILD_FIELDS.get(cls)
+    if fields is None:
+        fields = tuple(f for f in cls._fields if f not in _SKIP_FIELDS)
+        _CHILD_FIELDS[cls] = fields
+    return fields
+
+
+def _import(ctx: FileContext, node: ast.Import | ast.ImportFrom) -> None:
+    aliases = ctx.aliases
+    if node.__class__ is ast.Import:
+        for alias in node.names:
+            root = alias.name.partition(".")[0]
+            if root not in _TRACKED_ROOTS:
+                continue
+            if alias.asname:
+                aliases[alias.asname] = alias.name
+            else:
+                aliases[root] = root
+    else:
+        module = node.module  # type: ignore[union-attr]
+        if node.level or not module or module.partition(".")[0] not in _TRACKED_ROOTS:  # type: ignore[union-attr]
+            return
+        for alias in node.names:
+            if alias.name != "*":
+                aliases[alias.asname or alias.name] = module + "." + alias.name
+
+
+def walk(tree: ast.AST, ctx: FileContext) -> None:
+    """Walk ``tree`` once in source order, calling the registered callbacks."""
+    stack: list[Any] = [tree]
+    pop = stack.append.__self__.pop  # type: ignore[attr-defined]
+    push = stack.append
+    extend = stack.extend
+    Name, Attribute, Call, Load = ast.Name, ast.Attribute, ast.Call, ast.Load
+    aliases = ctx.aliases
+    node_handlers = NODE_HANDLERS
+    call_handlers = CALL_HANDLERS
+    ref_handlers = REF_HANDLERS
+    while stack:
+        node = pop()
+        cls = node.__class__
+        if cls is Name:
+            if node.id in aliases and node.ctx.__class__ is Load:
+                qual = aliases[node.id]
+                for ref in ref_handlers:
+                    ref(ctx, node, qual, node.id)
+            continue
+        if cls is Attribute:
+            base = node.value
+            while base.__class__ is Attribute:
+                base = base.value
+            if base.__class__ is Name:
+                if base.id in aliases and node.ctx.__class__ is Load:
+                    qual = ctx.resolve(node)
+                    if qual is not None:
+                        for ref in ref_handlers:
+                            ref(ctx, node, qual, base.id)
+            else:
+                push(base)
+            continue
+        if cls is Call:
+            func = node.func
+            base = func
+            while base.__class__ is Attribute:
+                base = base.value
+            if base.__class__ is Name and base.id in aliases:
+                qual = ctx.resolve(func)
+                if qual is not None:
+                    for ref in ref_handlers:
+                        ref(ctx, func, qual, base.id)
+                    name = canonical(qual)
+                    handlers = call_handlers.get(name)
+                    if handlers:
+                        for handler in handlers:
+                            handler(ctx, node, name)
+                    _note_call(ctx, name, node.lineno)
+            elif base.__class__ is not Name:
+                push(base)
+            children = [kw.value for kw in node.keywords]
+            children.extend(node.args)
+            children.reverse()
+            extend(children)
+            continue
+        if cls in _LEAVES:
+            continue
+        if cls is _Exit:
+            if node.scope:
+                ctx.scopes.pop()
+            if node.loops:
+                del ctx.loops[-node.loops :]
+            continue
+        handlers = node_handlers.get(cls)
+        if handlers:
+            for handler in handlers:
+                handler(ctx, node)
+        if cls is ast.Import or cls is ast.ImportFrom:
+            _import(ctx, node)
+            continue
+        if cls in _FUNCS:
+            ctx.scopes.append(_Scope())
+            push(_Exit(True, 0))
+        elif cls in _LOOPS:
+            ctx.loops.append(Loop(_targets(node.target), expr_key(node.iter, ctx.loops)))
+            push(_Exit(False, 1))
+        elif cls in _COMPS:
+            for gen in node.generators:
+                ctx.loops.append(Loop(_targets(gen.target), expr_key(gen.iter, ctx.loops)))
+            push(_Exit(False, len(node.generators)))
+        children = []
+        for field in _fields(cls):
+            value = getattr(node, field, None)
+            if value is None:
+                continue
+            if value.__class__ is list:
+                children.extend(value)
+            elif isinstance(value, ast.AST):
+                children.append(value)
+        children.reverse()
+        extend(children)
+    for end in END_HANDLERS:
+        end(ctx)
+
+
+def _targets(node: ast.AST) -> frozenset[str]:
+    if node.__class__ is ast.Name:
+        return frozenset((node.id,))  # type: ignore[attr-defined]
+    return frozenset(n.id for n in ast.walk(node) if n.__class__ is ast.Name)  # type: ignore[attr-defined]
