@@ -101,4 +101,9 @@ class ConfigFunctionAssignmentsCommand(MigrationCommand):
         trailing = original_node.trailing_whitespace
         if trailing.comment is not None and isinstance(first, cst.SimpleStatementLine):
             first = first.with_changes(trailing_whitespace=trailing)
+        elif trailing.comment is not None and isinstance(first, cst.For):
+            # a comment on the assignment stays on the line of the loop that replaces it
+            body = first.body
+            if isinstance(body, cst.IndentedBlock):
+                first = first.with_changes(body=body.with_changes(header=trailing))
         return cst.FlattenSentinel([first, *new[1:]])

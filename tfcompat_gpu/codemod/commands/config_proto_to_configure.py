@@ -651,7 +651,7 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
         prefix = prefix_for(sink.func, name)
         if f"tensorflow.{name.split('.', 1)[1]}" in raw and prefix is not None:
             # tf.Session is gone from TF2's root namespace; compat.v1 keeps it
-            func = f"{prefix}compat.v1.{name.split('.', 1)[1]}"
+            func = f"{prefix or self._tf_prefix()}compat.v1.{name.split('.', 1)[1]}"
         return cst.parse_expression(f"{func}({', '.join(args)})")
 
     # ------------------------------------------------------------------ emitted code

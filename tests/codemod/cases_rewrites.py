@@ -1,0 +1,729 @@
+"""Before/after pairs for ``tfcompat-gpu migrate``: (id, target, before, after, warnings).
+
+``warnings`` lists ``(line, text the message contains)``; an empty list means silence.
+"""
+
+from __future__ import annotations
+
+CASES: list[tuple[str, str, str, str, list[tuple[int, str]]]] = []
+
+
+def case(
+    id: str, before: str, after: str, warnings: list[tuple[int, str]] | None = None, *,
+    target: str = "facade",
+) -> None:
+    CASES.append((id, target, before, after, warnings or []))
+
+
+# ---------------------------------------------------------------- Keras set_session (seed 003)
+case(
+    "keras-set-session-fraction",
+    """\
+import tensorflow as tf
+from keras.backend.tensorflow_backend import set_session
+config = tf.ConfigProto()
+config.gpu_options.per_process_gpu_memory_fraction = 0.3
+set_session(tf.Session(config=config))
+""",
+    """\
+import tensorflow as tf
+import tfcompat_gpu
+
+tfcompat_gpu.configure(per_process_gpu_memory_fraction=0.3)
+""",
+)
+case(
+    "ktf-allow-growth-keeps-comments",
+    """\
+import keras.backend.tensorflow_backend as KTF
+import tensorflow as tf
+import os
+
+os.environ["CUDA_VISIBLE_DEVICES"] = "1"
+config = tf.ConfigProto()
+config.gpu_options.allow_growth=True   # grow on demand
+sess = tf.Session(config=config)
+KTF.set_session(sess)
+""",
+    """\
+import tensorflow as tf
+import os
+import tfcompat_gpu
+
+os.environ["CUDA_VISIBLE_DEVICES"] = "1"
+# grow on demand
+tfcompat_gpu.configure(allow_growth=True)
+""",
+)
+case(
+    "keras-backend-threads-device-count-long-call",
+    """\
+import tensorflow as tf
+from keras import backend as K
+num_cores = 4
+config = tf.ConfigProto(intra_op_parallelism_threads=num_cores, inter_op_parallelism_threads=num_cores,
+                        allow_soft_placement=True, device_count={'CPU': 4})
+session = tf.Session(config=config)
+K.set_session(session)
+K.clear_session()
+""",
+    """\
+import tensorflow as tf
+from keras import backend as K
+import tfcompat_gpu
+
+num_cores = 4
+tfcompat_gpu.configure(
+    intra_op_parallelism_threads=num_cores,
+    inter_op_parallelism_threads=num_cores,
+    allow_soft_placement=True,
+    device_count={'CPU': 4},
+)
+K.clear_session()
+""",
+)
+case(
+    "tf-keras-set-session-compat-v1",
+    """\
+import tensorflow as tf
+config = tf.compat.v1.ConfigProto(log_device_placement=True)
+tf.compat.v1.keras.backend.set_session(tf.compat.v1.Session(config=config))
+""",
+    """\
+import tensorflow as tf
+import tfcompat_gpu
+
+tfcompat_gpu.configure(log_device_placement=True)
+""",
+)
+# ---------------------------------------------------------------- sessions still in use
+case(
+    "session-still-used",
+    """\
+import tensorflow.compat.v1 as tf
+from keras.backend.tensorflow_backend import set_session
+tf.disable_v2_behavior()
+config = tf.ConfigProto()
+config.gpu_options.allow_growth = True
+sess = tf.Session(config=config)
+set_session(sess)
+print(sess.run(tf.constant(1)))
+""",
+    """\
+import tensorflow.compat.v1 as tf
+import tfcompat_gpu
+
+tf.disable_v2_behavior()
+tfcompat_gpu.configure(allow_growth=True)
+sess = tfcompat_gpu.session()
+print(sess.run(tf.constant(1)))
+""",
+)
+case(
+    "inline-config-in-with",
+    """\
+import tensorflow.compat.v1 as tf
+x = tf.constant(1)
+with tf.Session(config=tf.ConfigProto(allow_soft_placement=True, gpu_options=tf.GPUOptions(allow_growth=True))) as sess:
+    sess.run(x)
+""",
+    """\
+import tensorflow.compat.v1 as tf
+import tfcompat_gpu
+
+x = tf.constant(1)
+tfcompat_gpu.configure(allow_soft_placement=True, allow_growth=True)
+with tfcompat_gpu.session() as sess:
+    sess.run(x)
+""",
+)
+case(
+    "from-compat-import-v1-graph-kept",
+    """\
+from tensorflow.compat import v1
+g = v1.Graph()
+config = v1.ConfigProto(inter_op_parallelism_threads=2)
+sess = v1.Session(graph=g, config=config)
+sess.close()
+""",
+    """\
+from tensorflow.compat import v1
+import tfcompat_gpu
+
+g = v1.Graph()
+tfcompat_gpu.configure(inter_op_parallelism_threads=2)
+sess = tfcompat_gpu.session(graph=g)
+sess.close()
+""",
+)
+case(
+    "positional-session-arguments",
+    """\
+import tensorflow as tf
+config = tf.ConfigProto(allow_soft_placement=True)
+sess = tf.Session('', g, config)
+sess.close()
+""",
+    """\
+import tensorflow as tf
+import tfcompat_gpu
+
+tfcompat_gpu.configure(allow_soft_placement=True)
+sess = tfcompat_gpu.session(target='', graph=g)
+sess.close()
+""",
+)
+case(
+    "gpu-options-variable",
+    """\
+import tensorflow as tf
+gpu_options = tf.GPUOptions(per_process_gpu_memory_fraction=0.333)
+gpu_options.allow_growth = True
+config = tf.ConfigProto(gpu_options=gpu_options)
+config.allow_soft_placement = True
+sess = tf.Session(config=config)
+""",
+    """\
+import tensorflow as tf
+import tfcompat_gpu
+
+tfcompat_gpu.configure(
+    per_process_gpu_memory_fraction=0.333,
+    allow_growth=True,
+    allow_soft_placement=True,
+)
+""",
+)
+case(
+    "inside-function-returns-session",
+    """\
+import tensorflow as tf
+
+
+def make_session(threads):
+    config = tf.ConfigProto()
+    config.intra_op_parallelism_threads = threads
+    return tf.Session(config=config)
+""",
+    """\
+import tensorflow as tf
+import tfcompat_gpu
+
+
+def make_session(threads):
+    tfcompat_gpu.configure(intra_op_parallelism_threads=threads)
+    return tfcompat_gpu.session()
+""",
+)
+case(
+    "config-file-driven-seed-001",
+    """\
+import tensorflow as tf
+gpuConfig = tf.ConfigProto()
+gpuConfig.allow_soft_placement = config.getboolean('gpu', 'allow_soft_placement')
+gpuConfig.gpu_options.allow_growth = config.getboolean('gpu', 'allow_growth')
+gpuConfig.gpu_options.per_process_gpu_memory_fraction = config.getfloat('gpu', 'rate')
+sess = tf.Session(config=gpuConfig)
+sess.run(op)
+""",
+    """\
+import tensorflow as tf
+import tfcompat_gpu
+
+tfcompat_gpu.configure(
+    allow_soft_placement=config.getboolean('gpu', 'allow_soft_placement'),
+    allow_growth=config.getboolean('gpu', 'allow_growth'),
+    per_process_gpu_memory_fraction=config.getfloat('gpu', 'rate'),
+)
+sess = tfcompat_gpu.session()
+sess.run(op)
+""",
+)
+case(
+    "device-count-subscript",
+    """\
+import tensorflow as tf
+config = tf.ConfigProto(device_count={"CPU": 2})
+config.device_count["GPU"] = 0
+sess = tf.Session(config=config)
+sess.close()
+""",
+    """\
+import tensorflow as tf
+import tfcompat_gpu
+
+tfcompat_gpu.configure(device_count={"CPU": 2, "GPU": 0})
+sess = tfcompat_gpu.session()
+sess.close()
+""",
+)
+case(
+    "interactive-session-keeps-default-session",
+    """\
+import tensorflow as tf
+config = tf.ConfigProto()
+config.gpu_options.allow_growth = True
+sess = tf.InteractiveSession(config=config)
+""",
+    """\
+import tensorflow as tf
+import tfcompat_gpu
+
+tfcompat_gpu.configure(allow_growth=True)
+sess = tf.compat.v1.InteractiveSession()
+""",
+)
+case(
+    "same-config-name-rebuilt-identically",
+    """\
+import tensorflow as tf
+config = tf.ConfigProto(allow_soft_placement=True)
+sess = tf.Session(config=config)
+sess.close()
+config = tf.ConfigProto(allow_soft_placement=True)
+sess = tf.Session(config=config)
+sess.close()
+""",
+    """\
+import tensorflow as tf
+import tfcompat_gpu
+
+tfcompat_gpu.configure(allow_soft_placement=True)
+sess = tfcompat_gpu.session()
+sess.close()
+tfcompat_gpu.configure(allow_soft_placement=True)
+sess = tfcompat_gpu.session()
+sess.close()
+""",
+)
+case(
+    "empty-config-only-session",
+    """\
+import tensorflow as tf
+config = tf.ConfigProto()
+with tf.Session(config=config) as sess:
+    pass
+""",
+    """\
+import tensorflow as tf
+import tfcompat_gpu
+
+with tfcompat_gpu.session() as sess:
+    pass
+""",
+)
+case(
+    "set-session-in-nested-block-leaves-pass",
+    """\
+import tensorflow as tf
+from keras import backend as K
+config = tf.ConfigProto(allow_soft_placement=True)
+sess = tf.Session(config=config)
+if K.backend() == "tensorflow":
+    K.set_session(sess)
+""",
+    """\
+import tensorflow as tf
+from keras import backend as K
+import tfcompat_gpu
+
+tfcompat_gpu.configure(allow_soft_placement=True)
+if K.backend() == "tensorflow":
+    pass
+""",
+)
+
+# ---------------------------------------------------------------- --target tf2
+case(
+    "tf2-allow-growth-loop",
+    """\
+import tensorflow as tf
+from keras.backend.tensorflow_backend import set_session
+config = tf.ConfigProto()
+config.gpu_options.allow_growth = True
+set_session(tf.Session(config=config))
+""",
+    """\
+import tensorflow as tf
+for gpu in tf.config.list_physical_devices("GPU"):
+    tf.config.experimental.set_memory_growth(gpu, True)
+""",
+    target="tf2",
+)
+case(
+    "tf2-threads-placement-cpus",
+    """\
+import tensorflow as tf
+config = tf.ConfigProto(intra_op_parallelism_threads=4, inter_op_parallelism_threads=2,
+                        allow_soft_placement=True, log_device_placement=False, device_count={'CPU': 2})
+sess = tf.Session(config=config)
+sess.run(op)
+""",
+    """\
+import tensorflow as tf
+tf.config.threading.set_intra_op_parallelism_threads(4)
+tf.config.threading.set_inter_op_parallelism_threads(2)
+tf.config.set_soft_device_placement(True)
+tf.debugging.set_log_device_placement(False)
+tf.config.set_logical_device_configuration(
+    tf.config.list_physical_devices("CPU")[0],
+    [tf.config.LogicalDeviceConfiguration()] * 2,
+)
+sess = tf.compat.v1.Session()
+sess.run(op)
+""",
+    target="tf2",
+)
+case(
+    "tf2-visible-devices-ascending",
+    """\
+import tensorflow.compat.v1 as tf
+config = tf.ConfigProto(gpu_options=tf.GPUOptions(visible_device_list="0,2"))
+with tf.Session(config=config) as sess:
+    pass
+""",
+    """\
+import tensorflow.compat.v1 as tf
+tf.config.set_visible_devices(
+    [tf.config.list_physical_devices("GPU")[i] for i in (0, 2)], "GPU"
+)
+with tf.Session() as sess:
+    pass
+""",
+    target="tf2",
+)
+case(
+    "tf2-gpu-count-zero",
+    """\
+import tensorflow as tf
+sess = tf.Session(config=tf.ConfigProto(device_count={"GPU": 0}))
+sess.close()
+""",
+    """\
+import tensorflow as tf
+tf.config.set_visible_devices(tf.config.list_physical_devices("GPU")[:0], "GPU")
+sess = tf.compat.v1.Session()
+sess.close()
+""",
+    target="tf2",
+)
+case(
+    "tf2-fraction-left-with-warning",
+    """\
+import tensorflow as tf
+from keras.backend.tensorflow_backend import set_session
+config = tf.ConfigProto()
+config.gpu_options.per_process_gpu_memory_fraction = 0.3
+set_session(tf.Session(config=config))
+""",
+    """\
+import tensorflow as tf
+from keras.backend.tensorflow_backend import set_session
+config = tf.ConfigProto()
+config.gpu_options.per_process_gpu_memory_fraction = 0.3
+set_session(tf.Session(config=config))
+""",
+    [(3, "per_process_gpu_memory_fraction has no TF2 call")],
+    target="tf2",
+)
+case(
+    "tf2-reordered-visible-devices-left",
+    """\
+import tensorflow as tf
+sess = tf.Session(config=tf.ConfigProto(gpu_options=tf.GPUOptions(visible_device_list="1,0")))
+""",
+    """\
+import tensorflow as tf
+sess = tf.Session(config=tf.ConfigProto(gpu_options=tf.GPUOptions(visible_device_list="1,0")))
+""",
+    [(2, "cannot reorder GPUs")],
+    target="tf2",
+)
+case(
+    "tf2-growth-with-logical-cpus-left",
+    """\
+import tensorflow as tf
+config = tf.ConfigProto(device_count={"CPU": 2})
+config.gpu_options.allow_growth = True
+sess = tf.Session(config=config)
+""",
+    """\
+import tensorflow as tf
+config = tf.ConfigProto(device_count={"CPU": 2})
+config.gpu_options.allow_growth = True
+sess = tf.Session(config=config)
+""",
+    [(2, "drops memory growth when logical CPUs")],
+    target="tf2",
+)
+case(
+    "tf2-no-tensorflow-alias-adds-import",
+    """\
+from tensorflow import ConfigProto, Session
+sess = Session(config=ConfigProto(allow_soft_placement=True))
+sess.close()
+""",
+    """\
+from tensorflow import ConfigProto, Session
+import tensorflow
+
+tensorflow.config.set_soft_device_placement(True)
+sess = tensorflow.compat.v1.Session()
+sess.close()
+""",
+    target="tf2",
+)
+
+# ---------------------------------------------------------------- assignments to tf.config functions
+case(
+    "assignments-to-config-functions-seed-000",
+    """\
+import tensorflow as tf
+tf.config.set_soft_device_placement = False
+tf.config.experimental.set_memory_growth = True  # grow
+tf.debugging.set_log_device_placement = True
+tf.config.threading.set_intra_op_parallelism_threads = 2
+""",
+    """\
+import tensorflow as tf
+tf.config.set_soft_device_placement(False)
+for gpu in tf.config.list_physical_devices("GPU"):  # grow
+    tf.config.experimental.set_memory_growth(gpu, True)
+tf.debugging.set_log_device_placement(True)
+tf.config.threading.set_intra_op_parallelism_threads(2)
+""",
+)
+case(
+    "growth-assignment-with-virtual-devices-warns",
+    """\
+import tensorflow as tf
+tf.config.experimental.set_memory_growth = True
+gpus = tf.config.experimental.list_physical_devices('GPU')
+for gpu in gpus:
+    tf.config.experimental.set_virtual_device_configuration(gpus[0],
+                                                           [tf.config.experimental.VirtualDeviceConfiguration(memory_limit=2048)])
+""",
+    """\
+import tensorflow as tf
+for physical_gpu in tf.config.list_physical_devices("GPU"):
+    tf.config.experimental.set_memory_growth(physical_gpu, True)
+gpus = tf.config.list_physical_devices('GPU')
+for gpu in gpus:
+    tf.config.set_logical_device_configuration(gpus[0],
+                                                           [tf.config.LogicalDeviceConfiguration(memory_limit=2048)])
+""",
+    [(2, "TensorFlow drops growth on a GPU that has logical devices")],
+)
+case(
+    "assignment-of-unknown-setter-warns",
+    """\
+import tensorflow as tf
+tf.config.set_visible_devices = []
+""",
+    """\
+import tensorflow as tf
+tf.config.set_visible_devices = []
+""",
+    [(2, "replaces the function instead of calling it")],
+)
+
+# ---------------------------------------------------------------- deprecated names
+case(
+    "deprecated-names",
+    """\
+import tensorflow as tf
+gpus = tf.config.experimental.list_physical_devices('GPU')
+tf.config.experimental.set_visible_devices(gpus[:1], 'GPU')
+tf.config.experimental.set_virtual_device_configuration(
+    gpus[0],  # first GPU
+    [tf.config.experimental.VirtualDeviceConfiguration(memory_limit=1024)],
+)
+print(tf.config.experimental.list_logical_devices('GPU'), tf.config.experimental.get_visible_devices())
+print(tf.config.experimental.get_virtual_device_configuration(gpus[0]))
+""",
+    """\
+import tensorflow as tf
+gpus = tf.config.list_physical_devices('GPU')
+tf.config.set_visible_devices(gpus[:1], 'GPU')
+tf.config.set_logical_device_configuration(
+    gpus[0],  # first GPU
+    [tf.config.LogicalDeviceConfiguration(memory_limit=1024)],
+)
+print(tf.config.list_logical_devices('GPU'), tf.config.get_visible_devices())
+print(tf.config.get_logical_device_configuration(gpus[0]))
+""",
+)
+case(
+    "deprecated-names-through-compat-aliases",
+    """\
+import tensorflow.compat.v1 as tf1
+from tensorflow.compat import v1
+import tensorflow
+a = tf1.config.experimental.list_physical_devices("GPU")
+b = v1.config.experimental.list_logical_devices("GPU")
+c = tensorflow.compat.v1.config.experimental.list_physical_devices("CPU")
+""",
+    """\
+import tensorflow.compat.v1 as tf1
+from tensorflow.compat import v1
+import tensorflow
+a = tf1.config.list_physical_devices("GPU")
+b = v1.config.list_logical_devices("GPU")
+c = tensorflow.compat.v1.config.list_physical_devices("CPU")
+""",
+)
+
+# ---------------------------------------------------------------- left alone, with a warning
+_LEFT = [
+    (
+        "kwargs-config",
+        """\
+import tensorflow as tf
+config = tf.ConfigProto(**options)
+sess = tf.Session(config=config)
+""",
+        [(2, "built from **arguments")],
+    ),
+    (
+        "dynamic-gpu-options",
+        """\
+import tensorflow as tf
+config = tf.ConfigProto(gpu_options=tf.GPUOptions(**settings["gpu"]))
+sess = tf.Session(config=config)
+""",
+        [(2, "built from **arguments")],
+    ),
+    (
+        "setattr-loop",
+        """\
+import tensorflow as tf
+config = tf.ConfigProto()
+for key, value in options.items():
+    setattr(config.gpu_options, key, value)
+sess = tf.Session(config=config)
+""",
+        [(2, "used on line 4 in a way the migration cannot follow")],
+    ),
+    (
+        "config-escapes-to-estimator",
+        """\
+import tensorflow as tf
+config = tf.ConfigProto()
+config.gpu_options.allow_growth = True
+run_config = tf.estimator.RunConfig(session_config=config)
+""",
+        [(2, "used on line 4")],
+    ),
+    (
+        "conditional-change",
+        """\
+import tensorflow as tf
+config = tf.ConfigProto()
+if args.growth:
+    config.gpu_options.allow_growth = True
+sess = tf.Session(config=config)
+""",
+        [(2, "changed on line 4 in another block")],
+    ),
+    (
+        "field-without-equivalent",
+        """\
+import tensorflow as tf
+config = tf.ConfigProto()
+config.graph_options.optimizer_options.global_jit_level = tf.OptimizerOptions.ON_1
+sess = tf.Session(config=config)
+""",
+        [(2, "graph_options.optimizer_options.global_jit_level has no")],
+    ),
+    (
+        "config-on-an-attribute",
+        """\
+import tensorflow as tf
+self.config = tf.ConfigProto(allow_soft_placement=True)
+self.sess = tf.Session(config=self.config)
+""",
+        [(2, "not assigned to a name"), (3, "cannot follow")],
+    ),
+    (
+        "config-from-a-parameter",
+        """\
+import tensorflow as tf
+def make(config):
+    return tf.Session(config=config)
+""",
+        [(3, "cannot follow")],
+    ),
+    (
+        "two-sessions-different-gpus-seed-004",
+        """\
+import tensorflow as tf
+gpu_options_1=tf.GPUOptions(allow_growth=True, visible_device_list='1')
+session1 = tf.Session(config=tf.ConfigProto(allow_soft_placement=True, gpu_options=gpu_options_1))
+gpu_options_2=tf.GPUOptions(allow_growth=True, visible_device_list='2')
+session2 = tf.Session(config=tf.ConfigProto(allow_soft_placement=True, gpu_options=gpu_options_2))
+""",
+        [(3, "ask for different settings"), (5, "ask for different settings")],
+    ),
+    (
+        "set-session-of-unknown-session",
+        """\
+from keras.backend.tensorflow_backend import set_session
+set_session(make_session())
+""",
+        [(2, "set_session() does not exist")],
+    ),
+    (
+        "session-used-before-config-complete",
+        """\
+import tensorflow as tf
+config = tf.ConfigProto()
+sess = tf.Session(config=config)
+config.allow_soft_placement = True
+""",
+        [(2, "uses it before it is complete")],
+    ),
+]
+for _id, _code, _warnings in _LEFT:
+    case(_id, _code, _code, _warnings)
+
+# ---------------------------------------------------------------- no-ops: silent and unchanged
+NOOPS: list[tuple[str, str]] = [
+    (
+        "already-migrated",
+        """\
+import tfcompat_gpu
+tfcompat_gpu.configure(allow_growth=True, per_process_gpu_memory_fraction=0.3)
+sess = tfcompat_gpu.session()
+""",
+    ),
+    (
+        "current-tf2-code",
+        """\
+import tensorflow as tf
+for gpu in tf.config.list_physical_devices("GPU"):
+    tf.config.experimental.set_memory_growth(gpu, True)
+tf.config.set_soft_device_placement(False)
+""",
+    ),
+    (
+        "unrelated-names",
+        """\
+import json
+config = {"allow_growth": True}
+config["gpu_options"] = 1
+def set_session(sess):
+    return sess
+set_session(Session(config=config))
+""",
+    ),
+    (
+        "session-without-config",
+        """\
+import tensorflow.compat.v1 as tf
+with tf.Session() as sess:
+    sess.run(tf.constant(1))
+sess = tf.Session(config=None)
+""",
+    ),
+    ("empty-file", ""),
+]

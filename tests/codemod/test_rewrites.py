@@ -1,0 +1,67 @@
+"""Every rewrite as a before/after pair, its warnings, and that a second run changes nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("libcst")
+
+from cases_rewrites import CASES, NOOPS  # noqa: E402
+
+from tfcompat_gpu.codemod.api import migrate_source  # noqa: E402
+
+
+def _split(warning: str) -> tuple[int, str]:
+    line, _, message = warning.partition(": ")
+    return int(line), message
+
+
+def assert_warnings(got: tuple[str, ...], expected: list[tuple[int, str]]) -> None:
+    parsed = sorted(_split(w) for w in got)
+    assert len(parsed) == len(expected), got
+    for (line, message), (want_line, want_text) in zip(parsed, sorted(expected)):
+        assert line == want_line, got
+        assert want_text in message, got
+
+
+@pytest.mark.parametrize(
+    ("target", "before", "after", "warnings"),
+    [pytest.param(t, b, a, w, id=i) for i, t, b, a, w in CASES],
+)
+def test_rewrite(target: str, before: str, after: str, warnings: list[tuple[int, str]]) -> None:
+    result = migrate_source(before, target=target)  # type: ignore[arg-type]
+    assert result.code == after
+    assert_warnings(result.warnings, warnings)
+    compile(result.code, "<migrated>", "exec")
+
+
+@pytest.mark.parametrize(
+    ("target", "before"), [pytest.param(t, b, id=i) for i, t, b, _, _ in CASES]
+)
+def test_second_run_changes_nothing(target: str, before: str) -> None:
+    once = migrate_source(before, target=target).code  # type: ignore[arg-type]
+    assert migrate_source(once, target=target).code == once  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("target", ["facade", "tf2"])
+@pytest.mark.parametrize("code", [pytest.param(c, id=i) for i, c in NOOPS])
+def test_noop(code: str, target: str) -> None:
+    result = migrate_source(code, target=target)  # type: ignore[arg-type]
+    assert result.code == code
+    assert result.warnings == ()
+
+
+def test_warnings_do_not_repeat_for_one_config() -> None:
+    # the session and set_session of an unfollowable config are covered by the config's warning
+    code = (
+        "import tensorflow as tf\n"
+        "from keras.backend.tensorflow_backend import set_session\n"
+        "config = tf.ConfigProto(**opts)\n"
+        "set_session(tf.Session(config=config))\n"
+    )
+    assert [_split(w)[0] for w in migrate_source(code).warnings] == [3]
+
+
+def test_unknown_target_is_rejected() -> None:
+    with pytest.raises(ValueError, match="Expected target"):
+        migrate_source("", target="tf3")  # type: ignore[arg-type]
