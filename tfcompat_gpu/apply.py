@@ -159,8 +159,8 @@ def _configure(request: GPUConfig, where: str) -> GPUConfig:
         return _configure_late(request, target, machine, where)
     steps, effective, notes = plan(target, machine)
     _run_steps(steps)
-    for note in notes:
-        _warn_once(note, note)
+    for key, note in notes:
+        _warn_once(key, note)
     _record(effective, where)
     _tf.watch_runtime_start(_runtime_starting)
     return effective
@@ -187,15 +187,17 @@ def _warn_once(key: str, message: str) -> None:
 
 def plan(
     target: GPUConfig, machine: _Machine | None = None
-) -> tuple[list[Step], GPUConfig, list[str]]:
+) -> tuple[list[Step], GPUConfig, list[tuple[str, str]]]:
     """Translate ``target`` into steps for this machine: (steps, effective config, warnings).
+
+    Each warning is ``(key, message)``; a key is reported once per process.
 
     Validates everything against the machine (GPU ids, TF capabilities) and changes nothing.
     """
     machine = machine or _Machine.read()
     tfm = _tf.tf()
     steps: list[Step] = []
-    notes: list[str] = []
+    notes: list[tuple[str, str]] = []
     effective = target
     base = _tf.config_proto_class()()
     gpus = machine.gpus
@@ -204,8 +206,12 @@ def plan(
         gpu_fields = [name for name, _ in target.items() if OPTIONS_BY_NAME[name].gpu]
         if gpu_fields:
             notes.append(
-                f"No GPU is visible to TensorFlow: {', '.join(gpu_fields)} recorded (sessions "
-                "inherit them) but they have no effect on this machine; CPU settings still apply."
+                (
+                    "no-gpu",
+                    f"No GPU is visible to TensorFlow: {', '.join(gpu_fields)} recorded (sessions "
+                    "inherit them) but they have no effect on this machine; CPU settings still "
+                    "apply.",
+                )
             )
             only_gpu = GPUConfig(**{name: getattr(target, name) for name in gpu_fields})
             base.MergeFrom(_tf.proto_from_config(only_gpu, num_gpus=1))
@@ -216,11 +222,12 @@ def plan(
             or (target.device_count or {}).get("GPU") is not None
         ):
             if chosen != sorted(chosen) and target.visible_device_list is not None:
-                notes.append(
+                message = (
                     f"visible_device_list={target.visible_device_list!r} asks for a reorder, which "
                     "TF2 cannot express: GPUs are numbered in physical order "
                     f"({','.join(map(str, sorted(chosen)))}). Use CUDA_VISIBLE_DEVICES to reorder."
                 )
+                notes.append((message, message))
                 effective = effective.replace(visible_device_list=sorted(chosen))
             devices = [gpus[i] for i in sorted(chosen)]
             steps.append(
@@ -283,9 +290,8 @@ def plan(
                 )
             )
     for kind in counts:
-        notes.append(
-            f"device_count[{kind!r}] is ignored: TF2 only configures CPU and GPU device counts."
-        )
+        message = f"device_count[{kind!r}] is ignored: TF2 only configures CPU and GPU device counts."
+        notes.append((message, message))
     if target.allow_growth and gpus and (cpu_count or 1) > 1:
         # Logical CPUs sit in the same map as virtual GPUs, and TensorFlow then drops growth.
         base.gpu_options.allow_growth = True
