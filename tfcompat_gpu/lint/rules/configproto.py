@@ -90,7 +90,11 @@ def _spec_of(ctx: FileContext, node: ast.AST | None) -> _Spec | None:
     spec = _Spec()
     for keyword in node.keywords:  # type: ignore[attr-defined]
         if keyword.arg == "gpu_options":
-            spec.gpu = _spec_of(ctx, keyword.value)
+            # Protobuf copies a message passed to a constructor: later edits stay separate.
+            inner = _spec_of(ctx, keyword.value)
+            if inner is not None:
+                spec.gpu = _Spec()
+                spec.gpu.fields = dict(inner.fields)
         elif keyword.arg in _PROCESS_WIDE:
             spec.fields[keyword.arg] = _literal(keyword.value)
     return spec

@@ -1,0 +1,127 @@
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tfcompat_gpu.lint.api import check
+from tfcompat_gpu.lint.engine import MAX_BYTES, check_bytes
+
+
+def only(report: object) -> tuple[str, str]:
+    findings = report.findings  # type: ignore[attr-defined]
+    assert len(findings) == 1, findings
+    return findings[0].code, findings[0].message
+
+
+@pytest.mark.parametrize(
+    ("content", "reason"),
+    [
+        (b"print 'py2'\n", "syntax error"),
+        (b"def f(:\n", "syntax error"),
+        (b"x = '\xff\xfe'\n", "not valid UTF-8"),
+        (b"x = 1\x00\n", "NUL byte"),
+        (b"x = " + b"(" * 5000 + b")" * 5000 + b"\n", "nest"),
+        (b"x = " + b"-" * 200000 + b"1\n", "nest"),
+    ],
+    ids=["python2", "broken", "latin1", "nul", "deep-parens", "deep-unary"],
+)
+def test_unparsable_files_are_tfg000(tmp_path: Path, content: bytes, reason: str) -> None:
+    path = tmp_path / "f.py"
+    path.write_bytes(content)
+    (tmp_path / "ok.py").write_text("import os\nos.environ['CUDA_VISIBLE_DEVCIES'] = '1'\n")
+    report = check([str(tmp_path)])
+    # One TFG000 for the bad file, and the run went on to the next one.
+    assert [(Path(f.path).name, f.code) for f in report.findings] == [
+        ("f.py", "TFG000"),
+        ("ok.py", "TFG003"),
+    ]
+    assert reason in report.findings[0].message
+
+
+def test_huge_file(tmp_path: Path) -> None:
+    path = tmp_path / "big.py"
+    path.write_bytes(b"x = 1\n" * (MAX_BYTES // 6 + 10))
+    code, message = only(check([str(path)]))
+    assert code == "TFG000" and "larger than 5 MB" in message
+
+
+def test_dangling_link_and_missing_file(tmp_path: Path) -> None:
+    os.symlink(tmp_path / "nowhere.py", tmp_path / "link.py")
+    code, message = only(check([str(tmp_path)]))
+    assert code == "TFG000" and "dangling" in message
+    assert only(check([str(tmp_path / "missing.py")]))[1].startswith("no such file")
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root reads any file")
+def test_unreadable_file(tmp_path: Path) -> None:
+    path = tmp_path / "secret.py"
+    path.write_text("x = 1\n")
+    path.chmod(0)
+    assert only(check([str(path)]))[0] == "TFG000"
+
+
+def test_skipped_directories(tmp_path: Path) -> None:
+    bad = "import os\nos.environ['CUDA_VISIBLE_DEVCIES'] = '1'\n"
+    for rel in (".git/a.py", "venv/b.py", "build/c.py", "env1/d.py", "x.egg-info/e.py", "src/f.py"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(bad)
+    (tmp_path / "env1" / "pyvenv.cfg").write_text("home = /usr\n")
+    os.symlink(tmp_path / "src", tmp_path / "loop")  # directory links are not followed
+    assert [Path(f.path).name for f in check([str(tmp_path)]).findings] == ["f.py"]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.text(max_size=400))
+def test_arbitrary_text_never_crashes(text: str) -> None:
+    for finding in check_bytes(text.encode("utf-8", "surrogatepass"), "t.py"):
+        assert "internal error" not in finding.message
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=400))
+def test_arbitrary_bytes_never_crash(data: bytes) -> None:
+    for finding in check_bytes(data, "b.py"):
+        assert "internal error" not in finding.message
+
+
+_PIECES = st.sampled_from(
+    [
+        "import tensorflow as tf\n", "import os\n", "import keras.backend as K\n",
+        "tf.config.experimental.set_memory_growth(gpus[0], True)\n",
+        "os.environ['CUDA_VISIBLE_DEVICES'] = '1'\n", "with tf.device('/gpu:0,1'):\n    pass\n",
+        "s = tf.Session(config=tf.ConfigProto(gpu_options=tf.GPUOptions(visible_device_list='1')))\n",
+        "c = tf.compat.v1.ConfigProto()\nc.gpu_options.per_process_gpu_memory_fraction = 2\n",
+        "for g in gpus:\n    tf.config.set_logical_device_configuration(g, [])\n",
+        "def f():\n    tf.constant(1)\n", "x = [y for y in z]\n", "tf.config.x = 1\n",
+        "lambda: tf.config.list_logical_devices()\n", "K.set_session(s)\n", "del os.environ['A']\n",
+    ]
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_PIECES, max_size=12))
+def test_arbitrary_gpu_code_never_crashes(pieces: list[str]) -> None:
+    for finding in check_bytes("".join(pieces).encode(), "g.py"):
+        assert finding.code != "TFG000", finding.message
+
+
+def test_permission_denied(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Root can read anything, so simulate the error the OS would raise.
+    path = tmp_path / "secret.py"
+    path.write_text("x = 1\n")
+
+    def deny(*args: object, **kwargs: object) -> None:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr("builtins.open", deny)
+    code, message = only(check([str(path)], select=["TFG000"]))
+    assert code == "TFG000" and "Permission denied" in message
+
+
+def test_directory_named_like_a_file(tmp_path: Path) -> None:
+    (tmp_path / "pkg.py").mkdir()
+    assert only(check([str(tmp_path / "pkg.py" )]))[0] == "TFG000"
