@@ -121,7 +121,3 @@ def test_permission_denied(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> N
     code, message = only(check([str(path)], select=["TFG000"]))
     assert code == "TFG000" and "Permission denied" in message
 
-
-def test_directory_named_like_a_file(tmp_path: Path) -> None:
-    (tmp_path / "pkg.py").mkdir()
-    assert only(check([str(tmp_path / "pkg.py" )]))[0] == "TFG000"
