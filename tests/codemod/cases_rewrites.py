@@ -464,7 +464,6 @@ sess = Session(config=ConfigProto(allow_soft_placement=True))
 sess.close()
 """,
     """\
-from tensorflow import ConfigProto, Session
 import tensorflow
 
 tensorflow.config.set_soft_device_placement(True)

@@ -6,9 +6,9 @@ import pytest
 
 pytest.importorskip("libcst")
 
-from cases_rewrites import CASES, NOOPS  # noqa: E402
+from cases_rewrites import CASES, NOOPS
 
-from tfcompat_gpu.codemod.api import migrate_source  # noqa: E402
+from tfcompat_gpu.codemod.api import migrate_source
 
 
 def _split(warning: str) -> tuple[int, str]:

@@ -43,6 +43,7 @@ __all__ = ["ConfigProtoToConfigureCommand"]
 
 _Block = Union[cst.Module, cst.IndentedBlock]
 _SESSION_PARAMS = ("target", "graph", "config")
+_STALE_NAMES = SET_SESSION | {CONFIG_PROTO, GPU_OPTIONS, SESSION, INTERACTIVE_SESSION}
 _N = TypeVar("_N", bound=cst.CSTNode)
 
 
@@ -88,7 +89,7 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
         self._plan = _Plan()
         self._warned: set[cst.CSTNode] = set()
         self._handled_set_session: set[cst.Call] = set()
-        self._removed_set_session = False
+        self._migrated = False
         self._tf = tf_root_alias(node)
         self._taken = names_in(node)
         calls: list[cst.Call] = []
@@ -113,8 +114,8 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
                 self._plan_config(config)
             except _CannotFollow as why:
                 self._warn_once(config.proto, f"ConfigProto left unchanged: {why}")
-        if self._removed_set_session:
-            self._remove_keras_imports(node)
+        if self._migrated:
+            self._remove_stale_imports(node)
         followed = {sink for config in configs for sink in config.sinks}
         for call in calls:
             names = kinds[call]
@@ -161,12 +162,12 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
         config = self._config_arg(session)
         return config is not None and self._is_proto(config)
 
-    def _remove_keras_imports(self, module: cst.Module) -> None:
-        """Drop Keras backend imports that served only ``set_session``.
+    def _remove_stale_imports(self, module: cst.Module) -> None:
+        """Drop imports that served only the migrated code, once nothing else uses them.
 
-        Keras 3 has no ``keras.backend.tensorflow_backend``: such an import left behind breaks
-        the script.  TensorFlow imports stay even when unused, since importing TensorFlow has
-        effects of its own that the program may rely on.
+        Keras 3 has no ``keras.backend.tensorflow_backend`` and TF2 no ``tensorflow.ConfigProto``:
+        such an import left behind breaks the script.  Module imports of TensorFlow stay even
+        when unused, since importing TensorFlow has effects the program may rely on.
         """
         for statement in module.body:
             if not isinstance(statement, cst.SimpleStatementLine):
@@ -188,7 +189,7 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
                     for alias in small.names:
                         name = alias.evaluated_name
                         full = f"{module_name}.{name}"
-                        if full in KERAS_BACKEND_MODULES or canonical(full) in SET_SESSION:
+                        if full in KERAS_BACKEND_MODULES or canonical(full) in _STALE_NAMES:
                             RemoveImportsVisitor.remove_unused_import(
                                 self.context, str(module_name), name, alias.evaluated_alias
                             )
@@ -547,8 +548,7 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
         plan.calls.update(calls)
         gone = sorted(remove | ({anchor} if config.anchor_replaced else set()), key=self.line_of)
         plan.comments[anchor] = self._comments(gone)
-        if gone:
-            self._removed_set_session = True
+        self._migrated = True
         if self.target == "facade" and (
             new or any(SESSION in self._kinds.get(c, set()) for c in calls)
         ):

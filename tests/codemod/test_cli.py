@@ -1,0 +1,158 @@
+"""``tfcompat-gpu migrate``: diff by default, --write, --check, usage errors, bad files."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("libcst")
+
+from _support import child_env, migrate_cli
+
+from tfcompat_gpu.cli import main as tfcompat_main
+from tfcompat_gpu.codemod.cli import INSTALL_HINT, main
+
+LEGACY = """\
+import tensorflow as tf
+config = tf.ConfigProto()
+config.gpu_options.allow_growth = True  # keep
+sess = tf.Session(config=config)
+sess.run(op)
+"""
+MIGRATED = """\
+import tensorflow as tf
+import tfcompat_gpu
+
+# keep
+tfcompat_gpu.configure(allow_growth=True)
+sess = tfcompat_gpu.session()
+sess.run(op)
+"""
+LEFT_ALONE = "import tensorflow as tf\nsess = tf.Session(config=tf.ConfigProto(**opts))\n"
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    (tmp_path / "train.py").write_text(LEGACY)
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "clean.py").write_text("print('nothing to do')\n")
+    (tmp_path / "pkg" / "odd.py").write_text(LEFT_ALONE)
+    return tmp_path
+
+
+def test_default_prints_a_diff_and_changes_nothing(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["migrate", str(project)]) == 0
+    out, err = capsys.readouterr()
+    assert f"--- a/{project / 'train.py'}" in out
+    assert "+tfcompat_gpu.configure(allow_growth=True)" in out
+    assert "-config.gpu_options.allow_growth = True  # keep" in out
+    assert "clean.py" not in out
+    assert (project / "train.py").read_text() == LEGACY
+    # what was left alone is reported with file and line
+    assert f"{project / 'pkg' / 'odd.py'}:2: ConfigProto left unchanged" in err
+
+
+def test_write_rewrites_in_place(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["migrate", "--write", str(project)]) == 0
+    assert (project / "train.py").read_text() == MIGRATED
+    assert (project / "pkg" / "clean.py").read_text() == "print('nothing to do')\n"
+    assert (project / "pkg" / "odd.py").read_text() == LEFT_ALONE
+    capsys.readouterr()
+    # a second run finds nothing left to do
+    assert main(["migrate", "--check", str(project / "train.py")]) == 0
+
+
+def test_check_exits_1_when_something_would_change(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["migrate", "--check", str(project)]) == 1
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert f"{project / 'train.py'}: would be migrated" in err
+    assert (project / "train.py").read_text() == LEGACY
+    assert main(["migrate", "--check", str(project / "pkg" / "clean.py")]) == 0
+
+
+def test_target_tf2(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["migrate", "--target", "tf2", str(project / "train.py")]) == 0
+    out = capsys.readouterr().out
+    assert "+    tf.config.experimental.set_memory_growth(gpu, True)" in out
+    assert "+sess = tf.compat.v1.Session()" in out
+
+
+def test_unparsable_file_is_reported_and_skipped(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (project / "broken.py").write_text("def oops(:\n")
+    assert main(["migrate", "--write", str(project)]) == 0
+    err = capsys.readouterr().err
+    assert f"{project / 'broken.py'}: skipped: cannot parse it" in err
+    assert (project / "broken.py").read_text() == "def oops(:\n"
+    assert (project / "train.py").read_text() == MIGRATED
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        pytest.param([], id="no-paths"),
+        pytest.param(["--write", "--check", "x.py"], id="write-and-check"),
+        pytest.param(["--target", "tf3", "x.py"], id="bad-target"),
+        pytest.param(["does-not-exist.py"], id="missing-path"),
+        pytest.param(["--frobnicate", "x.py"], id="unknown-option"),
+    ],
+)
+def test_usage_errors_exit_2(
+    args: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "x.py").write_text("")
+    assert main(["migrate", *args]) == 2
+
+
+def test_help_exits_0(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["migrate", "--help"]) == 0
+    assert "--target" in capsys.readouterr().out
+
+
+def test_dispatcher_reaches_migrate(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert tfcompat_main(["migrate", "--check", str(project / "train.py")]) == 1
+
+
+def test_entry_point_runs_as_a_program(project: Path) -> None:
+    done = migrate_cli("--check", "train.py", cwd=project)
+    assert done.returncode == 1, done.stderr
+    assert "train.py: would be migrated" in done.stderr
+
+
+def test_without_libcst_says_how_to_install(project: Path) -> None:
+    # a None entry in sys.modules makes ``import libcst`` fail as if it were not installed
+    code = (
+        "import sys; sys.modules['libcst'] = None\n"
+        "from tfcompat_gpu.codemod.cli import main\n"
+        f"raise SystemExit(main(['migrate', {str(project)!r}]))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=child_env(), capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 2
+    assert INSTALL_HINT in done.stderr
+    assert 'pip install "tfcompat-gpu[migrate]"' in done.stderr
+
+
+def test_never_imports_tensorflow(project: Path) -> None:
+    code = (
+        "import sys\n"
+        "from tfcompat_gpu.codemod.cli import main\n"
+        f"main(['migrate', '--target', 'tf2', {str(project)!r}])\n"
+        "assert not any(m == 'tensorflow' or m.startswith('keras') for m in sys.modules), "
+        "sorted(sys.modules)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=child_env(), capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
