@@ -9,7 +9,11 @@ CASES: list[tuple[str, str, str, str, list[tuple[int, str]]]] = []
 
 
 def case(
-    id: str, before: str, after: str, warnings: list[tuple[int, str]] | None = None, *,
+    id: str,
+    before: str,
+    after: str,
+    warnings: list[tuple[int, str]] | None = None,
+    *,
     target: str = "facade",
 ) -> None:
     CASES.append((id, target, before, after, warnings or []))
