@@ -22,7 +22,7 @@ class MigrationResult:
 
     @property
     def changed(self) -> bool:
-        return bool(self.code) and self._original != self.code
+        return self.code != self._original
 
     _original: str = ""
 
