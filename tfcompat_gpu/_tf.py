@@ -219,7 +219,10 @@ def fields_from_proto(proto: Any) -> dict[str, Any]:
             ids = []
         if len(ids) != len(virtual):
             ids = list(range(len(virtual)))
-        per_gpu = {i: list(v.memory_limit_mb) for i, v in zip(ids, virtual) if v.memory_limit_mb}
+        # The proto stores MB as floats; TF2's LogicalDeviceConfiguration takes whole MB.
+        per_gpu = {
+            i: [round(mb) for mb in v.memory_limit_mb] for i, v in zip(ids, virtual) if v.memory_limit_mb
+        }
         limits = list(per_gpu.values())
         if len(per_gpu) == len(virtual) and all(limit == limits[0] for limit in limits):
             fields["memory_limit_mb"] = limits[0][0] if len(limits[0]) == 1 else limits[0]
