@@ -124,7 +124,10 @@ def test_fraction_reaches_the_allocator_config_without_gpu_and_warns_once():
     assert len(out["warnings"]) == 1
     category, message = out["warnings"][0]
     assert category == "GPUConfigWarning"
-    assert message.startswith("No GPU is visible to TensorFlow: allow_growth, per_process_gpu_memory_fraction recorded")
+    assert message.startswith(
+        "No GPU is visible to TensorFlow: allow_growth, per_process_gpu_memory_fraction recorded "
+        "but without effect on this machine"
+    )
 
 
 def test_soft_placement_off_fails_a_gpu_op_and_on_runs_it_on_cpu():

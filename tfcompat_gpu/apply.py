@@ -22,19 +22,23 @@ from tfcompat_gpu._options import OPTIONS, OPTIONS_BY_NAME
 from tfcompat_gpu._state import STATE, SessionRecord
 from tfcompat_gpu._where import user_frame
 from tfcompat_gpu.config import GPUConfig
-from tfcompat_gpu.conflicts import find_conflicts, report_conflicts
+from tfcompat_gpu.conflicts import find_conflicts, get_conflict_policy, report_conflicts
 
 __all__ = [
     "GPU_ENV_VARS",
     "Environment",
     "Mode",
+    "SessionSetup",
     "Step",
     "configure",
     "current_config",
     "detect_mode",
     "environment",
+    "gpu_device",
     "plan",
+    "prepare_session",
     "session",
+    "session_config",
 ]
 
 logger = logging.getLogger("tfcompat_gpu")
@@ -208,13 +212,14 @@ def plan(
             notes.append(
                 (
                     "no-gpu",
-                    f"No GPU is visible to TensorFlow: {', '.join(gpu_fields)} recorded (sessions "
-                    "inherit them) but they have no effect on this machine; CPU settings still "
-                    "apply.",
+                    f"No GPU is visible to TensorFlow: {', '.join(gpu_fields)} recorded but "
+                    "without effect on this machine; CPU settings still apply.",
                 )
             )
-            only_gpu = GPUConfig(**{name: getattr(target, name) for name in gpu_fields})
-            base.MergeFrom(_tf.proto_from_config(only_gpu, num_gpus=1))
+            # Kept in the base config so sessions carry them as TF1 did; virtual devices are
+            # left out: even a CPU build refuses to start with virtual GPUs it cannot create.
+            recorded = {n: getattr(target, n) for n in gpu_fields if n != "memory_limit_mb"}
+            base.MergeFrom(_tf.proto_from_config(GPUConfig(**recorded), num_gpus=1))
     else:
         chosen = _choose_gpus(target, len(gpus))
         if (
@@ -424,7 +429,8 @@ def _active_values(machine: _Machine) -> dict[str, Any]:
         recorded = GPUConfig.from_config_proto(base)
         values["allow_growth"] = bool(recorded.allow_growth)
         values["visible_device_list"] = recorded.visible_ids
-        values["memory_limit_mb"] = _limits_by_gpu(recorded, recorded.visible_ids or (0,))
+        applied = STATE.applied or GPUConfig()
+        values["memory_limit_mb"] = _limits_by_gpu(applied, applied.visible_ids or (0,))
     return values
 
 
@@ -469,10 +475,22 @@ def _configure_late(
             wanted = {k: v for k, v in wanted.items() if k in ("CPU", "GPU")}
         if current != wanted:
             changes.append((name, current, wanted))
+    steps: list[Step] = []
+    if changes and not _tf.runtime_started():
+        # Only sessions froze the process so far: they fix the process-wide fields, but the
+        # eager context can still take per-session ones (device_count), e.g. from a session
+        # handed to Keras 3's set_session.
+        open_fields = {
+            name: getattr(request, name)
+            for name, _, _ in changes
+            if not OPTIONS_BY_NAME[name].process_wide
+        }
+        if open_fields:
+            steps.extend(plan(GPUConfig(**open_fields), machine)[0])
+            changes = [change for change in changes if change[0] not in open_fields]
     if changes:
         raise TooLateError(_too_late_message(changes, where))
     tfm = _tf.tf()
-    steps = []
     if request.allow_soft_placement is not None:
         steps.append(
             Step(
@@ -557,8 +575,28 @@ def session(config: Any = None, graph: Any = None, target: str = "") -> Any:
 _PER_SESSION = ("allow_soft_placement", "log_device_placement")
 
 
+@dataclass(frozen=True)
+class SessionSetup:
+    """What a new session gets: its ConfigProto and, under ``"remap"``, its graph's device."""
+
+    proto: Any
+    device: str | None = None
+    """TensorFlow device (``/device:GPU:1``) for the ops of the session's graph, or None."""
+
+
 def session_config(config: Any, where: str, kind: str = "Session") -> Any:
     """The ConfigProto a new session should get: process config + the request's per-session fields."""
+    return prepare_session(config, where, kind).proto
+
+
+def prepare_session(config: Any, where: str, kind: str = "Session") -> SessionSetup:
+    """Record a new session, check it against the process config, and return its setup.
+
+    The first session of the process sets the process-wide fields nothing set before; later
+    ones are checked by :func:`~tfcompat_gpu.conflicts.report_conflicts`.  Under the
+    ``"remap"`` policy a session's own ``visible_device_list`` extends the process list instead
+    of conflicting, and :attr:`SessionSetup.device` names where its graph belongs.
+    """
     request = _as_request(config)
     with STATE.lock:
         if not _frozen():
@@ -571,16 +609,84 @@ def session_config(config: Any, where: str, kind: str = "Session") -> Any:
                 _configure(GPUConfig(**fill), where)
         elif STATE.applied is None and _tf.runtime_started():
             _record(_config_in_force(), STATE.started_where or "the start of the eager runtime")
+        checked, device, union = request, None, None
+        if request.visible_ids is not None and get_conflict_policy() == "remap":
+            union = _remap(request.visible_ids)
+            device = gpu_device(request.visible_ids[0])
+            checked = request.replace(visible_device_list=None)
         active = STATE.applied or GPUConfig()
         report_conflicts(
-            find_conflicts(active, request),
+            find_conflicts(active, checked),
             requested_where=where,
             active_where=STATE.process_wide_where,
+            kind=kind,
         )
         proto = _tf.effective_proto()
-        _overlay_per_session(proto, request)
+        _overlay_per_session(proto, checked)
+        if union is not None:
+            proto.gpu_options.visible_device_list = union
         STATE.sessions.append(SessionRecord(request, where, kind))
-        return proto
+        return SessionSetup(proto, device)
+
+
+def _remap(ids: tuple[int, ...]) -> str | None:
+    """Extend the process device list with ``ids`` (first-seen order); the list sessions get.
+
+    Appending keeps every TensorFlow GPU id pointing at the physical GPU it pointed at before,
+    which is what TensorFlow's per-process id map requires; None while every GPU is visible.
+    """
+    active = STATE.applied or GPUConfig()
+    current = active.visible_ids
+    if current is None:
+        return None
+    union = current + tuple(i for i in dict.fromkeys(ids) if i not in current)
+    if union != current:
+        gpus = _tf.physical_gpus()
+        text = ",".join(map(str, union))
+        if gpus:
+            _choose_gpus(GPUConfig(visible_device_list=text), len(gpus))
+        STATE.applied = active.replace(visible_device_list=text)
+        STATE.process_wide = STATE.applied.process_wide()
+    return ",".join(map(str, union))
+
+
+def gpu_device(physical_id: int) -> str:
+    """The TensorFlow device name that physical GPU ``physical_id`` has in this process.
+
+    TensorFlow numbers the GPUs of ``visible_device_list`` in list order, and a GPU split into
+    virtual devices takes one number per logical device; with no list every GPU is visible in
+    physical order.
+
+    Example::
+
+        tfcompat_gpu.configure(visible_device_list="1,2")
+        assert gpu_device(2) == "/device:GPU:1"
+    """
+    if isinstance(physical_id, bool) or not isinstance(physical_id, int) or physical_id < 0:
+        raise GPUConfigError(
+            f"gpu_id: expected a physical GPU number (int >= 0). Received: {physical_id!r}."
+        )
+    with STATE.lock:
+        cfg = STATE.applied or GPUConfig()
+        where = STATE.process_wide_where or STATE.applied_where or "<unknown>"
+    ids = cfg.visible_ids
+    if ids is None:
+        count = len(_tf.physical_gpus()) if _tf.is_imported() else 0
+        ids = tuple(range(max(count, physical_id + 1)))
+    if physical_id not in ids:
+        raise GPUConfigError(
+            f"gpu_id: physical GPU {physical_id} is not in the process device list "
+            f"visible_device_list={cfg.visible_device_list!r} (set at {where}). Expected one of "
+            f"{list(ids)}. Fix: list it in tfcompat_gpu.configure(visible_device_list=...) before "
+            'the first session, or use tfcompat_gpu.set_conflict_policy("remap") so that sessions '
+            "asking for other GPUs extend the list."
+        )
+    index = 0
+    for gpu_id in ids:
+        if gpu_id == physical_id:
+            break
+        index += max(len(_tf.memory_limits_for(cfg, gpu_id)), 1)
+    return f"/device:GPU:{index}"
 
 
 def _as_request(config: Any) -> GPUConfig:
