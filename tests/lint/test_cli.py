@@ -36,7 +36,9 @@ def test_exit_0_when_clean(tree: Path, capsys: pytest.CaptureFixture[str]) -> No
     assert "All checks passed" in out
 
 
-def test_exit_1_with_findings_and_text_lines(tree: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_exit_1_with_findings_and_text_lines(
+    tree: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     status, out, _ = run(["check", "--isolated", str(tree)], capsys)
     assert status == 1
     first = out.splitlines()[0]
@@ -74,7 +76,9 @@ def test_exit_zero_flag(tree: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert run(["check", "--isolated", "--exit-zero", str(tree)], capsys)[0] == 0
 
 
-def test_default_path_is_cwd(tree: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_default_path_is_cwd(
+    tree: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tree)
     status, out, _ = run(["check", "--isolated"], capsys)
     assert status == 1
@@ -83,17 +87,23 @@ def test_default_path_is_cwd(tree: Path, capsys: pytest.CaptureFixture[str], mon
 
 def test_select_ignore_statistics(tree: Path, capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run(["check", "--isolated", "--select", "TFG013", str(tree)], capsys)
-    assert status == 1 and "TFG003" not in out and "TFG013" in out
+    assert status == 1
+    assert "TFG003" not in out
+    assert "TFG013" in out
     status, out, _ = run(["check", "--isolated", "--ignore", "TFG003,TFG013", str(tree)], capsys)
     assert status == 0
     status, out, _ = run(["check", "--isolated", "--statistics", str(tree)], capsys)
     stats = [line for line in out.splitlines() if "\t" in line]
-    assert stats == ["    1\tTFG003\tmisspelled-gpu-env-var", "    1\tTFG013\tdeprecated-config-name"]
+    assert stats == [
+        "    1\tTFG003\tmisspelled-gpu-env-var",
+        "    1\tTFG013\tdeprecated-config-name",
+    ]
 
 
 def test_exclude(tree: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, _ = run(["check", "--isolated", "--exclude", "bad.py", str(tree)], capsys)
-    assert "bad.py" not in out and "warn.py" in out
+    _status, out, _ = run(["check", "--isolated", "--exclude", "bad.py", str(tree)], capsys)
+    assert "bad.py" not in out
+    assert "warn.py" in out
 
 
 def test_json_format(tree: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -114,11 +124,14 @@ def test_github_format(tree: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert lines[0].startswith(
         f"::error file={path},line=2,col=12,title=TFG003 misspelled-gpu-env-var::TFG003 "
     )
-    assert lines[1].startswith("::warning ") and "title=TFG013 deprecated-config-name" in lines[1]
+    assert lines[1].startswith("::warning ")
+    assert "title=TFG013 deprecated-config-name" in lines[1]
     assert len(lines) == 2
 
 
-def test_sarif_format(tree: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_sarif_format(
+    tree: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tree)
     _, out, _ = run(["check", "--isolated", "--format", "sarif", "."], capsys)
     log = json.loads(out)
@@ -128,7 +141,8 @@ def test_sarif_format(tree: Path, capsys: pytest.CaptureFixture[str], monkeypatc
     rules = run_["tool"]["driver"]["rules"]
     assert [r["id"] for r in rules] == [r.code for r in RULES]
     for rule in rules:
-        assert rule["shortDescription"]["text"] and rule["help"]["markdown"]
+        assert rule["shortDescription"]["text"]
+        assert rule["help"]["markdown"]
         assert rule["defaultConfiguration"]["level"] in ("error", "warning")
     result = run_["results"][0]
     assert rules[result["ruleIndex"]]["id"] == result["ruleId"] == "TFG003"

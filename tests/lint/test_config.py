@@ -72,7 +72,15 @@ def test_select_codes() -> None:
     assert select_codes(["TFG014"]) == {"TFG000", "TFG014"}
     assert "TFG014" in select_codes(extend_select=["TFG014"])
     assert select_codes(["TFG01"], ignore=["TFG011"]) == {
-        "TFG000", "TFG010", "TFG012", "TFG013", "TFG014", "TFG015", "TFG016", "TFG017", "TFG018"
+        "TFG000",
+        "TFG010",
+        "TFG012",
+        "TFG013",
+        "TFG014",
+        "TFG015",
+        "TFG016",
+        "TFG017",
+        "TFG018",
     }
     with pytest.raises(ValueError, match="XYZ"):
         select_codes(["XYZ"])

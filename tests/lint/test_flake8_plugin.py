@@ -23,7 +23,8 @@ SOURCE = (
 
 def test_protocol() -> None:
     plugin = Plugin(ast.parse(SOURCE), "x.py")
-    assert Plugin.name == "tfcompat-gpu" and Plugin.version
+    assert Plugin.name == "tfcompat-gpu"
+    assert Plugin.version
     results = list(plugin.run())
     assert [(line, col, text.split()[0]) for line, col, text, _ in results] == [
         (3, 11, "TFG003"),  # flake8 columns count from 0
@@ -53,7 +54,8 @@ def test_through_flake8(tmp_path: Path) -> None:
     path.write_text(SOURCE + "os.environ['CUDA_VISIBLE_DEVCIES'] = '1'  # noqa: TFG003\n")
     proc = subprocess.run(
         [sys.executable, "-m", "flake8", "--select", "TFG", str(path)],
-        capture_output=True, text=True,
+        capture_output=True,
+        text=True,
     )
     assert proc.returncode == 1, proc.stderr
     lines = proc.stdout.splitlines()

@@ -46,13 +46,15 @@ def test_huge_file(tmp_path: Path) -> None:
     path = tmp_path / "big.py"
     path.write_bytes(b"x = 1\n" * (MAX_BYTES // 6 + 10))
     code, message = only(check([str(path)]))
-    assert code == "TFG000" and "larger than 5 MB" in message
+    assert code == "TFG000"
+    assert "larger than 5 MB" in message
 
 
 def test_dangling_link_and_missing_file(tmp_path: Path) -> None:
     os.symlink(tmp_path / "nowhere.py", tmp_path / "link.py")
     code, message = only(check([str(tmp_path)]))
-    assert code == "TFG000" and "dangling" in message
+    assert code == "TFG000"
+    assert "dangling" in message
     assert only(check([str(tmp_path / "missing.py")]))[1].startswith("no such file")
 
 
@@ -90,14 +92,21 @@ def test_arbitrary_bytes_never_crash(data: bytes) -> None:
 
 _PIECES = st.sampled_from(
     [
-        "import tensorflow as tf\n", "import os\n", "import keras.backend as K\n",
+        "import tensorflow as tf\n",
+        "import os\n",
+        "import keras.backend as K\n",
         "tf.config.experimental.set_memory_growth(gpus[0], True)\n",
-        "os.environ['CUDA_VISIBLE_DEVICES'] = '1'\n", "with tf.device('/gpu:0,1'):\n    pass\n",
+        "os.environ['CUDA_VISIBLE_DEVICES'] = '1'\n",
+        "with tf.device('/gpu:0,1'):\n    pass\n",
         "s = tf.Session(config=tf.ConfigProto(gpu_options=tf.GPUOptions(visible_device_list='1')))\n",
         "c = tf.compat.v1.ConfigProto()\nc.gpu_options.per_process_gpu_memory_fraction = 2\n",
         "for g in gpus:\n    tf.config.set_logical_device_configuration(g, [])\n",
-        "def f():\n    tf.constant(1)\n", "x = [y for y in z]\n", "tf.config.x = 1\n",
-        "lambda: tf.config.list_logical_devices()\n", "K.set_session(s)\n", "del os.environ['A']\n",
+        "def f():\n    tf.constant(1)\n",
+        "x = [y for y in z]\n",
+        "tf.config.x = 1\n",
+        "lambda: tf.config.list_logical_devices()\n",
+        "K.set_session(s)\n",
+        "del os.environ['A']\n",
     ]
 )
 
@@ -119,5 +128,5 @@ def test_permission_denied(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> N
 
     monkeypatch.setattr("builtins.open", deny)
     code, message = only(check([str(path)], select=["TFG000"]))
-    assert code == "TFG000" and "Permission denied" in message
-
+    assert code == "TFG000"
+    assert "Permission denied" in message

@@ -77,7 +77,7 @@ def test_check_without_paths_and_strict(clean_state: None, monkeypatch: pytest.M
         "misspelling of 'CUDA_VISIBLE_DEVICES', which nothing reads; use 'CUDA_VISIBLE_DEVICES'"
     )
     assert check(ignore=["TFG003"]).ok
-    with pytest.raises(GPUConfigError, match="1 GPU configuration problem found:\n.*TFG003"):
+    with pytest.raises(GPUConfigError, match=r"1 GPU configuration problem found:\n.*TFG003"):
         check(strict=True)
 
 
@@ -94,7 +94,10 @@ def _run(code: str, env: dict[str, str]) -> dict[str, object]:
     full_env.update(env, TF_CPP_MIN_LOG_LEVEL="3")
     proc = subprocess.run(
         [sys.executable, "-c", textwrap.dedent(code)],
-        capture_output=True, text=True, env=full_env, timeout=300,
+        capture_output=True,
+        text=True,
+        env=full_env,
+        timeout=300,
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
     result: dict[str, object] = json.loads(proc.stdout.strip().splitlines()[-1])

@@ -31,37 +31,55 @@ def _check_parser() -> argparse.ArgumentParser:
         description="Lint Python files for TensorFlow GPU-configuration mistakes.",
     )
     parser.add_argument("paths", nargs="*", help="files or directories (default: .)")
-    parser.add_argument("--select", type=_codes, help="comma-separated codes or prefixes to "
-                        "enable instead of the defaults (TFG: every rule)")
+    parser.add_argument(
+        "--select",
+        type=_codes,
+        help="comma-separated codes or prefixes to "
+        "enable instead of the defaults (TFG: every rule)",
+    )
     parser.add_argument("--extend-select", type=_codes, default=[], help="codes to add")
     parser.add_argument("--ignore", type=_codes, default=[], help="codes to disable")
-    parser.add_argument("--exclude", action="append", default=[], metavar="GLOB",
-                        help="skip files/directories matching GLOB (repeatable)")
-    parser.add_argument("--format", choices=("text", "json", "github", "sarif"),
-                        default="text", help="output format (default: text)")
-    parser.add_argument("--statistics", action="store_true",
-                        help="count findings per rule")
-    parser.add_argument("--config", metavar="PYPROJECT",
-                        help="read [tool.tfcompat-gpu.lint] from this file")
-    parser.add_argument("--isolated", action="store_true",
-                        help="ignore every pyproject.toml")
-    parser.add_argument("--exit-zero", action="store_true",
-                        help="exit 0 even when there are findings")
+    parser.add_argument(
+        "--exclude",
+        action="append",
+        default=[],
+        metavar="GLOB",
+        help="skip files/directories matching GLOB (repeatable)",
+    )
+    parser.add_argument(
+        "--format",
+        choices=("text", "json", "github", "sarif"),
+        default="text",
+        help="output format (default: text)",
+    )
+    parser.add_argument("--statistics", action="store_true", help="count findings per rule")
+    parser.add_argument(
+        "--config", metavar="PYPROJECT", help="read [tool.tfcompat-gpu.lint] from this file"
+    )
+    parser.add_argument("--isolated", action="store_true", help="ignore every pyproject.toml")
+    parser.add_argument(
+        "-j",
+        "--jobs",
+        type=int,
+        default=0,
+        metavar="N",
+        help="worker processes (default: one per CPU; 1: no workers)",
+    )
+    parser.add_argument(
+        "--exit-zero", action="store_true", help="exit 0 even when there are findings"
+    )
     return parser
 
 
 def _check(argv: list[str]) -> int:
     from tfcompat_gpu.lint.config import ConfigError, LintConfig, find_config, load_config
     from tfcompat_gpu.lint.formats import render
-    from tfcompat_gpu.lint.run import lint_paths
+    from tfcompat_gpu.lint.run import default_jobs, lint_paths
 
     args = _check_parser().parse_args(argv)
     paths = args.paths or ["."]
     try:
-        if args.isolated:
-            config = LintConfig()
-        else:
-            config = load_config(args.config or find_config(paths))
+        config = LintConfig() if args.isolated else load_config(args.config or find_config(paths))
         report = lint_paths(
             paths,
             select=args.select,
@@ -69,6 +87,7 @@ def _check(argv: list[str]) -> int:
             ignore=args.ignore,
             exclude=args.exclude,
             config=config,
+            jobs=args.jobs if args.jobs > 0 else default_jobs(),
         )
     except ConfigError as exc:
         print(f"tfcompat-gpu check: {exc}", file=sys.stderr)
@@ -86,11 +105,22 @@ def _rules(argv: list[str]) -> int:
     if args.format == "json":
         import json
 
-        print(json.dumps([
-            {"code": r.code, "name": r.name, "default": r.default, "severity": r.severity,
-             "scope": r.scope, "summary": r.what}
-            for r in RULES
-        ], indent=2))
+        print(
+            json.dumps(
+                [
+                    {
+                        "code": r.code,
+                        "name": r.name,
+                        "default": r.default,
+                        "severity": r.severity,
+                        "scope": r.scope,
+                        "summary": r.what,
+                    }
+                    for r in RULES
+                ],
+                indent=2,
+            )
+        )
         return 0
     for rule in RULES:
         flag = "on " if rule.default else "off"
@@ -106,8 +136,10 @@ def _explain(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     rule = RULES_BY_CODE.get(args.rule.upper()) or RULES_BY_NAME.get(args.rule.lower())
     if rule is None:
-        print(f"tfcompat-gpu explain: unknown rule {args.rule!r}; see 'tfcompat-gpu rules'",
-              file=sys.stderr)
+        print(
+            f"tfcompat-gpu explain: unknown rule {args.rule!r}; see 'tfcompat-gpu rules'",
+            file=sys.stderr,
+        )
         return 2
     print(rule_page(rule, level=1))
     return 0

@@ -126,8 +126,12 @@ def load_config(path: str | None) -> LintConfig:
     if not isinstance(pfi, dict):
         raise ConfigError(f"{path}: per-file-ignores must be a table of pattern = [codes]")
     config.per_file_ignores = {k: _strings(v, k) for k, v in pfi.items()}
-    for selector in [*(config.select or []), *config.extend_select, *config.ignore,
-                     *(c for codes in config.per_file_ignores.values() for c in codes)]:
+    for selector in [
+        *(config.select or []),
+        *config.extend_select,
+        *config.ignore,
+        *(c for codes in config.per_file_ignores.values() for c in codes),
+    ]:
         _validate(selector)
     return config
 
@@ -154,8 +158,10 @@ def select_codes(
     ignored = [s.strip().upper() for s in ignore if s.strip()]
     for selector in [*(select or []), *extend, *ignored]:
         _validate(selector)
-    base = default_codes() if select is None else frozenset(
-        rule.code for rule in RULES if _matches(rule.code, select)
+    base = (
+        default_codes()
+        if select is None
+        else frozenset(rule.code for rule in RULES if _matches(rule.code, select))
     )
     # Unreadable files are always reported unless TFG000 is ignored explicitly.
     codes = base | {"TFG000"} | {rule.code for rule in RULES if _matches(rule.code, extend)}

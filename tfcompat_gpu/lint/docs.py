@@ -72,11 +72,15 @@ def rule_page(rule: Rule, level: int = 2) -> str:
     head = "#" * level
     sub = "#" * (level + 1)
     flags = [
-        "on by default" if rule.default else "off by default (opinionated; enable with "
-        f"`--select {rule.code}`)",
+        "on by default"
+        if rule.default
+        else f"off by default (opinionated; enable with `--select {rule.code}`)",
         f"severity: {rule.severity}",
-        {"static": "checks source files", "runtime": "runtime check only",
-         "both": "checks source files and the running process"}[rule.scope],
+        {
+            "static": "checks source files",
+            "runtime": "runtime check only",
+            "both": "checks source files and the running process",
+        }[rule.scope],
     ]
     return "\n".join(
         [
@@ -157,8 +161,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--check", action="store_true", help="only check, exit 1 if stale")
     args = parser.parse_args(argv)
     stale = []
-    targets: list[tuple[str, str]] = [(os.path.join(args.root, "docs", "rules.md"),
-                                       rules_markdown() + "\n")]
+    targets: list[tuple[str, str]] = [
+        (os.path.join(args.root, "docs", "rules.md"), rules_markdown() + "\n")
+    ]
     readme = os.path.join(args.root, "README.md")
     if os.path.exists(readme):
         with open(readme, encoding="utf-8") as handle:
@@ -166,8 +171,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if new is not None:
             targets.append((readme, new))
         else:
-            print(f"{readme}: no {README_START} ... {README_END} span; left alone",
-                  file=sys.stderr)
+            print(f"{readme}: no {README_START} ... {README_END} span; left alone", file=sys.stderr)
     for path, content in targets:
         try:
             with open(path, encoding="utf-8") as handle:

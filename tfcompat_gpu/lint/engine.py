@@ -35,9 +35,23 @@ MAX_BYTES = 5 * 1024 * 1024
 
 SKIP_DIRS = frozenset(
     {
-        ".git", ".hg", ".svn", ".tox", ".nox", ".venv", "venv", ".eggs", "__pycache__",
-        "build", "dist", "node_modules", "site-packages", ".mypy_cache", ".ruff_cache",
-        ".pytest_cache", "__pypackages__",
+        ".git",
+        ".hg",
+        ".svn",
+        ".tox",
+        ".nox",
+        ".venv",
+        "venv",
+        ".eggs",
+        "__pycache__",
+        "build",
+        "dist",
+        "node_modules",
+        "site-packages",
+        ".mypy_cache",
+        ".ruff_cache",
+        ".pytest_cache",
+        "__pypackages__",
     }
 )
 
@@ -67,8 +81,19 @@ def _finding(raw: RawFinding, path: str) -> Finding:
 
 
 def _unreadable(path: str, reason: str, line: int = 1, col: int = 0) -> list[Finding]:
-    return [_finding(RawFinding("TFG000", line, col, f"{reason}; the file was not checked",
-                                "fix the file or exclude it", "error"), path)]
+    return [
+        _finding(
+            RawFinding(
+                "TFG000",
+                line,
+                col,
+                f"{reason}; the file was not checked",
+                "fix the file or exclude it",
+                "error",
+            ),
+            path,
+        )
+    ]
 
 
 def check_tree(tree: ast.AST, path: str) -> list[RawFinding]:

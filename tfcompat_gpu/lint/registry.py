@@ -12,7 +12,15 @@ from typing import Literal
 
 from tfcompat_gpu._options import OPTIONS_BY_NAME
 
-__all__ = ["RULES", "RULES_BY_CODE", "RULES_BY_NAME", "TF2_CALLS", "Rule", "Severity", "default_codes"]
+__all__ = [
+    "RULES",
+    "RULES_BY_CODE",
+    "RULES_BY_NAME",
+    "TF2_CALLS",
+    "Rule",
+    "Severity",
+    "default_codes",
+]
 
 Severity = Literal["error", "warning"]
 
@@ -310,8 +318,7 @@ RULES: tuple[Rule, ...] = (
         severity="error",
         message="TF_FORCE_GPU_ALLOW_GROWTH={value!r} is ignored by TensorFlow, which accepts "
         "only 'true' or 'false'; write {fixed!r}",
-        what="Checks values of `TF_FORCE_GPU_ALLOW_GROWTH` in code and in the process "
-        "environment.",
+        what="Checks values of `TF_FORCE_GPU_ALLOW_GROWTH` in code and in the process environment.",
         why="TensorFlow compares the value with exactly `true` and `false`; `'True'` or `'1'` "
         "only logs an error and leaves growth off.",
         example="os.environ['TF_FORCE_GPU_ALLOW_GROWTH'] = 'True'",
@@ -343,8 +350,7 @@ RULES: tuple[Rule, ...] = (
         severity="warning",
         message="TF_FORCE_GPU_ALLOW_GROWTH={value!r} overrides allow_growth={config!r} of the "
         "configuration in force; unset the variable or make them agree",
-        what="At run time, compares `TF_FORCE_GPU_ALLOW_GROWTH` with the effective "
-        "configuration.",
+        what="At run time, compares `TF_FORCE_GPU_ALLOW_GROWTH` with the effective configuration.",
         why="TensorFlow's allocator lets the variable win over the configuration (Keras 3 even "
         "sets it on import when its backend is not TensorFlow), so the configured value is not "
         "the one in force.",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 from collections.abc import Iterable, Sequence
 
@@ -9,7 +10,30 @@ from tfcompat_gpu.lint.config import LintConfig, find_config, load_config, selec
 from tfcompat_gpu.lint.engine import check_path, iter_python_files
 from tfcompat_gpu.lint.report import Finding, Report
 
-__all__ = ["lint_paths"]
+__all__ = ["default_jobs", "lint_paths"]
+
+
+def _check_all(files: list[str], jobs: int) -> Iterable[list[Finding]]:
+    # Files are independent: with several CPUs, fork workers as flake8 and ruff do. Small runs
+    # stay in-process, where a pool would cost more than it saves.
+    if jobs > 1 and len(files) >= 4 * jobs:
+        import multiprocessing
+
+        try:
+            context = multiprocessing.get_context("fork")
+        except ValueError:  # no fork on this platform
+            return map(check_path, files)
+        with context.Pool(jobs) as pool:
+            return pool.map(check_path, files, chunksize=max(1, len(files) // (jobs * 4)))
+    return map(check_path, files)
+
+
+def default_jobs() -> int:
+    """Worker processes for the CLI: one per CPU this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
 
 
 def _selected(code: str, ignored: frozenset[str]) -> bool:
@@ -25,6 +49,7 @@ def lint_paths(
     exclude: Iterable[str] = (),
     config: LintConfig | None = None,
     use_config: bool = True,
+    jobs: int = 1,
 ) -> Report:
     """Lint files and directories; settings given here extend or override pyproject.toml."""
     if config is None:
@@ -37,9 +62,18 @@ def lint_paths(
     patterns = [*config.exclude, *exclude]
     report = Report()
     findings: list[Finding] = report.findings
-    for path in iter_python_files(paths, patterns):
-        report.files += 1
-        found = check_path(path)
+    files = list(iter_python_files(paths, patterns))
+    report.files = len(files)
+    # Syntax trees hold no reference cycles and die with their file; the cyclic collector
+    # would only rescan them over and over (a third of the parse time on large trees).
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        results = list(_check_all(files, jobs))
+    finally:
+        if collecting:
+            gc.enable()
+    for path, found in zip(files, results):
         if not found:
             continue
         ignored = config.ignored_for(path)

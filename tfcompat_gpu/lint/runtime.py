@@ -41,8 +41,14 @@ def _finding(
     if sep and tail.isdigit():
         path, line = head, int(tail)
     return Finding(
-        code, rule.name, rule.message.format(**fields), path, line, 1,
-        severity or rule.severity, fix,
+        code,
+        rule.name,
+        rule.message.format(**fields),
+        path,
+        line,
+        1,
+        severity or rule.severity,
+        fix,
     )
 
 
@@ -59,16 +65,26 @@ def _env_findings(env: Mapping[str, str], config: Any, config_where: str) -> lis
         fixed = allow_growth_env_problem(growth)
         if fixed is not None:
             found.append(
-                _finding("TFG016", ENVIRONMENT, f"TF_FORCE_GPU_ALLOW_GROWTH={fixed}",
-                         value=growth, fixed=fixed)
+                _finding(
+                    "TFG016",
+                    ENVIRONMENT,
+                    f"TF_FORCE_GPU_ALLOW_GROWTH={fixed}",
+                    value=growth,
+                    fixed=fixed,
+                )
             )
         else:
             wanted = getattr(config, "allow_growth", None)
             forced = growth == "true"
             if wanted is not None and bool(wanted) != forced:
                 found.append(
-                    _finding("TFG018", config_where, "unset TF_FORCE_GPU_ALLOW_GROWTH",
-                             value=growth, config=wanted)
+                    _finding(
+                        "TFG018",
+                        config_where,
+                        "unset TF_FORCE_GPU_ALLOW_GROWTH",
+                        value=growth,
+                        config=wanted,
+                    )
                 )
     cuda = env.get("CUDA_VISIBLE_DEVICES")
     visible = getattr(config, "visible_device_list", None)
@@ -78,9 +94,15 @@ def _env_findings(env: Mapping[str, str], config: Any, config_where: str) -> lis
             for part in visible.split(","):
                 if part.strip().isdigit() and int(part) >= count:
                     found.append(
-                        _finding("TFG017", config_where, "visible_device_list='0'",
-                                 value=visible, gpu_id=int(part), count=count,
-                                 source=f"CUDA_VISIBLE_DEVICES={cuda!r}")
+                        _finding(
+                            "TFG017",
+                            config_where,
+                            "visible_device_list='0'",
+                            value=visible,
+                            gpu_id=int(part),
+                            count=count,
+                            source=f"CUDA_VISIBLE_DEVICES={cuda!r}",
+                        )
                     )
                     break
     return found
@@ -93,11 +115,26 @@ def _config_findings(config: Any, where: str) -> list[Finding]:
         problem = fraction_problem(fraction)
         if problem is not None:
             reason, severity = problem
-            found.append(_finding("TFG010", where, "per_process_gpu_memory_fraction=0.5",
-                                  severity, value=fraction, reason=reason))  # type: ignore[arg-type]
+            found.append(
+                _finding(
+                    "TFG010",
+                    where,
+                    "per_process_gpu_memory_fraction=0.5",
+                    severity,
+                    value=fraction,
+                    reason=reason,
+                )
+            )
     if getattr(config, "allow_growth", None) and getattr(config, "memory_limit_mb", None):
-        found.append(_finding("TFG007", where, "keep either allow_growth or memory_limit_mb",
-                              device="every GPU", other="(the configuration in force)"))
+        found.append(
+            _finding(
+                "TFG007",
+                where,
+                "keep either allow_growth or memory_limit_mb",
+                device="every GPU",
+                other="(the configuration in force)",
+            )
+        )
     return found
 
 
@@ -122,8 +159,15 @@ def _session_findings(sessions: list[Any]) -> list[Finding]:
             if mine.get(name) != theirs.get(name)
         ]
         if diffs:
-            found.append(_finding("TFG005", record.where, "pass the same config to every session",
-                                  fields=", ".join(diffs), first=first.where))
+            found.append(
+                _finding(
+                    "TFG005",
+                    record.where,
+                    "pass the same config to every session",
+                    fields=", ".join(diffs),
+                    first=first.where,
+                )
+            )
     return found
 
 
@@ -144,10 +188,16 @@ def _late_cuda_findings(env: Mapping[str, str]) -> list[Finding]:
     count = cuda_visible_count(cuda)
     if count is None or gpus <= count:
         return []
-    return [_finding("TFG004", ENVIRONMENT, "set CUDA_VISIBLE_DEVICES before importing "
-                     "TensorFlow, or in the shell", var="CUDA_VISIBLE_DEVICES",
-                     event=f"TensorFlow sees {gpus} GPUs, the variable lists {count}",
-                     line="(unknown)")]
+    return [
+        _finding(
+            "TFG004",
+            ENVIRONMENT,
+            "set CUDA_VISIBLE_DEVICES before importing TensorFlow, or in the shell",
+            var="CUDA_VISIBLE_DEVICES",
+            event=f"TensorFlow sees {gpus} GPUs, the variable lists {count}",
+            line="(unknown)",
+        )
+    ]
 
 
 def check_runtime(env: Mapping[str, str] | None = None) -> list[Finding]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from tfcompat_gpu._options import OPTIONS
+from tfcompat_gpu.lint.registry import Severity
 
 __all__ = [
     "KNOWN_ENV_VARS",
@@ -123,7 +124,7 @@ def cuda_visible_count(value: str) -> int | None:
     return count
 
 
-def fraction_problem(value: float) -> tuple[str, str] | None:
+def fraction_problem(value: float) -> tuple[str, Severity] | None:
     """``(reason, severity)`` when a memory fraction is outside (0, 1]."""
     if value > 1:
         return (

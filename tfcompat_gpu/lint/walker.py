@@ -111,11 +111,11 @@ class FileContext:
         """Qualified name of a ``Name`` / attribute chain through the import aliases."""
         parts: list[str] = []
         while node.__class__ is ast.Attribute:
-            parts.append(node.attr)  # type: ignore[attr-defined]
-            node = node.value  # type: ignore[attr-defined]
+            parts.append(node.attr)
+            node = node.value
         if node.__class__ is not ast.Name:
             return None
-        base = self.aliases.get(node.id)  # type: ignore[attr-defined]
+        base = self.aliases.get(node.id)
         if base is None:
             return None
         if parts:
@@ -228,10 +228,10 @@ def expr_key(node: ast.AST, loops: list[Loop] | None = None) -> str | None:
 
 def _base_key(node: ast.AST) -> str | None:
     if node.__class__ is ast.Name:
-        return node.id  # type: ignore[attr-defined,no-any-return]
-    if node.__class__ is ast.Call and node.func.__class__ is ast.Attribute:  # type: ignore[attr-defined]
+        return node.id
+    if node.__class__ is ast.Call and node.func.__class__ is ast.Attribute:
         # tf.config.list_physical_devices('GPU')[0]: name the list by the call.
-        return "<" + node.func.attr + ">"  # type: ignore[attr-defined,no-any-return]
+        return "<" + node.func.attr + ">"
     return None
 
 
@@ -291,11 +291,52 @@ _NOT_OPS = frozenset(
     }
 )
 _OPS = frozenset(
-    ["constant", "Variable", "zeros", "ones", "fill", "range", "matmul", "add", "add_n", "subtract", "multiply", "divide", "reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "convert_to_tensor", "cast", "reshape", "concat", "stack", "ones_like", "zeros_like", "eye", "linspace", "square", "sqrt", "exp", "identity", "transpose", "einsum", "tile", "gather", "where", "argmax", "argmin", "one_hot", "abs", "maximum", "minimum", "pow", "tensordot"]
+    [
+        "constant",
+        "Variable",
+        "zeros",
+        "ones",
+        "fill",
+        "range",
+        "matmul",
+        "add",
+        "add_n",
+        "subtract",
+        "multiply",
+        "divide",
+        "reduce_sum",
+        "reduce_mean",
+        "reduce_max",
+        "reduce_min",
+        "convert_to_tensor",
+        "cast",
+        "reshape",
+        "concat",
+        "stack",
+        "ones_like",
+        "zeros_like",
+        "eye",
+        "linspace",
+        "square",
+        "sqrt",
+        "exp",
+        "identity",
+        "transpose",
+        "einsum",
+        "tile",
+        "gather",
+        "where",
+        "argmax",
+        "argmin",
+        "one_hot",
+        "abs",
+        "maximum",
+        "minimum",
+        "pow",
+        "tensordot",
+    ]
 )
-_DISABLE_EAGER = frozenset(
-    {"tensorflow.disable_eager_execution", "tensorflow.disable_v2_behavior"}
-)
+_DISABLE_EAGER = frozenset({"tensorflow.disable_eager_execution", "tensorflow.disable_v2_behavior"})
 
 
 def _note_call(ctx: FileContext, name: str, line: int) -> None:
@@ -332,16 +373,12 @@ class _Exit:
 
 _SKIP_FIELDS = frozenset({"ctx", "op", "ops", "type_comment", "type_params", "returns"})
 _CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
-_LEAVES = (ast.Constant, ast.Name, ast.Pass, ast.Break, ast.Continue, ast.Global, ast.Nonlocal)
-_FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
-_LOOPS = (ast.For, ast.AsyncFor)
-_COMPS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
 
 
 def _fields(cls: type) -> tuple[str, ...]:
     fields = _CHILD_FIELDS.get(cls)
     if fields is None:
-        fields = tuple(f for f in cls._fields if f not in _SKIP_FIELDS)
+        fields = tuple(f for f in cls._fields if f not in _SKIP_FIELDS)  # type: ignore[attr-defined]
         _CHILD_FIELDS[cls] = fields
     return fields
 
@@ -366,31 +403,65 @@ def _import(ctx: FileContext, node: ast.Import | ast.ImportFrom) -> None:
                 aliases[alias.asname or alias.name] = module + "." + alias.name
 
 
+# Node kinds of the walk loop: one dict lookup instead of a chain of isinstance tests.
+_GENERIC, _NAME, _ATTR, _CALL, _LEAF, _EXIT, _IMPORT, _FUNC, _LOOP, _COMP = range(10)
+_KIND: dict[type, int] = {
+    ast.Name: _NAME,
+    ast.Attribute: _ATTR,
+    ast.Call: _CALL,
+    ast.Constant: _LEAF,
+    ast.Pass: _LEAF,
+    ast.Break: _LEAF,
+    ast.Continue: _LEAF,
+    ast.Global: _LEAF,
+    ast.Nonlocal: _LEAF,
+    _Exit: _EXIT,
+    ast.Import: _IMPORT,
+    ast.ImportFrom: _IMPORT,
+    ast.FunctionDef: _FUNC,
+    ast.AsyncFunctionDef: _FUNC,
+    ast.Lambda: _FUNC,
+    ast.For: _LOOP,
+    ast.AsyncFor: _LOOP,
+    ast.ListComp: _COMP,
+    ast.SetComp: _COMP,
+    ast.GeneratorExp: _COMP,
+    ast.DictComp: _COMP,
+}
+
+
 def walk(tree: ast.AST, ctx: FileContext) -> None:
     """Walk ``tree`` once in source order, calling the registered callbacks."""
     stack: list[Any] = [tree]
-    pop = stack.append.__self__.pop  # type: ignore[attr-defined]
+    pop = stack.pop
     push = stack.append
     extend = stack.extend
-    Name, Attribute, Call, Load = ast.Name, ast.Attribute, ast.Call, ast.Load
+    Attribute, Load = ast.Attribute, ast.Load
     aliases = ctx.aliases
     node_handlers = NODE_HANDLERS
     call_handlers = CALL_HANDLERS
     ref_handlers = REF_HANDLERS
+    kinds = _KIND
+    child_fields = _CHILD_FIELDS
+    AST = ast.AST
+    qual: str | None
     while stack:
         node = pop()
         cls = node.__class__
-        if cls is Name:
+        kind = kinds.get(cls, _GENERIC)
+        if kind == _NAME:
             if node.id in aliases and node.ctx.__class__ is Load:
                 qual = aliases[node.id]
                 for ref in ref_handlers:
                     ref(ctx, node, qual, node.id)
             continue
-        if cls is Attribute:
+        if kind == _LEAF:
+            continue
+        if kind == _ATTR:
             base = node.value
             while base.__class__ is Attribute:
                 base = base.value
-            if base.__class__ is Name:
+            if base.__class__ is ast.Name:
                 if base.id in aliases and node.ctx.__class__ is Load:
                     qual = ctx.resolve(node)
                     if qual is not None:
@@ -399,70 +470,74 @@ def walk(tree: ast.AST, ctx: FileContext) -> None:
             else:
                 push(base)
             continue
-        if cls is Call:
+        if kind == _CALL:
             func = node.func
             base = func
             while base.__class__ is Attribute:
                 base = base.value
-            if base.__class__ is Name and base.id in aliases:
-                qual = ctx.resolve(func)
-                if qual is not None:
-                    for ref in ref_handlers:
-                        ref(ctx, func, qual, base.id)
-                    name = canonical(qual)
-                    handlers = call_handlers.get(name)
-                    if handlers:
-                        for handler in handlers:
-                            handler(ctx, node, name)
-                    _note_call(ctx, name, node.lineno)
-            elif base.__class__ is not Name:
+            if base.__class__ is ast.Name:
+                if base.id in aliases:
+                    qual = ctx.resolve(func)
+                    if qual is not None:
+                        for ref in ref_handlers:
+                            ref(ctx, func, qual, base.id)
+                        name = canonical(qual)
+                        handlers = call_handlers.get(name)
+                        if handlers:
+                            for handler in handlers:
+                                handler(ctx, node, name)
+                        _note_call(ctx, name, node.lineno)
+            else:
                 push(base)
-            children = [kw.value for kw in node.keywords]
-            children.extend(node.args)
-            children.reverse()
-            extend(children)
+            if node.keywords:
+                extend([kw.value for kw in reversed(node.keywords)])
+            if node.args:
+                extend(node.args[::-1])
             continue
-        if cls in _LEAVES:
-            continue
-        if cls is _Exit:
+        if kind == _EXIT:
             if node.scope:
                 ctx.scopes.pop()
             if node.loops:
                 del ctx.loops[-node.loops :]
             continue
-        handlers = node_handlers.get(cls)
-        if handlers:
-            for handler in handlers:
-                handler(ctx, node)
-        if cls is ast.Import or cls is ast.ImportFrom:
-            _import(ctx, node)
-            continue
-        if cls in _FUNCS:
-            ctx.scopes.append(_Scope())
-            push(_Exit(True, 0))
-        elif cls in _LOOPS:
-            ctx.loops.append(Loop(_targets(node.target), expr_key(node.iter, ctx.loops)))
-            push(_Exit(False, 1))
-        elif cls in _COMPS:
-            for gen in node.generators:
-                ctx.loops.append(Loop(_targets(gen.target), expr_key(gen.iter, ctx.loops)))
-            push(_Exit(False, len(node.generators)))
+        visitors = node_handlers.get(cls)
+        if visitors:
+            for visitor in visitors:
+                visitor(ctx, node)
+        if kind != _GENERIC:
+            if kind == _IMPORT:
+                _import(ctx, node)
+                continue
+            if kind == _FUNC:
+                ctx.scopes.append(_Scope())
+                push(_Exit(True, 0))
+            elif kind == _LOOP:
+                ctx.loops.append(Loop(_targets(node.target), expr_key(node.iter, ctx.loops)))
+                push(_Exit(False, 1))
+            else:
+                for gen in node.generators:
+                    ctx.loops.append(Loop(_targets(gen.target), expr_key(gen.iter, ctx.loops)))
+                push(_Exit(False, len(node.generators)))
+        fields = child_fields.get(cls)
+        if fields is None:
+            fields = _fields(cls)
         children = []
-        for field in _fields(cls):
+        for field in fields:
             value = getattr(node, field, None)
             if value is None:
                 continue
             if value.__class__ is list:
                 children.extend(value)
-            elif isinstance(value, ast.AST):
+            elif isinstance(value, AST):
                 children.append(value)
-        children.reverse()
-        extend(children)
+        if children:
+            children.reverse()
+            extend(children)
     for end in END_HANDLERS:
         end(ctx)
 
 
 def _targets(node: ast.AST) -> frozenset[str]:
     if node.__class__ is ast.Name:
-        return frozenset((node.id,))  # type: ignore[attr-defined]
-    return frozenset(n.id for n in ast.walk(node) if n.__class__ is ast.Name)  # type: ignore[attr-defined]
+        return frozenset((node.id,))
+    return frozenset(n.id for n in ast.walk(node) if n.__class__ is ast.Name)

@@ -58,14 +58,14 @@ class _Spec:
 
 def _literal(node: ast.AST) -> object:
     if node.__class__ is ast.Constant:
-        return node.value  # type: ignore[attr-defined]
+        return node.value
     if (
         node.__class__ is ast.UnaryOp
-        and node.op.__class__ is ast.USub  # type: ignore[attr-defined]
-        and node.operand.__class__ is ast.Constant  # type: ignore[attr-defined]
-        and isinstance(node.operand.value, (int, float))  # type: ignore[attr-defined]
+        and node.op.__class__ is ast.USub
+        and node.operand.__class__ is ast.Constant
+        and isinstance(node.operand.value, (int, float))
     ):
-        return -node.operand.value  # type: ignore[attr-defined]
+        return -node.operand.value
     return _UNKNOWN
 
 
@@ -78,17 +78,17 @@ def _spec_of(ctx: FileContext, node: ast.AST | None) -> _Spec | None:
     if node is None:
         return None
     if node.__class__ is ast.Name:
-        return _bindings(ctx).get(node.id)  # type: ignore[attr-defined]
+        return _bindings(ctx).get(node.id)
     if node.__class__ is not ast.Call:
         return None
-    qual = ctx.resolve(node.func)  # type: ignore[attr-defined]
+    qual = ctx.resolve(node.func)
     if qual is None:
         return None
     name = canonical(qual)
     if name not in (_CONFIG, _GPU_OPTIONS):
         return None
     spec = _Spec()
-    for keyword in node.keywords:  # type: ignore[attr-defined]
+    for keyword in node.keywords:
         if keyword.arg == "gpu_options":
             # Protobuf copies a message passed to a constructor: later edits stay separate.
             inner = _spec_of(ctx, keyword.value)
@@ -104,30 +104,41 @@ def _check_value(ctx: FileContext, field: str, value: ast.expr) -> None:
     if field in _NUMERIC and is_env_value(ctx, value):
         expected, convert = _NUMERIC[field]
         ctx.report(
-            "TFG008", value, f"{field}={convert}(...)", what=field, expected=expected,
+            "TFG008",
+            value,
+            f"{field}={convert}(...)",
+            what=field,
+            expected=expected,
             convert=convert,
         )
         return
     literal = _literal(value)
     if field == "per_process_gpu_memory_fraction":
         if isinstance(literal, (int, float)) and not isinstance(literal, bool):
-            problem = fraction_problem(literal)
-            if problem is not None:
-                reason, severity = problem
+            out_of_range = fraction_problem(literal)
+            if out_of_range is not None:
+                reason, severity = out_of_range
                 ctx.report(
-                    "TFG010", value, f"{field}=0.5", severity,  # type: ignore[arg-type]
-                    value=literal, reason=reason,
+                    "TFG010",
+                    value,
+                    f"{field}=0.5",
+                    severity,
+                    value=literal,
+                    reason=reason,
                 )
     elif field == "visible_device_list" and literal is not _UNKNOWN:
         if not isinstance(literal, str):
             ctx.report(
-                "TFG011", value, f"visible_device_list={str(literal)!r}", value=literal,
+                "TFG011",
+                value,
+                f"visible_device_list={str(literal)!r}",
+                value=literal,
                 reason=f"a {type(literal).__name__}, not a str",
             )
             return
-        ids, reason = parse_visible_device_list(literal)
-        if reason is not None:
-            ctx.report("TFG011", value, "visible_device_list='0,1'", value=literal, reason=reason)
+        ids, problem = parse_visible_device_list(literal)
+        if problem is not None:
+            ctx.report("TFG011", value, "visible_device_list='0,1'", value=literal, reason=problem)
             return
         visible = ctx.state.get("cuda_visible")
         if visible is not None:
@@ -135,8 +146,12 @@ def _check_value(ctx: FileContext, field: str, value: ast.expr) -> None:
             for gpu_id in ids:
                 if gpu_id >= count:
                     ctx.report(
-                        "TFG017", value, "visible_device_list='0'",
-                        value=literal, gpu_id=gpu_id, count=count,
+                        "TFG017",
+                        value,
+                        "visible_device_list='0'",
+                        value=literal,
+                        gpu_id=gpu_id,
+                        count=count,
                         source=f"CUDA_VISIBLE_DEVICES={cuda!r} in this module",
                     )
                     break
@@ -156,11 +171,11 @@ def _assign(ctx: FileContext, node: ast.Assign) -> None:
             spec = _spec_of(ctx, node.value)
             names = _bindings(ctx)
             if spec is not None:
-                names[target.id] = spec  # type: ignore[attr-defined]
+                names[target.id] = spec
             else:
-                names.pop(target.id, None)  # type: ignore[attr-defined]
+                names.pop(target.id, None)
         elif target.__class__ is ast.Attribute:
-            field = target.attr  # type: ignore[attr-defined]
+            field = target.attr
             if field in _PROCESS_WIDE or field in _NUMERIC:
                 _check_value(ctx, field, node.value)
                 _update_binding(ctx, target, field, _literal(node.value))
@@ -209,8 +224,11 @@ def _session(ctx: FileContext, node: ast.Call, name: str) -> None:
         diffs.append(f"{field}={_show(mine)} (first: {_show(theirs)})")
     if diffs:
         ctx.report(
-            "TFG005", node, "create one ConfigProto and pass it to every session",
-            fields=", ".join(diffs), first=f"line {first_line}",
+            "TFG005",
+            node,
+            "create one ConfigProto and pass it to every session",
+            fields=", ".join(diffs),
+            first=f"line {first_line}",
         )
 
 

@@ -16,8 +16,8 @@ def _device(ctx: FileContext, node: ast.Call, name: str) -> None:
     for keyword in node.keywords:
         if keyword.arg == "device_name":
             spec = keyword.value
-    if spec is None or spec.__class__ is not ast.Constant or not isinstance(spec.value, str):  # type: ignore[attr-defined]
+    if spec is None or spec.__class__ is not ast.Constant or not isinstance(spec.value, str):
         return
-    reason = device_string_problem(spec.value)  # type: ignore[attr-defined]
+    reason = device_string_problem(spec.value)
     if reason is not None:
-        ctx.report("TFG002", spec, "tf.device('/GPU:0')", value=spec.value, reason=reason)  # type: ignore[attr-defined]
+        ctx.report("TFG002", spec, "tf.device('/GPU:0')", value=spec.value, reason=reason)

@@ -20,12 +20,12 @@ def environ_key(ctx: FileContext, node: ast.AST) -> str | None:
     """``KEY`` of ``os.environ['KEY']`` (None if it is anything else)."""
     if node.__class__ is not ast.Subscript:
         return None
-    key = node.slice  # type: ignore[attr-defined]
+    key = node.slice
     if key.__class__ is not ast.Constant or not isinstance(key.value, str):
         return None
-    if ctx.resolve(node.value) != "os.environ":  # type: ignore[attr-defined]
+    if ctx.resolve(node.value) != "os.environ":
         return None
-    return key.value  # type: ignore[no-any-return]
+    return key.value
 
 
 def is_env_value(ctx: FileContext, node: ast.AST) -> bool:
@@ -36,7 +36,7 @@ def is_env_value(ctx: FileContext, node: ast.AST) -> bool:
     if cls is ast.Subscript:
         return ctx.resolve(node.value) == "os.environ"  # type: ignore[attr-defined]
     if cls is ast.Call:
-        return ctx.resolve(node.func) in _ENV_READS  # type: ignore[attr-defined]
+        return (ctx.resolve(node.func) or "") in _ENV_READS  # type: ignore[attr-defined]
     return False
 
 
@@ -72,11 +72,11 @@ def _env_call(ctx: FileContext, node: ast.Call, name: str) -> None:
     if not node.args:
         return
     key = node.args[0]
-    if key.__class__ is not ast.Constant or not isinstance(key.value, str):  # type: ignore[attr-defined]
+    if key.__class__ is not ast.Constant or not isinstance(key.value, str):
         return
-    _check_name(ctx, key, key.value)  # type: ignore[attr-defined]
+    _check_name(ctx, key, key.value)
     if name in ("os.environ.setdefault", "os.putenv") and len(node.args) > 1:
-        _stored(ctx, node, key.value, node.args[1])  # type: ignore[attr-defined]
+        _stored(ctx, node, key.value, node.args[1])
 
 
 @on_node(ast.Assign)
@@ -85,9 +85,9 @@ def _assign(ctx: FileContext, node: ast.Assign) -> None:
     for target in node.targets:
         if target.__class__ is ast.Name:
             if is_env_value(ctx, node.value):
-                env_names.add(target.id)  # type: ignore[attr-defined]
+                env_names.add(target.id)
             else:
-                env_names.discard(target.id)  # type: ignore[attr-defined]
+                env_names.discard(target.id)
             continue
         key = environ_key(ctx, target)
         if key is not None:
@@ -96,7 +96,7 @@ def _assign(ctx: FileContext, node: ast.Assign) -> None:
 
 def _stored(ctx: FileContext, where: ast.AST, key: str, value: ast.expr) -> None:
     """Checks of ``os.environ[key] = value``."""
-    literal = value.value if value.__class__ is ast.Constant else None  # type: ignore[attr-defined]
+    literal = value.value if value.__class__ is ast.Constant else None
     if value.__class__ is ast.Constant and not isinstance(literal, str):
         kind = {"int": "an int", "float": "a float", "bool": "a bool", "NoneType": "None"}.get(
             type(literal).__name__, type(literal).__name__
@@ -121,8 +121,8 @@ def _stored(ctx: FileContext, where: ast.AST, key: str, value: ast.expr) -> None
             if count is not None:
                 ctx.state["cuda_visible"] = (count, literal)
     elif key == "TF_FORCE_GPU_ALLOW_GROWTH" and isinstance(literal, str):
-        fixed = allow_growth_env_problem(literal)
-        if fixed is not None:
+        wanted = allow_growth_env_problem(literal)
+        if wanted is not None:
             ctx.report(
-                "TFG016", value, f"os.environ[{key!r}] = {fixed!r}", value=literal, fixed=fixed
+                "TFG016", value, f"os.environ[{key!r}] = {wanted!r}", value=literal, fixed=wanted
             )

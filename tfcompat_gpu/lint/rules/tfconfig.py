@@ -23,7 +23,10 @@ __all__: list[str] = []
 
 _C = "tensorflow.config."
 _GROWTH = _C + "experimental.set_memory_growth"
-_VIRTUAL = (_C + "set_logical_device_configuration", _C + "experimental.set_virtual_device_configuration")
+_VIRTUAL = (
+    _C + "set_logical_device_configuration",
+    _C + "experimental.set_virtual_device_configuration",
+)
 _VISIBLE = (_C + "set_visible_devices", _C + "experimental.set_visible_devices")
 _THREADS = (
     _C + "threading.set_intra_op_parallelism_threads",
@@ -69,8 +72,11 @@ def _assigned(ctx: FileContext, targets: list[ast.expr], value: ast.expr | None)
         if not (name.startswith(_C) or name.startswith("tensorflow.debugging.set_")):
             continue
         func = name.rpartition(".")[2]
-        if func in TF2_CALLS and func != "set_memory_growth" and value is not None and (
-            func.endswith("placement") or "threads" in func
+        if (
+            func in TF2_CALLS
+            and func != "set_memory_growth"
+            and value is not None
+            and (func.endswith("placement") or "threads" in func)
         ):
             call = f"{display(qual)}({ast.unparse(value)})"
         elif func in TF2_CALLS:
@@ -102,10 +108,14 @@ def _growth(ctx: FileContext, node: ast.Call, name: str) -> None:
     device, enable = _arg(node, 0, "device"), _arg(node, 1, "enable")
     if enable is not None and is_env_value(ctx, enable):
         ctx.report(
-            "TFG008", enable, "set_memory_growth(gpu, os.environ[...] == 'true')",
-            what="set_memory_growth", expected="a bool", convert="bool",
+            "TFG008",
+            enable,
+            "set_memory_growth(gpu, os.environ[...] == 'true')",
+            what="set_memory_growth",
+            expected="a bool",
+            convert="bool",
         )
-    if device is None or (enable.__class__ is ast.Constant and not enable.value):  # type: ignore[union-attr]
+    if device is None or (enable.__class__ is ast.Constant and not enable.value):
         return
     key = expr_key(device, ctx.loops)
     if key is None:
@@ -136,8 +146,12 @@ def _logical(ctx: FileContext, node: ast.Call, name: str) -> None:
     limit = _arg(node, 0, "memory_limit")
     if limit is not None and is_env_value(ctx, limit):
         ctx.report(
-            "TFG008", limit, "memory_limit=int(os.environ[...])", what="memory_limit",
-            expected="an int (MB)", convert="int",
+            "TFG008",
+            limit,
+            "memory_limit=int(os.environ[...])",
+            what="memory_limit",
+            expected="an int (MB)",
+            convert="int",
         )
 
 
@@ -147,8 +161,12 @@ def _threads(ctx: FileContext, node: ast.Call, name: str) -> None:
     if count is not None and is_env_value(ctx, count):
         func = name.rpartition(".")[2]
         ctx.report(
-            "TFG008", count, f"{func}(int(os.environ[...]))", what=func,
-            expected="an int", convert="int",
+            "TFG008",
+            count,
+            f"{func}(int(os.environ[...]))",
+            what=func,
+            expected="an int",
+            convert="int",
         )
 
 
@@ -158,8 +176,12 @@ def _frozen(ctx: FileContext, node: ast.Call, name: str) -> None:
     if event is not None:
         setter = display(name)
         ctx.report(
-            "TFG012", node, f"call {setter} before line {event.line}",
-            setter=setter, event=event.label, line=event.line,
+            "TFG012",
+            node,
+            f"call {setter} before line {event.line}",
+            setter=setter,
+            event=event.label,
+            line=event.line,
         )
 
 
@@ -180,16 +202,23 @@ def _growth_end(ctx: FileContext) -> None:
     for key, node, partial in state["growth"]:
         if partial and key not in visible:
             ctx.report(
-                "TFG006", node, "for gpu in gpus: tf.config.experimental.set_memory_growth(gpu, True)",
+                "TFG006",
+                node,
+                "for gpu in gpus: tf.config.experimental.set_memory_growth(gpu, True)",
                 device=key,
             )
     for g_key, g_node, _ in state["growth"]:
         for v_key, v_node, _ in state["virtual"]:
             if _same_device(g_key, v_key):
-                later, earlier = (v_node, g_node) if v_node.lineno >= g_node.lineno else (g_node, v_node)
+                later, earlier = (
+                    (v_node, g_node) if v_node.lineno >= g_node.lineno else (g_node, v_node)
+                )
                 ctx.report(
-                    "TFG007", later, "keep either memory growth or the memory limit",
-                    device=v_key if "*" not in v_key else g_key, other=earlier.lineno,
+                    "TFG007",
+                    later,
+                    "keep either memory growth or the memory limit",
+                    device=v_key if "*" not in v_key else g_key,
+                    other=earlier.lineno,
                 )
                 break
 
