@@ -118,6 +118,24 @@ def test_arbitrary_gpu_code_never_crashes(pieces: list[str]) -> None:
         assert finding.code != "TFG000", finding.message
 
 
+# Every line of every fixture, shuffled together: each rule's code path with odd neighbours.
+_FIXTURE_LINES = sorted(
+    {
+        line + "\n"
+        for path in (Path(__file__).parent / "fixtures").glob("*.py")
+        for line in path.read_text().splitlines()
+        if line and not line.startswith((" ", "#", ")"))
+    }
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(_FIXTURE_LINES), max_size=25))
+def test_fixture_lines_in_any_order_never_crash(lines: list[str]) -> None:
+    for finding in check_bytes("".join(lines).encode(), "m.py"):
+        assert "internal error" not in finding.message
+
+
 def test_permission_denied(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # Root can read anything, so simulate the error the OS would raise.
     path = tmp_path / "secret.py"

@@ -182,6 +182,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             continue
         stale.append(path)
         if not args.check:
+            os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
             with open(path, "w", encoding="utf-8") as handle:
                 handle.write(content)
     for path in stale:

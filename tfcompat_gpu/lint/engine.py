@@ -182,13 +182,17 @@ def _excluded(rel: str, name: str, patterns: Iterable[str]) -> bool:
 def iter_python_files(paths: Iterable[str], exclude: Iterable[str] = ()) -> Iterator[str]:
     """Files to check, in a stable order.
 
-    A path given explicitly is always checked; directories are searched for ``*.py`` without
-    following symbolic links to directories, skipping VCS, cache, build and virtualenv folders.
+    A file given explicitly is checked unless an exclude pattern matches it; directories are
+    searched for ``*.py`` without following symbolic links to directories, skipping VCS,
+    cache, build and virtualenv folders.
     """
     patterns = tuple(exclude)
     for top in paths:
         if not os.path.isdir(top):
-            yield top
+            # Excludes apply to files named explicitly too: pre-commit passes every file.
+            shown = os.path.normpath(top).replace(os.sep, "/")
+            if not _excluded(shown, os.path.basename(top), patterns):
+                yield top
             continue
         for root, dirs, files in os.walk(top):
             rel_root = os.path.relpath(root, top)
