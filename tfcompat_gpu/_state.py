@@ -17,14 +17,31 @@ if TYPE_CHECKING:
 __all__ = ["STATE", "ProcessState", "SessionRecord"]
 
 
-@dataclass(frozen=True)
 class SessionRecord:
-    """A session created in this process and the GPU options it asked for."""
+    """A session created in this process and the GPU options it asked for.
 
-    config: GPUConfig
-    where: str
-    """``file:line`` in user code that created it (or ``"<unknown>"``)."""
-    kind: str = "Session"
+    ``where`` may be given as ``(filename, line)``: it is formatted on first read, which keeps
+    recording off the cost of creating a session.
+    """
+
+    __slots__ = ("_where", "config", "kind")
+
+    def __init__(self, config: GPUConfig, where: str | tuple[str, int], kind: str = "Session"):
+        self.config = config
+        self._where = where
+        self.kind = kind
+
+    @property
+    def where(self) -> str:
+        """``file:line`` in user code that created it (or ``"<unknown>"``)."""
+        if isinstance(self._where, tuple):
+            from tfcompat_gpu._where import short_path
+
+            self._where = f"{short_path(self._where[0])}:{self._where[1]}"
+        return self._where
+
+    def __repr__(self) -> str:
+        return f"SessionRecord(config={self.config!r}, where={self.where!r}, kind={self.kind!r})"
 
 
 @dataclass

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 
-__all__ = ["user_frame"]
+__all__ = ["short_path", "user_frame"]
 
 _SKIP = (
     os.sep + "tfcompat_gpu" + os.sep,
@@ -21,6 +22,17 @@ _SKIP = (
 )
 
 
+_USER_CODE: dict[object, bool] = {}
+
+
+def _is_user(code: object, filename: str) -> bool:
+    known = _USER_CODE.get(code)
+    if known is None:
+        known = not any(part in filename for part in _SKIP)
+        _USER_CODE[code] = known
+    return known
+
+
 def user_frame(depth: int = 2) -> str:
     """``path:line`` of the first caller outside TensorFlow, Keras and this package."""
     try:
@@ -28,14 +40,15 @@ def user_frame(depth: int = 2) -> str:
     except ValueError:
         return "<unknown>"
     while frame is not None:
-        filename = frame.f_code.co_filename
-        if not any(part in filename for part in _SKIP):
-            return f"{_short(filename)}:{frame.f_lineno}"
+        code = frame.f_code
+        if _is_user(code, code.co_filename):
+            return f"{short_path(code.co_filename)}:{frame.f_lineno}"
         frame = frame.f_back  # type: ignore[assignment]
     return "<unknown>"
 
 
-def _short(filename: str) -> str:
+@functools.lru_cache(maxsize=256)
+def short_path(filename: str) -> str:
     try:
         relative = os.path.relpath(filename)
     except ValueError:
