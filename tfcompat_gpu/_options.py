@@ -187,3 +187,35 @@ def option_for_proto_path(path: str) -> Option | None:
         if option.proto_path == path:
             return option
     return None
+
+
+def markdown_table() -> str:
+    """The README table: each TF1 field and what ``configure()`` does with it on TF2."""
+    rows = [
+        "| TF1 `ConfigProto` field | `GPUConfig` field | TF2 call | process-wide | exact | how `configure()` applies it |",
+        "|---|---|---|---|---|---|",
+    ]
+    for option in OPTIONS:
+        rows.append(
+            f"| `{option.proto_path}` | `{option.name}` | {option.tf2_call} | "
+            f"{'yes' if option.process_wide else 'no'} | {'yes' if option.exact else 'approximate'} | "
+            f"{option.note} |"
+        )
+    return "\n".join(rows)
+
+
+def fill_readme(text: str) -> str:
+    """``text`` with the span between the options-table markers replaced by :func:`markdown_table`."""
+    start, end = "<!-- options-table:start -->", "<!-- options-table:end -->"
+    head, _, rest = text.partition(start)
+    _, _, tail = rest.partition(end)
+    return f"{head}{start}\n{markdown_table()}\n{end}{tail}"
+
+
+if __name__ == "__main__":  # python -m tfcompat_gpu._options README.md
+    import sys
+    from pathlib import Path
+
+    for name in sys.argv[1:]:
+        path = Path(name)
+        path.write_text(fill_readme(path.read_text(encoding="utf-8")), encoding="utf-8")
