@@ -3,8 +3,9 @@
 Generates a tree of realistic legacy files (TF1 sessions and ConfigProto, Keras ``set_session``,
 ``tf.config`` code, model code around them), then measures, in one run:
 
-* whole process vs whole process: ``tfcompat-gpu check TREE`` against
-  ``tf_upgrade_v2 --intree TREE --outtree OUT --reportfile R`` (median of ``--repeat`` runs);
+* whole process vs whole process: ``tfcompat-gpu check TREE`` (default workers, and ``-j1``)
+  against ``tf_upgrade_v2 --intree TREE --outtree OUT --reportfile R`` (median of ``--repeat``
+  runs);
 * in process vs in process: ``tfcompat_gpu.lint.api.check([TREE])`` (discovery, reading,
   parsing, every rule) against ``ast.parse`` of the same sources already in memory (best of
   ``--repeat`` runs, the usual way to time short in-process work).
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import os
 import random
 import shutil
 import statistics
@@ -234,6 +236,8 @@ def main() -> int:
     assert not any(f.code == "TFG000" for f in report.findings), "generated code must parse"
 
     lint_proc = time_process([args.lint, "check", "--isolated", str(tree)], args.repeat)
+    # The CLI forks one worker per CPU by default; the single-process time is shown too.
+    lint_serial = time_process([args.lint, "check", "--isolated", "-j1", str(tree)], args.repeat)
     upgrade_proc = time_process(
         [
             args.tf_upgrade,
@@ -258,7 +262,13 @@ def main() -> int:
     speedup = upgrade_proc / lint_proc
     overhead = lint_time / parse_time
     print(f"tf_upgrade_v2 process:      {upgrade_proc:8.3f} s (median of {args.repeat})")
-    print(f"tfcompat-gpu check process: {lint_proc:8.3f} s (median of {args.repeat})")
+    print(
+        f"tfcompat-gpu check process: {lint_proc:8.3f} s (median of {args.repeat}, {os.cpu_count()} CPUs)"
+    )
+    print(
+        f"tfcompat-gpu check -j1:     {lint_serial:8.3f} s (median of {args.repeat}, "
+        f"{upgrade_proc / lint_serial:.1f}x faster than tf_upgrade_v2)"
+    )
     print(f"ast.parse in process:       {parse_time:8.3f} s (best of {args.repeat + 2})")
     print(f"check() in process:         {lint_time:8.3f} s (best of {args.repeat + 2})")
     print(

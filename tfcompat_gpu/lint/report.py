@@ -60,10 +60,6 @@ class Report:
     def ok(self) -> bool:
         return not self.findings
 
-    def __bool__(self) -> bool:
-        # A report is truthy when clean, so ``assert check(...)`` reads naturally.
-        return self.ok
-
     def __str__(self) -> str:
         return "\n".join(str(finding) for finding in self.findings)
 
