@@ -34,7 +34,10 @@ def _time_process(code: str) -> float:
 def import_cost(rounds: int) -> dict[str, float]:
     bare, ours, first_use = [], [], []
     check = "import sys, tfcompat_gpu; assert 'tensorflow' not in sys.modules, 'TF imported'"
-    use = check + "; tfcompat_gpu.GPUConfig(allow_growth=True); assert 'tensorflow' not in sys.modules"
+    use = (
+        check
+        + "; tfcompat_gpu.GPUConfig(allow_growth=True); assert 'tensorflow' not in sys.modules"
+    )
     for _ in range(rounds):  # interleaved, so drift hits all three alike
         bare.append(_time_process("pass"))
         ours.append(_time_process(check))
@@ -116,18 +119,26 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     imp = import_cost(args.rounds)
-    print("== import tfcompat_gpu (fresh interpreters, median of %d, interleaved)" % args.rounds)
+    print(f"== import tfcompat_gpu (fresh interpreters, median of {args.rounds}, interleaved)")
     print(f"bare interpreter        {imp['bare_ms']:8.1f} ms")
-    print(f"import tfcompat_gpu     {imp['import_ms']:8.1f} ms   (TensorFlow not imported: checked)")
-    print(f"added by the import     {imp['added_ms']:8.1f} ms   target < 30 ms   ratio {imp['ratio']:.3f}")
+    print(
+        f"import tfcompat_gpu     {imp['import_ms']:8.1f} ms   (TensorFlow not imported: checked)"
+    )
+    print(
+        f"added by the import     {imp['added_ms']:8.1f} ms   target < 30 ms   ratio {imp['ratio']:.3f}"
+    )
     print(f"added incl. first use   {imp['first_use_added_ms']:8.1f} ms   (GPUConfig loaded)")
 
     tfn = in_tensorflow(args.sessions)
-    print("== configure() and sessions (one process, TensorFlow %s)" % "imported once")
+    print("== configure() and sessions (one process, TensorFlow imported once)")
     print(f"import tensorflow       {tfn['tf_import_s'] * 1e3:8.1f} ms")
-    print(f"configure(), first      {tfn['configure_first_ms']:8.2f} ms   ratio to TF import {tfn['configure_vs_tf_import']:.4f}")
+    print(
+        f"configure(), first      {tfn['configure_first_ms']:8.2f} ms   ratio to TF import {tfn['configure_vs_tf_import']:.4f}"
+    )
     print(f"configure(), repeated   {tfn['configure_again_ms']:8.3f} ms")
-    print(f"tf.compat.v1.Session()  {tfn['session_plain_ms']:8.3f} ms   (median of batch means, {args.sessions} sessions)")
+    print(
+        f"tf.compat.v1.Session()  {tfn['session_plain_ms']:8.3f} ms   (median of batch means, {args.sessions} sessions)"
+    )
     print(f"tfcompat_gpu.session()  {tfn['session_ours_ms']:8.3f} ms")
     print(f"session ratio           {tfn['session_ratio']:8.3f}      target <= 1.05")
     ratio_cfg = tfn["session_cfg_ours_ms"] / tfn["session_cfg_plain_ms"]

@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 
 import pytest
-
 from conftest import run_py
 
 pytestmark = pytest.mark.tf
@@ -50,6 +49,22 @@ def test_every_session_created_afterwards_runs_with_the_process_config():
     assert out["mode"] == "graph"
     assert out["plain"] == expected
     assert out["ours"] == expected
+
+
+def test_memory_limits_reach_graph_mode_sessions():
+    out = run_py(
+        """
+        from simgpu import simulate_gpus
+        import tensorflow as tf
+        tf.compat.v1.disable_eager_execution()
+        simulate_gpus(2)
+        import tfcompat_gpu
+        tfcompat_gpu.configure(memory_limit_mb={0: [1024, 1024], 1: [512]})
+        c = tf.compat.v1.Session()._config
+        emit([list(v.memory_limit_mb) for v in c.gpu_options.experimental.virtual_devices])
+        """
+    )
+    assert out == [[1024, 1024], [512]]
 
 
 def test_session_merges_per_session_fields_and_device_count():

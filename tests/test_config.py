@@ -7,8 +7,8 @@ import sys
 import warnings
 
 import pytest
-
 from cases import BAD_COMBINATIONS, BAD_VALUES
+
 from tfcompat_gpu import GPUConfig, GPUConfigError, GPUConfigWarning
 from tfcompat_gpu._options import OPTIONS
 
@@ -50,7 +50,9 @@ def test_valid_values_are_normalised():
         memory_limit_mb=[1024, 2048],
         device_count={"GPU": 1, "CPU": 2},
     )
-    assert isinstance(GPUConfig(per_process_gpu_memory_fraction=1).per_process_gpu_memory_fraction, float)
+    assert isinstance(
+        GPUConfig(per_process_gpu_memory_fraction=1).per_process_gpu_memory_fraction, float
+    )
     assert cfg.visible_device_list == "1,0"
     assert cfg.visible_ids == (1, 0)
     assert cfg.memory_limit_mb == (1024, 2048)
@@ -91,7 +93,9 @@ def test_process_wide_view_follows_the_table():
     )
     wide = {name for name, _ in cfg.process_wide().items()}
     assert wide == {"allow_growth", "intra_op_parallelism_threads"}
-    assert wide == {name for name, _ in cfg.items() if any(o.name == name and o.process_wide for o in OPTIONS)}
+    assert wide == {
+        name for name, _ in cfg.items() if any(o.name == name and o.process_wide for o in OPTIONS)
+    }
 
 
 # -- environment ---------------------------------------------------------------------------

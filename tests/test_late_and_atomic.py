@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from cases import BAD_COMBINATIONS, BAD_VALUES
 from conftest import run_py
 
@@ -34,7 +33,8 @@ def test_too_late_names_each_field_values_and_what_started_the_runtime():
         """
     )
     late = out["late"]
-    assert late["runtime"] and late["config"]
+    assert late["runtime"]
+    assert late["config"]
     lines = late["message"].splitlines()
     assert lines[0].startswith("Too late to change process-wide GPU settings at <string>:")
     assert lines[0].endswith(f"the TensorFlow runtime was started at <string>:{out['start_line']}.")
@@ -43,7 +43,8 @@ def test_too_late_names_each_field_values_and_what_started_the_runtime():
     assert lines[3].startswith("Fix: call tfcompat_gpu.configure() before")
     assert "cannot be modified after being initialized" not in late["message"]
     assert out["same"] == {"intra_op_parallelism_threads": 2}
-    assert out["soft"] is False and out["log"] is True
+    assert out["soft"] is False
+    assert out["log"] is True
     assert out["growth"] == [None, None]  # nothing of the refused call was applied
 
 
@@ -128,10 +129,13 @@ def test_machine_level_errors_and_tensorflow_rejections_roll_back():
         "GPUs left after CUDA_VISIBLE_DEVICES, not nvidia-smi's."
     )
     message, unchanged = out["limit-id"]
-    assert unchanged and message.startswith("memory_limit_mb: GPU id 3 is not a visible GPU")
+    assert unchanged
+    assert message.startswith("memory_limit_mb: GPU id 3 is not a visible GPU")
     message, unchanged = out["tf-rejects"]
     assert unchanged
-    assert message.startswith("TensorFlow rejected the configuration at tf.config.experimental.set_memory_growth(")
+    assert message.startswith(
+        "TensorFlow rejected the configuration at tf.config.experimental.set_memory_growth("
+    )
     assert "Cannot set memory growth on device when virtual devices configured" in message
     assert message.endswith("Nothing was applied.")
     assert out["visible"] == ["/physical_device:GPU:0", "/physical_device:GPU:1"]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from conftest import run_py
 
 pytestmark = pytest.mark.tf
@@ -212,7 +211,11 @@ def test_only_one_module_imports_tensorflow():
             elif isinstance(node, ast.ImportFrom) and node.module:
                 names = [node.module]
             elif isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "import_module":
-                names = [a.value for a in node.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+                names = [
+                    a.value
+                    for a in node.args
+                    if isinstance(a, ast.Constant) and isinstance(a.value, str)
+                ]
             if any(n == "tensorflow" or n.startswith("tensorflow.") for n in names):
                 importers.add(path.relative_to(package).as_posix())
     assert importers == {"_tf.py"}
