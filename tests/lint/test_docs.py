@@ -59,3 +59,7 @@ def test_rule_metadata(rule: object) -> None:
 def test_names_are_unique() -> None:
     assert len({r.name for r in RULES}) == len(RULES)
     assert [r.code for r in RULES] == sorted(r.code for r in RULES)
+
+
+def test_every_rule_has_a_summary() -> None:
+    assert all(r.summary and len(r.summary) < 90 for r in RULES)

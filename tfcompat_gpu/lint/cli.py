@@ -114,7 +114,7 @@ def _rules(argv: list[str]) -> int:
                         "default": r.default,
                         "severity": r.severity,
                         "scope": r.scope,
-                        "summary": r.what,
+                        "summary": r.summary,
                     }
                     for r in RULES
                 ],
@@ -124,7 +124,7 @@ def _rules(argv: list[str]) -> int:
         return 0
     for rule in RULES:
         flag = "on " if rule.default else "off"
-        print(f"{rule.code}  {flag}  {rule.severity:<7}  {rule.name}")
+        print(f"{rule.code}  {flag}  {rule.severity:<7}  {rule.name:<32}  {rule.summary}")
     return 0
 
 

@@ -59,11 +59,11 @@ def _anchor(rule: Rule) -> str:
 def rules_table() -> str:
     lines = ["| Code | Name | Default | Severity | What it checks |", "|---|---|---|---|---|"]
     for rule in RULES:
-        summary = rule.what.split(". ")[0].rstrip(".").replace("|", "\\|")
+        summary = rule.summary.replace("|", "\\|")
         default = "on" if rule.default else "off"
         lines.append(
             f"| [{rule.code}](docs/rules.md#{_anchor(rule)}) | `{rule.name}` | {default} "
-            f"| {rule.severity} | {summary}. |"
+            f"| {rule.severity} | {summary} |"
         )
     return "\n".join(lines)
 
@@ -135,9 +135,10 @@ def readme_span() -> str:
             "## Lint: `tfcompat-gpu check`",
             "",
             "`tfcompat-gpu check` (or `tfcompat_gpu.check(paths)`) finds GPU-configuration "
-            "mistakes in source files without importing TensorFlow; "
-            "`tfcompat_gpu.check()` with no paths checks the running process. "
-            "Details: [docs/lint.md](docs/lint.md).",
+            "mistakes in\nsource files without importing TensorFlow; `tfcompat_gpu.check()` "
+            "with no paths checks the\nrunning process (`check(strict=True)` in a test "
+            "raises on findings). Exit status 0 / 1 / 2;\n`# noqa: TFG003`; settings in "
+            "`[tool.tfcompat-gpu.lint]`. Details: [docs/lint.md](docs/lint.md).",
             "",
             CI_SNIPPETS,
             "### Rules",

@@ -40,6 +40,8 @@ class Rule:
     use_instead: str
     scope: str = "static"
     """"static" (source files), "runtime" (the live process) or "both"."""
+    summary: str = ""
+    """A few words for tables (`tfcompat-gpu rules`, the README)."""
 
 
 def _tf2(name: str) -> str:
@@ -59,6 +61,7 @@ RULES: tuple[Rule, ...] = (
         why="A file that is silently skipped is a file whose GPU configuration nobody checked.",
         example="print 'hello'  # Python 2 syntax",
         use_instead="print('hello')",
+        summary="file that cannot be read or parsed",
     ),
     Rule(
         code="TFG001",
@@ -77,6 +80,7 @@ RULES: tuple[Rule, ...] = (
         use_instead="tf.config.set_soft_device_placement(False)\n"
         "for gpu in tf.config.list_physical_devices('GPU'):\n"
         "    tf.config.experimental.set_memory_growth(gpu, True)",
+        summary="`tf.config.set_x = value` instead of a call",
     ),
     Rule(
         code="TFG002",
@@ -91,6 +95,7 @@ RULES: tuple[Rule, ...] = (
         example="with tf.device('/gpu:0,1'):\n    y = model(x)",
         use_instead="strategy = tf.distribute.MirroredStrategy(['/gpu:0', '/gpu:1'])\n"
         "with strategy.scope():\n    model = build_model()",
+        summary="`tf.device('/gpu:0,1')` and other malformed device strings",
     ),
     Rule(
         code="TFG003",
@@ -107,6 +112,7 @@ RULES: tuple[Rule, ...] = (
         example="os.environ['CUDA_VISIBLE_DEVCIES'] = '0'",
         use_instead="os.environ['CUDA_VISIBLE_DEVICES'] = '0'",
         scope="both",
+        summary="misspelled GPU environment variable (`CUDA_VISIBLE_DEVCIES`)",
     ),
     Rule(
         code="TFG004",
@@ -125,6 +131,7 @@ RULES: tuple[Rule, ...] = (
         use_instead="os.environ['CUDA_VISIBLE_DEVICES'] = '1'\n"
         "gpus = tf.config.list_physical_devices('GPU')",
         scope="both",
+        summary="`CUDA_VISIBLE_DEVICES` set after GPUs were initialized",
     ),
     Rule(
         code="TFG005",
@@ -148,6 +155,7 @@ RULES: tuple[Rule, ...] = (
         "with g1.device('/gpu:0'):\n    ...\nwith g2.device('/gpu:1'):\n    ...\n"
         "s1 = tf.Session(graph=g1, config=config)\ns2 = tf.Session(graph=g2, config=config)",
         scope="both",
+        summary="sessions with different process-wide GPU options",
     ),
     Rule(
         code="TFG006",
@@ -164,6 +172,7 @@ RULES: tuple[Rule, ...] = (
         "tf.config.experimental.set_memory_growth(gpus[0], True)",
         use_instead="for gpu in tf.config.list_physical_devices('GPU'):\n"
         "    tf.config.experimental.set_memory_growth(gpu, True)",
+        summary="memory growth set on some GPUs only",
     ),
     Rule(
         code="TFG007",
@@ -183,6 +192,7 @@ RULES: tuple[Rule, ...] = (
         use_instead="tf.config.set_logical_device_configuration(\n"
         "    gpus[0], [tf.config.LogicalDeviceConfiguration(memory_limit=2048)])",
         scope="both",
+        summary="memory growth together with a memory limit on one GPU",
     ),
     Rule(
         code="TFG008",
@@ -198,6 +208,7 @@ RULES: tuple[Rule, ...] = (
         example="tf.config.threading.set_intra_op_parallelism_threads(os.environ['N'])\n"
         "config = tf.ConfigProto(intra_op_parallelism_threads=os.environ.get('N', '4'))",
         use_instead="tf.config.threading.set_intra_op_parallelism_threads(int(os.environ['N']))",
+        summary="thread count or fraction given as a str from `os.environ`",
     ),
     Rule(
         code="TFG009",
@@ -216,6 +227,7 @@ RULES: tuple[Rule, ...] = (
         use_instead="import tfcompat_gpu\ntfcompat_gpu.configure(allow_growth=True)\n"
         "# or, TF2 only:\nfor gpu in tf.config.list_physical_devices('GPU'):\n"
         "    tf.config.experimental.set_memory_growth(gpu, True)",
+        summary="TF1 / Keras session API missing on TF2 (`tf.Session`, `set_session`, ...)",
     ),
     Rule(
         code="TFG010",
@@ -230,6 +242,7 @@ RULES: tuple[Rule, ...] = (
         example="config.gpu_options.per_process_gpu_memory_fraction = 30",
         use_instead="config.gpu_options.per_process_gpu_memory_fraction = 0.3",
         scope="both",
+        summary="`per_process_gpu_memory_fraction` outside (0, 1]",
     ),
     Rule(
         code="TFG011",
@@ -245,6 +258,7 @@ RULES: tuple[Rule, ...] = (
         example="gpu_options = tf.GPUOptions(visible_device_list='0,,1')",
         use_instead="gpu_options = tf.GPUOptions(visible_device_list='0,1')",
         scope="both",
+        summary="malformed `visible_device_list` (`'0,,1'`, duplicates, negatives)",
     ),
     Rule(
         code="TFG012",
@@ -264,6 +278,7 @@ RULES: tuple[Rule, ...] = (
         "tf.config.experimental.set_memory_growth(gpu, True)",
         use_instead="tf.config.experimental.set_memory_growth(gpu, True)\n"
         "print(tf.config.list_logical_devices('GPU'))",
+        summary="`tf.config` setter after the runtime started",
     ),
     Rule(
         code="TFG013",
@@ -282,6 +297,7 @@ RULES: tuple[Rule, ...] = (
         use_instead="gpus = tf.config.list_physical_devices('GPU')\n"
         "tf.config.set_logical_device_configuration(\n"
         "    gpus[0], [tf.config.LogicalDeviceConfiguration(memory_limit=1024)])",
+        summary="deprecated `tf.config.experimental` alias",
     ),
     Rule(
         code="TFG014",
@@ -297,6 +313,7 @@ RULES: tuple[Rule, ...] = (
         example="for gpu in tf.config.list_physical_devices('GPU'):\n"
         "    tf.config.experimental.set_memory_growth(gpu, True)",
         use_instead="import tfcompat_gpu\ntfcompat_gpu.configure(allow_growth=True)",
+        summary="direct GPU configuration `tfcompat_gpu.configure` could replace (opinionated)",
     ),
     Rule(
         code="TFG015",
@@ -310,6 +327,7 @@ RULES: tuple[Rule, ...] = (
         "before any GPU is selected.",
         example="os.environ['CUDA_VISIBLE_DEVICES'] = 0",
         use_instead="os.environ['CUDA_VISIBLE_DEVICES'] = '0'",
+        summary="non-str value stored in `os.environ`",
     ),
     Rule(
         code="TFG016",
@@ -324,6 +342,7 @@ RULES: tuple[Rule, ...] = (
         example="os.environ['TF_FORCE_GPU_ALLOW_GROWTH'] = 'True'",
         use_instead="os.environ['TF_FORCE_GPU_ALLOW_GROWTH'] = 'true'",
         scope="both",
+        summary="`TF_FORCE_GPU_ALLOW_GROWTH` value other than `true` / `false`",
     ),
     Rule(
         code="TFG017",
@@ -342,6 +361,7 @@ RULES: tuple[Rule, ...] = (
         use_instead="os.environ['CUDA_VISIBLE_DEVICES'] = '2'\n"
         "config.gpu_options.visible_device_list = '0'",
         scope="both",
+        summary="`visible_device_list` id beyond the GPUs `CUDA_VISIBLE_DEVICES` leaves",
     ),
     Rule(
         code="TFG018",
@@ -359,6 +379,7 @@ RULES: tuple[Rule, ...] = (
         use_instead="# shell: unset TF_FORCE_GPU_ALLOW_GROWTH\n"
         "tfcompat_gpu.configure(allow_growth=False)",
         scope="runtime",
+        summary="`TF_FORCE_GPU_ALLOW_GROWTH` overriding the configured growth (runtime)",
     ),
 )
 
