@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import ast
 import os
 from pathlib import Path
 
@@ -148,3 +149,31 @@ def test_permission_denied(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> N
     code, message = only(check([str(path)], select=["TFG000"]))
     assert code == "TFG000"
     assert "Permission denied" in message
+
+
+def _stdlib_files() -> list[str]:
+    lib = Path(ast.__file__).parent
+    files = sorted(str(p) for p in lib.glob("*.py"))
+    # Grammar and pattern-matching tests use every construct the parser knows.
+    files += [str(p) for p in (lib / "test").glob("test_[gp]*.py")]
+    return files
+
+
+def test_standard_library_never_crashes_a_rule() -> None:
+    files = _stdlib_files()
+    assert len(files) > 100
+    report = check(files, select=["TFG"])
+    assert report.files == len(files)
+    internal = [str(f) for f in report.findings if "internal error" in f.message]
+    assert internal == []
+
+
+def test_odd_list_items() -> None:
+    source = (
+        "import tensorflow as tf\n"
+        "d = {**tf.config.x, 'a': tf.constant(1)}\n"
+        "def f(*, a=1, b): pass\n"
+        "match p:\n    case tf.config.X(a=1, b=tf.Session):\n        pass\n"
+    )
+    # Walked without error, down into the pattern's value reference.
+    assert [(f.line, f.code) for f in check_bytes(source.encode(), "m.py")] == [(5, "TFG009")]

@@ -378,7 +378,10 @@ _CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
 def _fields(cls: type) -> tuple[str, ...]:
     fields = _CHILD_FIELDS.get(cls)
     if fields is None:
-        fields = tuple(f for f in cls._fields if f not in _SKIP_FIELDS)  # type: ignore[attr-defined]
+        # Lists in the AST also hold None (``{**d}`` keys, keyword-only defaults) and str
+        # (``match`` class patterns): such items are leaves.
+        names = getattr(cls, "_fields", ()) if issubclass(cls, ast.AST) else ()
+        fields = tuple(f for f in names if f not in _SKIP_FIELDS)
         _CHILD_FIELDS[cls] = fields
     return fields
 
