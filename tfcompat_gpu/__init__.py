@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from tfcompat_gpu.config import GPUConfig
     from tfcompat_gpu.conflicts import get_conflict_policy, set_conflict_policy
     from tfcompat_gpu.lint.api import Finding, Report, check
+    from tfcompat_gpu.patching import GPUPlacement, install, is_installed, on_gpu, uninstall
 
 __version__ = "0.1.0"
 
@@ -43,6 +44,7 @@ __all__ = [
     "GPUConfigConflictError",
     "GPUConfigError",
     "GPUConfigWarning",
+    "GPUPlacement",
     "Mode",
     "Report",
     "TooLateError",
@@ -53,8 +55,12 @@ __all__ = [
     "detect_mode",
     "environment",
     "get_conflict_policy",
+    "install",
+    "is_installed",
+    "on_gpu",
     "session",
     "set_conflict_policy",
+    "uninstall",
 ]
 
 # Loaded on first use, so that ``import tfcompat_gpu`` costs next to nothing (a few ms).
@@ -72,6 +78,11 @@ _LAZY = {
     "check": "tfcompat_gpu.lint.api",
     "Report": "tfcompat_gpu.lint.api",
     "Finding": "tfcompat_gpu.lint.api",
+    "GPUPlacement": "tfcompat_gpu.patching",
+    "install": "tfcompat_gpu.patching",
+    "is_installed": "tfcompat_gpu.patching",
+    "on_gpu": "tfcompat_gpu.patching",
+    "uninstall": "tfcompat_gpu.patching",
 }
 
 

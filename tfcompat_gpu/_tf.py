@@ -28,17 +28,22 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ContextSnapshot",
+    "abandon_session",
     "config_proto_class",
     "context",
     "context_if_created",
+    "default_graph",
     "fields_from_proto",
     "is_imported",
     "merge_serialized",
     "parse_config_proto",
+    "pin_graph_device",
     "private_api_available",
     "proto_from_config",
     "runtime_started",
+    "session_module",
     "set_fields",
+    "set_op_device",
     "tf",
     "version",
 ]
@@ -84,6 +89,16 @@ def version() -> Version:
 def _context_module() -> Any:
     tf()
     return importlib.import_module("tensorflow.python.eager.context")
+
+
+_SESSION_CLASS: list[Any] = []
+
+
+def session_class() -> Any:
+    """``tf.compat.v1.Session`` (looked up once: its lazy module attributes are slow)."""
+    if not _SESSION_CLASS:
+        _SESSION_CLASS.append(tf().compat.v1.Session)
+    return _SESSION_CLASS[0]
 
 
 def context() -> Any:
@@ -221,7 +236,9 @@ def fields_from_proto(proto: Any) -> dict[str, Any]:
             ids = list(range(len(virtual)))
         # The proto stores MB as floats; TF2's LogicalDeviceConfiguration takes whole MB.
         per_gpu = {
-            i: [round(mb) for mb in v.memory_limit_mb] for i, v in zip(ids, virtual) if v.memory_limit_mb
+            i: [round(mb) for mb in v.memory_limit_mb]
+            for i, v in zip(ids, virtual)
+            if v.memory_limit_mb
         }
         limits = list(per_gpu.values())
         if len(per_gpu) == len(virtual) and all(limit == limits[0] for limit in limits):
@@ -387,3 +404,40 @@ def watch_runtime_start(record: Any) -> None:
         original(ctx)
 
     ctx.ensure_initialized = ensure_initialized
+
+
+# -- graphs and sessions (the drop-in) ------------------------------------------------------
+
+
+def session_module() -> Any:
+    """``tensorflow.python.client.session``, where every v1 session consumes its ConfigProto."""
+    tf()
+    return importlib.import_module("tensorflow.python.client.session")
+
+
+def default_graph() -> Any:
+    return tf().compat.v1.get_default_graph()
+
+
+def pin_graph_device(graph: Any, device: str) -> None:
+    """Make ``device`` the outermost device scope of ``graph``, for every op created from now on.
+
+    ``Graph.device()`` only lasts for a ``with`` block; the entry is moved to the bottom of the
+    graph's device stack so that the user's own ``with tf.device(...)`` blocks still nest inside
+    it (and still win), whatever scope the call itself happens in.
+    """
+    graph._add_device_to_stack(device)
+    stack = graph._device_function_stack
+    entry = stack._stack.pop()
+    stack._stack.insert(0, entry)
+
+
+def set_op_device(op: Any, device: str) -> None:
+    """Assign ``device`` to an op that was created before its graph was placed."""
+    op._set_device(device)
+
+
+def abandon_session(session: Any) -> None:
+    """Let a session whose ``__init__`` was refused be collected without a ``__del__`` error."""
+    if not hasattr(session, "_session"):
+        session._session = None

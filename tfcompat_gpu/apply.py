@@ -11,6 +11,7 @@ import enum
 import functools
 import logging
 import os
+import sys
 import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -186,7 +187,12 @@ def _warn_once(key: str, message: str) -> None:
         return
     STATE.warned.add(key)
     logger.info("%s", message)
-    warnings.warn(message, GPUConfigWarning, stacklevel=4)
+    # Attributed to the user's line: the call may come from deep inside TensorFlow (a session).
+    filename, _, line = user_frame().rpartition(":")
+    if filename and line.isdigit():
+        warnings.warn_explicit(message, GPUConfigWarning, filename, int(line))
+    else:
+        warnings.warn(message, GPUConfigWarning, stacklevel=4)
 
 
 def plan(
@@ -295,7 +301,9 @@ def plan(
                 )
             )
     for kind in counts:
-        message = f"device_count[{kind!r}] is ignored: TF2 only configures CPU and GPU device counts."
+        message = (
+            f"device_count[{kind!r}] is ignored: TF2 only configures CPU and GPU device counts."
+        )
         notes.append((message, message))
     if target.allow_growth and gpus and (cpu_count or 1) > 1:
         # Logical CPUs sit in the same map as virtual GPUs, and TensorFlow then drops growth.
@@ -567,9 +575,15 @@ def session(config: Any = None, graph: Any = None, target: str = "") -> Any:
         with tfcompat_gpu.session(tfcompat_gpu.GPUConfig(log_device_placement=True)) as sess:
             sess.run(...)
     """
+    if config is None and STATE.applied is not None:
+        # The common case, kept lean: nothing to merge or compare, TensorFlow builds the
+        # process config itself; only the caller is recorded (formatted when read).
+        frame = sys._getframe(1)
+        STATE.sessions.append(SessionRecord(_EMPTY, (frame.f_code.co_filename, frame.f_lineno)))
+        return _tf.session_class()(target, graph)
     where = user_frame()
     proto = session_config(config, where)
-    return _tf.tf().compat.v1.Session(target=target, graph=graph, config=proto)
+    return _tf.session_class()(target=target, graph=graph, config=proto)
 
 
 _PER_SESSION = ("allow_soft_placement", "log_device_placement")
@@ -585,7 +599,10 @@ class SessionSetup:
 
 
 def session_config(config: Any, where: str, kind: str = "Session") -> Any:
-    """The ConfigProto a new session should get: process config + the request's per-session fields."""
+    """The ConfigProto a new session should get: process config + the request's per-session fields.
+
+    Returns None for ``config=None``: TensorFlow then builds the process config itself.
+    """
     return prepare_session(config, where, kind).proto
 
 
@@ -597,6 +614,13 @@ def prepare_session(config: Any, where: str, kind: str = "Session") -> SessionSe
     ``"remap"`` policy a session's own ``visible_device_list`` extends the process list instead
     of conflicting, and :attr:`SessionSetup.device` names where its graph belongs.
     """
+    if config is None:
+        # The common case: nothing to merge or compare, TensorFlow uses the process config.
+        with STATE.lock:
+            if STATE.applied is None and _tf.runtime_started():
+                _record(_config_in_force(), STATE.started_where or "the start of the eager runtime")
+            STATE.sessions.append(SessionRecord(_EMPTY, where, kind))
+        return SessionSetup(None)
     request = _as_request(config)
     with STATE.lock:
         if not _frozen():
@@ -687,6 +711,9 @@ def gpu_device(physical_id: int) -> str:
             break
         index += max(len(_tf.memory_limits_for(cfg, gpu_id)), 1)
     return f"/device:GPU:{index}"
+
+
+_EMPTY = GPUConfig()
 
 
 def _as_request(config: Any) -> GPUConfig:

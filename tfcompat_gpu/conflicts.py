@@ -23,6 +23,7 @@ __all__ = [
     "Conflict",
     "ConflictPolicy",
     "find_conflicts",
+    "format_conflicts",
     "get_conflict_policy",
     "report_conflicts",
     "set_conflict_policy",
@@ -64,7 +65,10 @@ def set_conflict_policy(policy: ConflictPolicy | None) -> None:
 
     ``None`` restores the default: conflicts TensorFlow would fail on with a GPU (device list,
     virtual devices) raise, the ones it silently ignores (memory fraction, growth, allocator,
-    thread pools) warn.  ``"error"`` makes every conflict an error (for CI).
+    thread pools) warn.  ``"error"`` makes every conflict an error (for CI).  ``"remap"`` is
+    the default plus one thing: a session asking for its own ``visible_device_list`` no longer
+    conflicts; the process keeps the union of the lists in first-seen order and the session's
+    graph is placed on the TensorFlow device of the GPU it asked for.
 
     Example::
 
@@ -132,38 +136,68 @@ def _show(value: Any) -> str:
     return "(TensorFlow's default)" if value is None else repr(value)
 
 
+def _consequence(conflict: Conflict) -> str:
+    if conflict.field == "visible_device_list":
+        return (
+            "on a GPU, TensorFlow fails with 'TensorFlow device (GPU:0) is being mapped to "
+            "multiple devices'"
+        )
+    if conflict.severity == "error":
+        return "on a GPU, TensorFlow fails to create the session's devices"
+    return f"TensorFlow keeps {_show(conflict.active)} and ignores the request without a word"
+
+
 def format_conflicts(
-    conflicts: list[Conflict], *, requested_where: str, active_where: str | None
+    conflicts: list[Conflict],
+    *,
+    requested_where: str,
+    active_where: str | None,
+    kind: str = "Session",
 ) -> str:
     """The message of a conflict error or warning (its first line names the fields)."""
     fields = ", ".join(c.field for c in conflicts)
     lines = [
-        f"Conflicting process-wide GPU options ({fields}): TensorFlow applies them once per "
-        "process, so a later session cannot change them."
+        f"Conflicting process-wide GPU options ({fields}): the {kind} created at "
+        f"{requested_where} asks for values other than the ones in force, and TensorFlow "
+        "applies them once per process."
     ]
     since = active_where or "<unknown>"
     for c in conflicts:
         lines.append(
             f"  {c.field}: {_show(c.requested)} requested at {requested_where}, but "
-            f"{_show(c.active)} is in force since {since}."
+            f"{_show(c.active)} is in force since {since}; {_consequence(c)}."
         )
-    lines.append(
-        "Fix: give every session the same GPU options (or config=None, which inherits the process "
-        "config), set them once with tfcompat_gpu.configure() at start, or, to run models on "
-        'different GPUs, use tfcompat_gpu.set_conflict_policy("remap") or tfcompat_gpu.on_gpu().'
+    fix = (
+        "Fix: give every session the same GPU options (or config=None, which inherits the "
+        "process config), or set them once with tfcompat_gpu.configure() at start"
     )
+    if any(c.field == "visible_device_list" for c in conflicts):
+        fix += (
+            '; to run models on different GPUs, use tfcompat_gpu.set_conflict_policy("remap") '
+            "(each session's graph then runs on the GPU it asked for) or "
+            "tfcompat_gpu.on_gpu(gpu_id, graph)"
+        )
+    lines.append(fix + ".")
     return "\n".join(lines)
 
 
 def report_conflicts(
-    conflicts: list[Conflict], *, requested_where: str, active_where: str | None
+    conflicts: list[Conflict],
+    *,
+    requested_where: str,
+    active_where: str | None,
+    kind: str = "Session",
 ) -> None:
-    """Raise, warn or log per the policy; no-op without conflicts."""
+    """Raise, warn or log per the policy; no-op without conflicts.
+
+    A warning is attributed to ``requested_where`` (the user's line), not to the TensorFlow
+    frame that created the session, so warning filters and ``-W error`` see the user's code.
+    """
     if not conflicts:
         return
     policy = get_conflict_policy()
     message = format_conflicts(
-        conflicts, requested_where=requested_where, active_where=active_where
+        conflicts, requested_where=requested_where, active_where=active_where, kind=kind
     )
     if policy == "ignore":
         logger.debug("%s", message)
@@ -173,4 +207,8 @@ def report_conflicts(
     )
     if fatal:
         raise GPUConfigConflictError(message)
-    warnings.warn(message, GPUConfigWarning, stacklevel=4)
+    filename, _, line = requested_where.rpartition(":")
+    if filename and line.isdigit():
+        warnings.warn_explicit(message, GPUConfigWarning, filename, int(line))
+    else:
+        warnings.warn(message, GPUConfigWarning, stacklevel=2)

@@ -1,0 +1,237 @@
+"""The drop-in as one table of moves, applied by post-import hooks and undone by ``uninstall()``.
+
+Each :class:`Move` names the module whose import triggers it, the attribute it sets there and how
+to build the new value.  ``install()`` registers one ``wrapt`` post-import hook per module, so
+nothing is imported by installing; a module already imported is patched at once.  Every change
+is recorded with what it replaced, and ``uninstall()`` puts the originals back in reverse order,
+so ``vars()`` of every touched module and class is exactly as before.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any
+
+__all__ = ["MOVES", "Move", "install", "is_installed", "uninstall"]
+
+_MISSING: Any = object()
+
+
+@dataclass(frozen=True)
+class Move:
+    """One attribute the drop-in sets when ``module`` is imported."""
+
+    module: str
+    """Module whose import triggers the move."""
+    target: str
+    """Dotted attribute path inside ``module`` (``"BaseSession.__init__"``, ``"Session"``)."""
+    make: Callable[[ModuleType, Any], Any]
+    """``(module, current value or _MISSING) -> new value``."""
+    only_if_missing: bool
+    """Leave the attribute alone when it exists (the real one wins)."""
+    why: str
+
+
+def _v1(name: str) -> Callable[[ModuleType, Any], Any]:
+    def make(module: ModuleType, current: Any) -> Any:
+        return getattr(module.compat.v1, name)
+
+    make.__name__ = f"compat_v1_{name}"
+    return make
+
+
+def _wrap_session_init(module: ModuleType, current: Any) -> Any:
+    import wrapt
+
+    from tfcompat_gpu.patching import _sessions
+
+    return wrapt.FunctionWrapper(current, _sessions.base_session_init)
+
+
+def _keras_function(name: str) -> Callable[[ModuleType, Any], Any]:
+    def make(module: ModuleType, current: Any) -> Any:
+        from tfcompat_gpu.patching import _keras
+
+        return _keras.session_function(name, module)
+
+    make.__name__ = f"keras_{name}"
+    return make
+
+
+# Where each Keras flavour keeps a ``backend`` namespace that legacy code reaches:
+# Keras 3 (``keras.backend``, ``tf.keras.backend`` = ``tf.compat.v1.keras.backend``), Keras 2 of
+# TF <= 2.15 (``keras.backend``, ``tf.keras.backend``, ``tf.compat.v1.keras.backend``) and
+# tf_keras (``tf_keras.backend`` and its v1/v2 API modules).  The real functions win where
+# they exist (the v1 API modules); the others get ones that delegate or emulate.
+KERAS_BACKENDS: tuple[str, ...] = (
+    "keras.backend",
+    "keras._tf_keras.keras.backend",
+    "keras.api._v2.keras.backend",
+    "keras.api._v1.keras.backend",
+    "tf_keras.backend",
+    "tf_keras.api._v2.keras.backend",
+    "tf_keras.api._v1.keras.backend",
+)
+
+MOVES: tuple[Move, ...] = (
+    Move(
+        "tensorflow.python.client.session",
+        "BaseSession.__init__",
+        _wrap_session_init,
+        only_if_missing=False,
+        why="every v1 session (Session, InteractiveSession, MonitoredTrainingSession's, Keras') "
+        "consumes its ConfigProto here: route it through the process config and the conflict check",
+    ),
+    *(
+        Move(
+            "tensorflow",
+            name,
+            _v1(name),
+            only_if_missing=True,
+            why=f"tf.{name} was removed in TF2; legacy code gets tf.compat.v1.{name}",
+        )
+        for name in ("Session", "InteractiveSession", "ConfigProto", "GPUOptions")
+    ),
+    *(
+        Move(
+            backend,
+            name,
+            _keras_function(name),
+            only_if_missing=True,
+            why=f"{name} is gone from this Keras namespace; delegate to the real one, or emulate "
+            "it under Keras 3",
+        )
+        for backend in KERAS_BACKENDS
+        for name in ("set_session", "get_session")
+    ),
+)
+
+
+@dataclass
+class _Change:
+    owner: Any
+    name: str
+    previous: Any
+    new: Any
+
+
+_lock = threading.RLock()
+_installed = False
+_changes: dict[tuple[str, str], _Change] = {}
+_hooked: set[str] = set()
+_extras: list[tuple[Callable[[], None], Callable[[], None]]] = []
+"""(install, uninstall) pairs of the parts that are not attributes (the module finder)."""
+
+
+def is_installed() -> bool:
+    """True between :func:`install` and :func:`uninstall`."""
+    return _installed
+
+
+def install() -> None:
+    """Patch TensorFlow and Keras for legacy code; idempotent, thread-safe, imports neither.
+
+    After it, ``tf.Session``/``tf.ConfigProto``/``tf.GPUOptions``/``tf.InteractiveSession``
+    exist on TF2, every v1 session goes through the process config and the conflict check, and
+    Keras' ``set_session``/``get_session`` work under Keras 2, tf_keras and Keras 3 (including
+    ``import keras.backend.tensorflow_backend``).  The patches land when the modules are
+    imported, or at once for those already imported.
+
+    Example::
+
+        import tfcompat_gpu
+        tfcompat_gpu.install()
+        import tensorflow as tf
+        sess = tf.Session(config=tf.ConfigProto(gpu_options=tf.GPUOptions(allow_growth=True)))
+    """
+    global _installed
+    with _lock:
+        if _installed:
+            return
+        _installed = True
+        from tfcompat_gpu.patching import _keras
+
+        _extras[:] = [(_keras.install_finder, _keras.uninstall_finder)]
+        for start, _ in _extras:
+            start()
+        import wrapt
+
+        for name in dict.fromkeys(move.module for move in MOVES):
+            if name in _hooked:
+                if name in sys.modules:
+                    _on_import(sys.modules[name])
+                continue
+            _hooked.add(name)
+            # wrapt calls the hook at once when the module is already imported.
+            wrapt.register_post_import_hook(_on_import, name)
+
+
+def uninstall() -> None:
+    """Undo :func:`install`: every patched attribute gets its original back (idempotent).
+
+    Names bound before ``install()`` (``from keras import backend as K``) see the originals
+    again, since the module objects themselves were patched.  The post-import hooks stay
+    registered with ``wrapt`` (it cannot remove them) but do nothing until the next install.
+
+    Example::
+
+        tfcompat_gpu.uninstall()
+        assert not hasattr(tf, "Session")  # on TF2
+    """
+    global _installed
+    with _lock:
+        if not _installed:
+            return
+        _installed = False
+        for key in reversed(list(_changes)):
+            _undo(_changes.pop(key))
+        for _, stop in reversed(_extras):
+            stop()
+        _extras.clear()
+
+
+def _on_import(module: ModuleType) -> None:
+    with _lock:
+        if not _installed:
+            return
+        for move in MOVES:
+            if move.module == module.__name__:
+                _apply(module, move)
+
+
+def _resolve(module: ModuleType, target: str) -> tuple[Any, str]:
+    *path, name = target.split(".")
+    owner: Any = module
+    for part in path:
+        owner = getattr(owner, part)
+    return owner, name
+
+
+def _apply(module: ModuleType, move: Move) -> None:
+    key = (move.module, move.target)
+    if key in _changes:
+        return
+    try:
+        owner, name = _resolve(module, move.target)
+    except AttributeError:  # this TensorFlow/Keras lays things out differently: nothing to do
+        return
+    if move.only_if_missing and hasattr(owner, name):
+        return
+    previous = vars(owner).get(name, _MISSING)
+    current = previous if previous is not _MISSING else getattr(owner, name, _MISSING)
+    new = move.make(module, current)
+    setattr(owner, name, new)
+    _changes[key] = _Change(owner, name, previous, new)
+
+
+def _undo(change: _Change) -> None:
+    if vars(change.owner).get(change.name, _MISSING) is not change.new:
+        return  # someone replaced it since; theirs stays
+    if change.previous is _MISSING:
+        delattr(change.owner, change.name)
+    else:
+        setattr(change.owner, change.name, change.previous)

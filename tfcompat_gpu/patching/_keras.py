@@ -1,0 +1,186 @@
+"""Keras ``set_session`` / ``get_session`` for every flavour, and ``keras.backend.tensorflow_backend``.
+
+- Keras 2 of TF <= 2.15 and tf_keras keep the real functions in their v1 API; the other
+  namespaces (``keras.backend``, ``tf.keras.backend``) get thin functions that delegate to them.
+- Keras 3 has no sessions.  ``set_session(sess)`` applies what the session asked for to the
+  process through :func:`tfcompat_gpu.configure` (its process-wide options already took effect
+  when the session was created); ``get_session()`` returns that session, or one created with
+  the process config.  Keras 3 models never run in it.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import os
+import sys
+import threading
+from collections.abc import Callable, Sequence
+from types import ModuleType
+from typing import Any
+
+from tfcompat_gpu import _tf
+from tfcompat_gpu._errors import GPUConfigError
+from tfcompat_gpu.config import GPUConfig
+
+__all__ = ["flavour", "install_finder", "session_function", "uninstall_finder"]
+
+SHIM = "keras.backend.tensorflow_backend"
+
+
+def _legacy_keras_requested() -> bool:
+    return os.environ.get("TF_USE_LEGACY_KERAS", "") in ("1", "true", "True")
+
+
+def flavour(module_name: str) -> str:
+    """``"tf_keras"``, ``"keras2"`` or ``"keras3"``: who owns sessions for this namespace."""
+    if module_name.startswith("tf_keras"):
+        return "tf_keras"
+    keras = sys.modules.get("keras")
+    version = str(getattr(keras, "__version__", "3"))
+    if int(version.split(".")[0]) < 3:
+        return "keras2"
+    if _legacy_keras_requested() and importlib.util.find_spec("tf_keras") is not None:
+        # Legacy scripts' ``import keras`` means Keras 2: hand sessions to tf_keras, whose
+        # models (tf.keras under TF_USE_LEGACY_KERAS) are the ones that use them.
+        return "tf_keras"
+    return "keras3"
+
+
+def _real_backend(kind: str) -> ModuleType:
+    name = "tf_keras.src.backend" if kind == "tf_keras" else "keras.src.backend"
+    return importlib.import_module(name)
+
+
+def session_function(name: str, module: ModuleType) -> Callable[..., Any]:
+    """The ``set_session`` or ``get_session`` to put on ``module``."""
+    kind = flavour(module.__name__)
+    if kind == "keras3":
+        return set_session if name == "set_session" else get_session
+    real = getattr(_real_backend(kind), name)
+
+    def delegate(*args: Any, **kwargs: Any) -> Any:
+        return real(*args, **kwargs)
+
+    delegate.__name__ = delegate.__qualname__ = name
+    delegate.__doc__ = (
+        f"{real.__module__}.{name}, reachable again from {module.__name__} (tfcompat_gpu)."
+    )
+    delegate.__wrapped__ = real  # type: ignore[attr-defined]
+    return delegate
+
+
+# -- Keras 3 --------------------------------------------------------------------------------
+
+_lock = threading.Lock()
+_session: Any = None
+
+
+def set_session(session: Any) -> None:
+    """Keras 3 has no session: apply what ``session`` asked for to the process instead.
+
+    Its process-wide options (memory, growth, device list, thread pools) took effect, or were
+    checked for conflicts, when the session was created; here its per-session options
+    (soft/log placement, ``device_count``) are applied to the process with
+    :func:`tfcompat_gpu.configure`.  :func:`get_session` returns it afterwards.
+
+    Example::
+
+        from keras import backend as K
+        K.set_session(tf.Session(config=tf.ConfigProto(allow_soft_placement=True)))
+    """
+    global _session
+    base = _tf.session_module().BaseSession
+    if not isinstance(session, base):
+        raise GPUConfigError(
+            "set_session: expected a tf.compat.v1.Session. Received: "
+            f"{type(session).__name__} {session!r}. Create one with tf.compat.v1.Session(config=...)."
+        )
+    from tfcompat_gpu.apply import configure
+    from tfcompat_gpu.patching._sessions import request_of
+
+    request = request_of(session)
+    if request is None:
+        # Created before install(): nothing of it reached the process yet.
+        cfg = GPUConfig.from_config_proto(session._config).replace(extra_proto=b"")
+    else:
+        cfg = GPUConfig(
+            allow_soft_placement=request.allow_soft_placement,
+            log_device_placement=request.log_device_placement,
+            device_count=request.device_count,
+        )
+    if cfg.to_dict():
+        configure(cfg)
+    with _lock:
+        _session = session
+
+
+def get_session(op_input_list: Sequence[Any] = ()) -> Any:
+    """The session given to :func:`set_session`, else one with the process config (Keras 3).
+
+    Keras 3 models never run in it: use it for ``sess.run`` on your own v1 graph, or to read
+    the configuration (``get_session()._config``).
+
+    Example::
+
+        sess = K.get_session()
+        print(sess._config.gpu_options.allow_growth)
+    """
+    global _session
+    with _lock:
+        if _session is None:
+            _session = _tf.tf().compat.v1.Session()
+        return _session
+
+
+# -- keras.backend.tensorflow_backend ---------------------------------------------------------
+
+
+class _ShimFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """Makes ``keras.backend.tensorflow_backend`` (Keras <= 2.3) importable again.
+
+    It sits last on ``sys.meta_path``, so a real module of that name always wins.
+    """
+
+    def find_spec(
+        self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
+    ) -> importlib.machinery.ModuleSpec | None:
+        if fullname != SHIM:
+            return None
+        return importlib.machinery.ModuleSpec(fullname, self)
+
+    def create_module(self, spec: importlib.machinery.ModuleSpec) -> ModuleType | None:
+        return None
+
+    def exec_module(self, module: ModuleType) -> None:
+        backend = importlib.import_module("keras.backend")
+        module.__doc__ = (
+            "keras.backend.tensorflow_backend of Keras <= 2.3, restored by tfcompat_gpu: "
+            "every name comes from keras.backend (set_session/get_session included)."
+        )
+
+        def __getattr__(name: str) -> Any:
+            return getattr(backend, name)
+
+        module.__getattr__ = __getattr__  # type: ignore[method-assign]
+
+
+_finder = _ShimFinder()
+
+
+def install_finder() -> None:
+    if _finder not in sys.meta_path:
+        sys.meta_path.append(_finder)
+
+
+def uninstall_finder() -> None:
+    if _finder in sys.meta_path:
+        sys.meta_path.remove(_finder)
+    shim = sys.modules.get(SHIM)
+    if shim is not None and shim.__spec__ is not None and shim.__spec__.loader is _finder:
+        del sys.modules[SHIM]
+        parent = sys.modules.get("keras.backend")
+        if parent is not None and vars(parent).get("tensorflow_backend") is shim:
+            delattr(parent, "tensorflow_backend")

@@ -1,0 +1,108 @@
+"""The wrapper around ``BaseSession.__init__``: every v1 session goes through the process config.
+
+It runs once per session creation and never on ``Session.run``, so the shim costs nothing on
+the hot path.  It also keeps what the runner and Keras 3's ``set_session`` need to know about
+sessions: the request each one made and the ConfigProto it really got.
+"""
+
+from __future__ import annotations
+
+import threading
+import weakref
+from typing import Any
+
+from tfcompat_gpu import _tf
+from tfcompat_gpu._state import STATE
+from tfcompat_gpu._where import user_frame
+from tfcompat_gpu.config import GPUConfig
+
+__all__ = ["base_session_init", "request_of", "seen_sessions", "set_overrides"]
+
+_lock = threading.Lock()
+_overrides: GPUConfig | None = None
+_requests: weakref.WeakKeyDictionary[Any, GPUConfig] = weakref.WeakKeyDictionary()
+_seen: list[dict[str, Any]] = []
+
+
+def set_overrides(cfg: GPUConfig | None) -> None:
+    """Fields that win over what any session asks for (``tfcompat-gpu run`` options)."""
+    global _overrides
+    with _lock:
+        _overrides = cfg if cfg is not None and cfg.to_dict() else None
+
+
+def request_of(session: Any) -> GPUConfig | None:
+    """What ``session`` asked for when it was created through the drop-in (None: not seen)."""
+    with _lock:
+        return _requests.get(session)
+
+
+def seen_sessions() -> list[dict[str, Any]]:
+    """Every session created through the drop-in: kind, place, device and the proto it got."""
+    with _lock:
+        return [dict(entry) for entry in _seen]
+
+
+def _bind(target: Any = "", graph: Any = None, config: Any = None) -> tuple[Any, Any, Any]:
+    return target, graph, config
+
+
+def _interactive_default(config: Any) -> bool:
+    """``InteractiveSession()`` with no config builds this one itself (growth on)."""
+    expected = _tf.config_proto_class()()
+    expected.gpu_options.allow_growth = True
+    expected.graph_options.place_pruned_graph = True
+    return bool(config == expected)
+
+
+def base_session_init(wrapped: Any, instance: Any, args: Any, kwargs: Any) -> Any:
+    target, graph, config = _bind(*args, **kwargs)
+    if config is not None and not isinstance(config, _tf.config_proto_class()):
+        return wrapped(*args, **kwargs)  # TensorFlow's own TypeError says it best
+    kind = type(instance).__name__
+    where = user_frame()
+    request = GPUConfig() if config is None else GPUConfig.from_config_proto(config)
+    from tfcompat_gpu.apply import prepare_session
+
+    with STATE.lock:
+        if kind == "InteractiveSession" and _interactive_default(config):
+            # TensorFlow's own default, not the user's request: growth only counts where it
+            # decides growth for the process, as it did in TF1.
+            first = (
+                not STATE.sessions
+                and not _tf.runtime_started()
+                and (STATE.applied or GPUConfig()).allow_growth is None
+            )
+            if not first:
+                request = request.replace(allow_growth=None)
+        with _lock:
+            overrides = _overrides
+        if overrides is not None:
+            request = request.merged(overrides)
+        try:
+            setup = prepare_session(request, where, kind)
+            session_graph = graph if graph is not None else _tf.default_graph()
+            if setup.device is not None:
+                from tfcompat_gpu.patching.placement import check_placeable
+
+                check_placeable(session_graph, setup.device, where)
+        except BaseException:
+            _tf.abandon_session(instance)
+            raise
+    result = wrapped(target, graph, setup.proto)
+    if setup.device is not None:
+        from tfcompat_gpu.patching.placement import place_graph
+
+        place_graph(session_graph, setup.device, where)
+    with _lock:
+        _requests[instance] = request
+        _seen.append(
+            {
+                "kind": kind,
+                "where": where,
+                "device": setup.device,
+                "request": request.to_dict(),
+                "config": _tf.set_fields(setup.proto),
+            }
+        )
+    return result
