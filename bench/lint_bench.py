@@ -236,7 +236,7 @@ def main() -> int:
     assert not any(f.code == "TFG000" for f in report.findings), "generated code must parse"
 
     lint_proc = time_process([args.lint, "check", "--isolated", str(tree)], args.repeat)
-    # The CLI forks one worker per CPU by default; the single-process time is shown too.
+    # The CLI forks one worker per idle CPU by default; the single-process time is shown too.
     lint_serial = time_process([args.lint, "check", "--isolated", "-j1", str(tree)], args.repeat)
     upgrade_proc = time_process(
         [

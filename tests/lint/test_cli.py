@@ -174,3 +174,15 @@ def test_dispatcher_and_no_tensorflow_import(tree: Path) -> None:
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert proc.returncode == 1, proc.stderr
     assert "TFG003" in proc.stdout
+
+
+def test_workers_give_the_same_report(tmp_path: Path) -> None:
+    from tfcompat_gpu.lint.run import default_jobs, lint_paths
+
+    for n in range(12):
+        (tmp_path / f"m{n:02d}.py").write_text(BAD if n % 3 else WARN)
+    serial = lint_paths([str(tmp_path)], use_config=False, jobs=1)
+    forked = lint_paths([str(tmp_path)], use_config=False, jobs=2)
+    assert forked.findings == serial.findings
+    assert len(serial.findings) == 12
+    assert default_jobs() >= 1
