@@ -177,3 +177,41 @@ def test_odd_list_items() -> None:
     )
     # Walked without error, down into the pattern's value reference.
     assert [(f.line, f.code) for f in check_bytes(source.encode(), "m.py")] == [(5, "TFG009")]
+
+
+def _corpus() -> list[Path]:
+    fixtures = sorted((Path(__file__).parent / "fixtures").glob("*.py"))
+    legacy = sorted((Path(__file__).resolve().parents[2] / "legacy_examples").rglob("*.py"))
+    return fixtures + legacy + [Path(p) for p in _stdlib_files()[:80]]
+
+
+@pytest.mark.parametrize("path", _corpus(), ids=lambda p: p.name)
+def test_skipping_statements_changes_nothing(path: Path) -> None:
+    from tfcompat_gpu.lint.engine import check_tree
+
+    source = path.read_text(encoding="utf-8")
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        pytest.skip("does not parse")
+    assert check_tree(tree, "m.py", source) == check_tree(tree, "m.py")
+
+
+def test_skipping_statements_on_generated_tree(tmp_path: Path) -> None:
+    import importlib.util
+
+    from tfcompat_gpu.lint.engine import check_tree
+
+    spec = importlib.util.spec_from_file_location(
+        "lint_bench", Path(__file__).resolve().parents[2] / "bench" / "lint_bench.py"
+    )
+    assert spec is not None
+    assert spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    for path in bench.generate(tmp_path, 8):
+        source = path.read_text()
+        tree = ast.parse(source)
+        full = check_tree(tree, "m.py")
+        assert full, "the generated files carry findings"
+        assert check_tree(tree, "m.py", source) == full

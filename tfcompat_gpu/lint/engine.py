@@ -96,10 +96,13 @@ def _unreadable(path: str, reason: str, line: int = 1, col: int = 0) -> list[Fin
     ]
 
 
-def check_tree(tree: ast.AST, path: str) -> list[RawFinding]:
-    """Run every rule over a parsed module (no suppression, no selection)."""
+def check_tree(tree: ast.AST, path: str, source: str | None = None) -> list[RawFinding]:
+    """Run every rule over a parsed module (no suppression, no selection).
+
+    Passing the module's ``source`` lets the walk skip statements no rule can be about.
+    """
     ctx = FileContext(path)
-    walk(tree, ctx)
+    walk(tree, ctx, source)
     ctx.findings.sort(key=lambda f: (f.line, f.col, f.code))
     return ctx.findings
 
@@ -128,7 +131,7 @@ def check_bytes(data: bytes, path: str) -> list[Finding]:
     except (ValueError, OverflowError) as exc:
         return _unreadable(path, f"cannot parse: {exc}")
     try:
-        raw = check_tree(tree, path)
+        raw = check_tree(tree, path, source)
     except RecursionError:
         return _unreadable(path, "code is nested too deeply to check")
     except Exception as exc:  # a bug in a rule must not end the run

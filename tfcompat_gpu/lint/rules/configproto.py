@@ -172,6 +172,7 @@ def _assign(ctx: FileContext, node: ast.Assign) -> None:
             names = _bindings(ctx)
             if spec is not None:
                 names[target.id] = spec
+                ctx.watch(target.id)
             else:
                 names.pop(target.id, None)
         elif target.__class__ is ast.Attribute:

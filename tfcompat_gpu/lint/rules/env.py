@@ -86,6 +86,7 @@ def _assign(ctx: FileContext, node: ast.Assign) -> None:
         if target.__class__ is ast.Name:
             if is_env_value(ctx, node.value):
                 env_names.add(target.id)
+                ctx.watch(target.id)
             else:
                 env_names.discard(target.id)
             continue
