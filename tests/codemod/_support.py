@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -21,9 +24,21 @@ def child_env() -> dict[str, str]:
     return env
 
 
-def run_script(path: Path, timeout: float = 240) -> subprocess.CompletedProcess[str]:
+def needs_tensorflow() -> None:
+    # find_spec, not importorskip: the test process itself never imports TensorFlow
+    if importlib.util.find_spec("tensorflow") is None:
+        pytest.skip("TensorFlow is not installed")
+
+
+def run_script(
+    path: Path, runner: tuple[str, ...] | None = None, timeout: float = 240
+) -> subprocess.CompletedProcess[str]:
+    """Run ``path`` with ``python``, or with ``tfcompat-gpu run RUNNER...`` when given."""
+    command = [sys.executable, str(path)]
+    if runner is not None:
+        command = [sys.executable, "-m", "tfcompat_gpu", "run", *runner, str(path)]
     return subprocess.run(
-        [sys.executable, str(path)],
+        command,
         cwd=path.parent,
         env=child_env(),
         capture_output=True,
@@ -43,3 +58,17 @@ def migrate_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProc
         timeout=120,
         check=False,
     )
+
+
+def split_warning(warning: str) -> tuple[int, str]:
+    line, _, message = warning.partition(": ")
+    return int(line), message
+
+
+def assert_warnings(got: tuple[str, ...], expected: list[tuple[int, str]]) -> None:
+    """``got`` are ``"LINE: message"``; each expected ``(line, text)`` matches one, in order."""
+    parsed = sorted(split_warning(w) for w in got)
+    assert len(parsed) == len(expected), got
+    for (line, message), (want_line, want_text) in zip(parsed, sorted(expected)):
+        assert line == want_line, got
+        assert want_text in message, got

@@ -60,6 +60,30 @@ tfcompat_gpu.configure(allow_growth=True)
 """,
 )
 case(
+    # set_session goes, get_session has no TF2 counterpart: it stays, and so does its import
+    "ktf-get-session-keeps-its-import",
+    """\
+import keras.backend.tensorflow_backend as KTF
+import tensorflow as tf
+config = tf.ConfigProto()
+config.gpu_options.allow_growth = True
+KTF.set_session(tf.Session(config=config))
+print(KTF.get_session()._config)
+""",
+    """\
+import keras.backend.tensorflow_backend as KTF
+import tensorflow as tf
+import tfcompat_gpu
+
+tfcompat_gpu.configure(allow_growth=True)
+print(KTF.get_session()._config)
+""",
+    [
+        (1, "the import stays because line 6 still uses it"),
+        (6, "get_session() does not exist with TF2 and Keras 3"),
+    ],
+)
+case(
     "keras-backend-threads-device-count-long-call",
     """\
 import tensorflow as tf
@@ -244,6 +268,61 @@ sess.run(op)
 """,
 )
 case(
+    # a config factory: it returns a GPUConfig, and each session gets it (seed 001)
+    "config-returned-by-a-function-seed-001",
+    """\
+import tensorflow as tf
+
+
+def GPU_config():
+    gpuConfig = tf.ConfigProto()  # from the INI file
+    gpuConfig.allow_soft_placement = config.getboolean('gpu', 'allow_soft_placement')
+    gpuConfig.gpu_options.allow_growth = config.getboolean('gpu', 'allow_growth')
+    gpuConfig.gpu_options.per_process_gpu_memory_fraction = config.getfloat('gpu', 'rate')
+    return gpuConfig
+
+
+sess = tf.Session(config=GPU_config())
+sess.run(op)
+""",
+    """\
+import tensorflow as tf
+import tfcompat_gpu
+
+
+def GPU_config():
+    # from the INI file
+    return tfcompat_gpu.GPUConfig(
+        allow_soft_placement=config.getboolean('gpu', 'allow_soft_placement'),
+        allow_growth=config.getboolean('gpu', 'allow_growth'),
+        per_process_gpu_memory_fraction=config.getfloat('gpu', 'rate'),
+    )
+
+
+sess = tfcompat_gpu.session(GPU_config())
+sess.run(op)
+""",
+)
+case(
+    "config-returned-directly-graph-kept",
+    """\
+import tensorflow as tf
+def make_config(threads):
+    return tf.ConfigProto(intra_op_parallelism_threads=threads)
+with tf.Session(graph=g, config=make_config(2)) as sess:
+    pass
+""",
+    """\
+import tensorflow as tf
+import tfcompat_gpu
+
+def make_config(threads):
+    return tfcompat_gpu.GPUConfig(intra_op_parallelism_threads=threads)
+with tfcompat_gpu.session(make_config(2), graph=g) as sess:
+    pass
+""",
+)
+case(
     "device-count-subscript",
     """\
 import tensorflow as tf
@@ -388,11 +467,38 @@ with tf.Session(config=config) as sess:
 """,
     """\
 import tensorflow.compat.v1 as tf
-tf.config.set_visible_devices(
-    [tf.config.list_physical_devices("GPU")[i] for i in (0, 2)], "GPU"
-)
+gpus = tf.config.list_physical_devices("GPU")
+if gpus:
+    tf.config.set_visible_devices([gpus[i] for i in (0, 2)], "GPU")
 with tf.Session() as sess:
     pass
+""",
+    target="tf2",
+)
+case(
+    # TF1 ignored the list without GPUs: the guard keeps that; the name does not clobber `gpus`
+    "tf2-visible-devices-guarded-in-function",
+    """\
+import tensorflow as tf
+gpus = 2
+
+
+def run():
+    config = tf.ConfigProto(gpu_options=tf.GPUOptions(visible_device_list="1"))
+    with tf.Session(config=config) as sess:
+        return sess.run(op)
+""",
+    """\
+import tensorflow as tf
+gpus = 2
+
+
+def run():
+    physical_gpus = tf.config.list_physical_devices("GPU")
+    if physical_gpus:
+        tf.config.set_visible_devices([physical_gpus[i] for i in (1,)], "GPU")
+    with tf.compat.v1.Session() as sess:
+        return sess.run(op)
 """,
     target="tf2",
 )
@@ -461,6 +567,23 @@ sess = tf.Session(config=config)
     target="tf2",
 )
 case(
+    "tf2-config-factory-left",
+    """\
+import tensorflow as tf
+def make_config():
+    return tf.ConfigProto(allow_soft_placement=True)
+sess = tf.Session(config=make_config())
+""",
+    """\
+import tensorflow as tf
+def make_config():
+    return tf.ConfigProto(allow_soft_placement=True)
+sess = tf.Session(config=make_config())
+""",
+    [(3, "TF2 has no config object to return")],
+    target="tf2",
+)
+case(
     "tf2-no-tensorflow-alias-adds-import",
     """\
 from tensorflow import ConfigProto, Session
@@ -482,19 +605,37 @@ case(
     "assignments-to-config-functions-seed-000",
     """\
 import tensorflow as tf
-tf.config.set_soft_device_placement = False
+tf.config.set_soft_device_placement = True
 tf.config.experimental.set_memory_growth = True  # grow
 tf.debugging.set_log_device_placement = True
 tf.config.threading.set_intra_op_parallelism_threads = 2
 """,
     """\
 import tensorflow as tf
-tf.config.set_soft_device_placement(False)
+tf.config.set_soft_device_placement(True)
 for gpu in tf.config.list_physical_devices("GPU"):  # grow
     tf.config.experimental.set_memory_growth(gpu, True)
 tf.debugging.set_log_device_placement(True)
 tf.config.threading.set_intra_op_parallelism_threads(2)
 """,
+)
+case(
+    # the assignment left soft placement on; the call would make ops pinned to a GPU fail
+    # on a machine without one, which the program never did
+    "soft-placement-off-assignment-left-seed-000",
+    """\
+import tensorflow as tf
+tf.config.set_soft_device_placement = False
+with tf.device("/device:GPU:0"):
+    x = tf.constant(1.0)
+""",
+    """\
+import tensorflow as tf
+tf.config.set_soft_device_placement = False
+with tf.device("/device:GPU:0"):
+    x = tf.constant(1.0)
+""",
+    [(2, "configured nothing, so soft placement has stayed on")],
 )
 case(
     "growth-assignment-with-virtual-devices-warns",
@@ -674,6 +815,38 @@ from keras.backend.tensorflow_backend import set_session
 set_session(make_session())
 """,
         [(2, "set_session() does not exist")],
+    ),
+    (
+        "config-factory-used-elsewhere",
+        """\
+import tensorflow as tf
+def make_config():
+    return tf.ConfigProto(allow_soft_placement=True)
+sess = tf.Session(config=make_config())
+run_config = tf.estimator.RunConfig(session_config=make_config())
+""",
+        [(3, "make_config() is used on line 5 otherwise than as the config of a tf.Session")],
+    ),
+    (
+        "config-factory-with-two-returns",
+        """\
+import tensorflow as tf
+def make_config(fast):
+    config = tf.ConfigProto(allow_soft_placement=True)
+    if fast:
+        return None
+    return config
+sess = tf.Session(config=make_config(False))
+""",
+        [(3, "not a plain function with one return")],
+    ),
+    (
+        "keras-get-session-left",
+        """\
+from keras import backend as K
+print(K.get_session()._config)
+""",
+        [(2, "get_session() does not exist with TF2 and Keras 3")],
     ),
     (
         "session-used-before-config-complete",

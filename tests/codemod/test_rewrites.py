@@ -6,22 +6,10 @@ import pytest
 
 pytest.importorskip("libcst")
 
+from _support import assert_warnings, split_warning
 from cases_rewrites import CASES, NOOPS
 
 from tfcompat_gpu.codemod.api import migrate_source
-
-
-def _split(warning: str) -> tuple[int, str]:
-    line, _, message = warning.partition(": ")
-    return int(line), message
-
-
-def assert_warnings(got: tuple[str, ...], expected: list[tuple[int, str]]) -> None:
-    parsed = sorted(_split(w) for w in got)
-    assert len(parsed) == len(expected), got
-    for (line, message), (want_line, want_text) in zip(parsed, sorted(expected)):
-        assert line == want_line, got
-        assert want_text in message, got
 
 
 @pytest.mark.parametrize(
@@ -59,7 +47,7 @@ def test_warnings_do_not_repeat_for_one_config() -> None:
         "config = tf.ConfigProto(**opts)\n"
         "set_session(tf.Session(config=config))\n"
     )
-    assert [_split(w)[0] for w in migrate_source(code).warnings] == [3]
+    assert [split_warning(w)[0] for w in migrate_source(code).warnings] == [3]
 
 
 def test_unknown_target_is_rejected() -> None:

@@ -38,12 +38,16 @@ def free_name(taken: set[str], *candidates: str) -> str:
 
 
 def call_code(func: str, args: Sequence[str], indent: str = "") -> str:
-    """``func(a, b)``, or one argument per line when that would be longer than the page."""
+    """``func(a, b)``, or one argument per line when that would be longer than the page.
+
+    ``indent`` only counts towards the width: LibCST indents continuation lines by the block
+    the statement lands in.
+    """
     flat = f"{func}({', '.join(args)})"
     if len(indent) + len(flat) <= _WIDTH and "\n" not in flat:
         return flat
-    inner = "".join(f"{indent}    {arg},\n" for arg in args)
-    return f"{func}(\n{inner}{indent})"
+    inner = "".join(f"    {arg},\n" for arg in args)
+    return f"{func}(\n{inner})"
 
 
 def growth_loop_code(tf: str, value: str, var: str) -> str:

@@ -14,11 +14,13 @@ from libcst.metadata import QualifiedName, QualifiedNameSource
 
 __all__ = [
     "CONFIG_PROTO",
+    "GET_SESSION",
     "GPU_OPTIONS",
     "INTERACTIVE_SESSION",
     "KERAS_BACKEND_MODULES",
     "SESSION",
     "SET_SESSION",
+    "TENSORFLOW_BACKEND",
     "canonical",
     "dotted",
     "imported_names",
@@ -41,9 +43,12 @@ SET_SESSION = frozenset(
         "tf_keras.backend.set_session",
     }
 )
+GET_SESSION = frozenset(name.replace(".set_session", ".get_session") for name in SET_SESSION)
+# Keras >= 2.4 has no such module; an import of it that the migrated code still needs stays.
+TENSORFLOW_BACKEND = "keras.backend.tensorflow_backend"
 # Modules whose only use in legacy GPU code is set_session: Keras 3 removed
 # keras.backend.tensorflow_backend, so an import of it left behind breaks the script.
-KERAS_BACKEND_MODULES = frozenset({"keras.backend.tensorflow_backend", "keras.backend"})
+KERAS_BACKEND_MODULES = frozenset({TENSORFLOW_BACKEND, "keras.backend"})
 
 
 def canonical(name: str) -> str:

@@ -22,6 +22,7 @@ SETTERS = frozenset(
     }
 )
 GROWTH = "tensorflow.config.experimental.set_memory_growth"
+SOFT_PLACEMENT = "tensorflow.config.set_soft_device_placement"
 LOGICAL_DEVICES = frozenset(
     {
         "tensorflow.config.set_logical_device_configuration",
@@ -85,6 +86,19 @@ class ConfigFunctionAssignmentsCommand(MigrationCommand):
             )
             return updated_node
         value = self.module.code_for_node(assign.value)
+        if setter == SOFT_PLACEMENT and not (
+            isinstance(assign.value, cst.Name) and assign.value.value == "True"
+        ):
+            # The assignment configured nothing, so the program has always run with soft
+            # placement on; turning it off makes every op pinned to a missing device fail.
+            self.warn_at(
+                original_node,
+                f"assignment to {setter} configured nothing, so soft placement has stayed on; "
+                f"calling it with {value} would make ops pinned to a missing device (a GPU on a "
+                "machine without one) fail; left unchanged: call it if that is wanted, or delete "
+                "the line",
+            )
+            return updated_node
         if setter == GROWTH:
             if self._logical_devices:
                 self.warn_at(

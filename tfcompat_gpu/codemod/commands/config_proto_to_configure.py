@@ -15,7 +15,13 @@ from typing import TypeVar, Union, cast
 
 import libcst as cst
 from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
-from libcst.metadata import Assignment, PositionProvider, QualifiedNameProvider, ScopeProvider
+from libcst.metadata import (
+    Assignment,
+    PositionProvider,
+    QualifiedNameProvider,
+    Scope,
+    ScopeProvider,
+)
 
 from tfcompat_gpu._options import option_for_proto_path
 from tfcompat_gpu.codemod._base import MigrationCommand
@@ -28,11 +34,13 @@ from tfcompat_gpu.codemod._emit import (
 )
 from tfcompat_gpu.codemod._names import (
     CONFIG_PROTO,
+    GET_SESSION,
     GPU_OPTIONS,
     INTERACTIVE_SESSION,
     KERAS_BACKEND_MODULES,
     SESSION,
     SET_SESSION,
+    TENSORFLOW_BACKEND,
     canonical,
     dotted,
     prefix_for,
@@ -69,6 +77,8 @@ class _Config:
     block: _Block | None = None
     # the anchor is a building statement or a removed sink (replaced), not a kept statement
     anchor_replaced: bool = True
+    # ``def make_config(): ...; return config`` whose every call configures a session
+    factory: cst.FunctionDef | None = None
 
 
 @dataclass
@@ -89,6 +99,8 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
         self._plan = _Plan()
         self._warned: set[cst.CSTNode] = set()
         self._handled_set_session: set[cst.Call] = set()
+        # functions that return a ConfigProto: a session given their result has its warning
+        self._factories: set[cst.FunctionDef] = set()
         self._migrated = False
         self._tf = tf_root_alias(node)
         self._taken = names_in(node)
@@ -116,6 +128,7 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
                 self._warn_once(config.proto, f"ConfigProto left unchanged: {why}")
         if self._migrated:
             self._remove_stale_imports(node)
+            self._warn_kept_backend_imports(node)
         followed = {sink for config in configs for sink in config.sinks}
         for call in calls:
             names = kinds[call]
@@ -126,6 +139,13 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
                         "set_session() does not exist with TF2 and Keras 3 and was left "
                         "unchanged: configure the process once with tfcompat_gpu.configure()",
                     )
+            elif names & GET_SESSION:
+                self._warn_once(
+                    call,
+                    "get_session() does not exist with TF2 and Keras 3 and was left unchanged: "
+                    "read the settings with tfcompat_gpu.current_config(), or run a v1 graph in "
+                    "tfcompat_gpu.session()",
+                )
             elif names & {SESSION, INTERACTIVE_SESSION} and call not in followed:
                 config_arg = self._config_arg(call)
                 if (
@@ -150,7 +170,13 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
 
     def _is_proto(self, node: cst.BaseExpression) -> bool:
         value = self._value_of(node)
-        return isinstance(value, cst.Call) and CONFIG_PROTO in self._kinds.get(value, set())
+        if not isinstance(value, cst.Call):
+            return False
+        if isinstance(value.func, cst.Name) and value.func.value in {
+            f.name.value for f in self._factories
+        }:
+            return True
+        return CONFIG_PROTO in self._kinds.get(value, set())
 
     def _reported_elsewhere(self, set_session: cst.Call) -> bool:
         """``set_session`` of a session whose ConfigProto already has its own warning."""
@@ -193,6 +219,55 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
                             RemoveImportsVisitor.remove_unused_import(
                                 self.context, str(module_name), name, alias.evaluated_alias
                             )
+
+    def _warn_kept_backend_imports(self, module: cst.Module) -> None:
+        """Say why an import of ``keras.backend.tensorflow_backend`` survives the migration."""
+        for statement in module.body:
+            if not isinstance(statement, cst.SimpleStatementLine):
+                continue
+            for small in statement.body:
+                bound: list[cst.CSTNode] = []
+                if isinstance(small, cst.Import):
+                    bound = [
+                        a.asname.name
+                        for a in small.names
+                        if dotted(a.name) == TENSORFLOW_BACKEND and a.asname is not None
+                    ]
+                elif isinstance(small, cst.ImportFrom) and not isinstance(
+                    small.names, cst.ImportStar
+                ):
+                    module_name = dotted(small.module) if small.module is not None else None
+                    bound = [
+                        a.asname.name if a.asname is not None else a.name
+                        for a in small.names
+                        if module_name == TENSORFLOW_BACKEND
+                        or f"{module_name}.{a.evaluated_name}" == TENSORFLOW_BACKEND
+                    ]
+                scope = self.get_metadata(ScopeProvider, small, None)
+                lines = sorted(
+                    {line for name in bound for line in self._lines_still_using(scope, name)}
+                )
+                if lines:
+                    self._warn_once(
+                        statement,
+                        f"{TENSORFLOW_BACKEND} does not exist with Keras >= 2.4; the import "
+                        f"stays because line {', '.join(map(str, lines))} still uses it",
+                    )
+
+    def _lines_still_using(self, scope: Scope | None, name: cst.CSTNode) -> list[int]:
+        """Lines that read the name an import binds, outside the statements the plan removes."""
+        if scope is None or not isinstance(name, cst.Name):
+            return []
+        gone = self._plan.remove | self._plan.replace_anchor
+        lines: list[int] = []
+        for assignment in scope.assignments[name.value]:
+            for access in assignment.references:
+                node: cst.CSTNode | None = access.node
+                while node is not None and node not in gone:
+                    node = self.parent(node)
+                if node is None:
+                    lines.append(self.line_of(access.node))
+        return lines
 
     def _warn_once(self, node: cst.CSTNode, message: str) -> None:
         if node not in self._warned:
@@ -323,14 +398,19 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
             config.sinks.append(sink)
         else:
             assigned = self._assigned_name(proto)
-            if assigned is None:
+            returned = self._return_line(proto)
+            if assigned is None and returned is not None:
+                config.building.append(returned)
+                self._follow_factory(returned, config)
+            elif assigned is None:
                 raise _CannotFollow(
                     "it is not assigned to a name or passed to a session, so the settings "
                     "cannot be traced to where they take effect"
                 )
-            target, line = assigned
-            config.building.append(line)
-            self._read_uses(target, "", found, config)
+            else:
+                target, line = assigned
+                config.building.append(line)
+                self._read_uses(target, "", found, config)
         if gpu_options is not None:
             self._follow_gpu_options(gpu_options, proto, found, config)
         self._collect_settings(found, config)
@@ -384,6 +464,11 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
                 assert sink is not None
                 config.sinks.append(sink)
                 continue
+            returned = self._return_line(node) if not prefix else None
+            if returned is not None and self.parent(returned) is block:
+                config.building.append(returned)
+                self._follow_factory(returned, config)
+                continue
             path, line, value = self._mutation(node)
             if line is None or value is None:
                 raise _CannotFollow(
@@ -397,6 +482,71 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
                 )
             config.building.append(line)
             found.append((self.line_of(line), prefix + path, value))
+
+    def _return_line(self, node: cst.CSTNode) -> cst.SimpleStatementLine | None:
+        """The ``return node`` line, when ``node`` is what a function returns."""
+        ret = self.parent(node)
+        return self._statement_of(ret) if isinstance(ret, cst.Return) else None
+
+    def _follow_factory(self, returned: cst.SimpleStatementLine, config: _Config) -> None:
+        """A config returned by a function: every call of it must be a session's config.
+
+        The function then returns a ``tfcompat_gpu.GPUConfig`` and each session gets it as
+        ``tfcompat_gpu.session(make_config())``: the first session sets the process-wide
+        options, as with TF1.
+        """
+        block = self.parent(returned)
+        function = self.parent(block) if isinstance(block, cst.IndentedBlock) else None
+        if not isinstance(function, cst.FunctionDef):
+            raise _CannotFollow("it is returned from somewhere else than a function body")
+        self._factories.add(function)
+        if config.factory is not None:
+            raise _CannotFollow(f"{function.name.value}() returns it more than once")
+        returns: list[cst.Return] = []
+
+        class _Returns(cst.CSTVisitor):
+            def visit_Return(self, node: cst.Return) -> None:
+                returns.append(node)
+
+            def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+                return node is function
+
+            def visit_Lambda(self, node: cst.Lambda) -> bool:
+                return False
+
+        function.visit(_Returns())
+        if len(returns) != 1 or function.asynchronous is not None or function.decorators:
+            raise _CannotFollow(
+                f"{function.name.value}() is not a plain function with one return, so what "
+                "its callers get is unknown"
+            )
+        scope = self.get_metadata(ScopeProvider, function, None)
+        assignments = list(scope.assignments[function.name.value]) if scope is not None else []
+        if (
+            len(assignments) != 1
+            or not isinstance(assignments[0], Assignment)
+            or assignments[0].node is not function
+        ):
+            raise _CannotFollow(f"{function.name.value} is bound more than once")
+        calls = [access.node for access in assignments[0].references]
+        for name in calls:
+            call = self.parent(name)
+            sink = self._session_of_arg(call) if isinstance(call, cst.Call) else None
+            if (
+                not isinstance(call, cst.Call)
+                or call.func is not name
+                or sink is None
+                or SESSION not in self._kinds.get(sink, set())
+                or self._set_session_of(sink, record=False) is not None
+            ):
+                raise _CannotFollow(
+                    f"{function.name.value}() is used on line {self.line_of(name)} otherwise "
+                    "than as the config of a tf.Session"
+                )
+            config.sinks.append(sink)
+        if not calls:
+            raise _CannotFollow(f"{function.name.value}() is never called")
+        config.factory = function
 
     def _mutation(
         self, node: cst.CSTNode
@@ -516,7 +666,7 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
             block = self.parent(config.building[0])
             config.anchor = max(config.building, key=self.line_of)
             last = self.line_of(config.anchor)
-            for sink in config.sinks:
+            for sink in config.sinks if config.factory is None else ():
                 if self.line_of(sink) <= last:
                     raise _CannotFollow(
                         f"a session on line {self.line_of(sink)} uses it before it is complete"
@@ -533,7 +683,7 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
         remove: set[cst.BaseStatement] = set(config.building)
         calls: dict[cst.Call, cst.BaseExpression] = {}
         for sink in config.sinks:
-            self._plan_sink(sink, remove, calls)
+            self._plan_sink(sink, remove, calls, config.factory is not None)
         anchor = config.anchor
         if anchor in remove:
             config.anchor_replaced = True
@@ -579,8 +729,12 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
         sink: cst.Call,
         remove: set[cst.BaseStatement],
         calls: dict[cst.Call, cst.BaseExpression],
+        factory: bool = False,
     ) -> None:
         interactive = INTERACTIVE_SESSION in self._kinds.get(sink, set())
+        if factory:
+            calls[sink] = self._new_session(sink, interactive, keep_config=True)
+            return
         if not interactive:
             set_session = self._set_session_of(sink)
             if set_session is not None:
@@ -597,7 +751,9 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
                         return
         calls[sink] = self._new_session(sink, interactive)
 
-    def _set_session_of(self, node: cst.CSTNode) -> cst.SimpleStatementLine | None:
+    def _set_session_of(
+        self, node: cst.CSTNode, *, record: bool = True
+    ) -> cst.SimpleStatementLine | None:
         """The ``set_session(node)`` statement ``node`` is the only argument of, if any."""
         arg = self.parent(node)
         call = self.parent(arg) if isinstance(arg, cst.Arg) else None
@@ -609,7 +765,7 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
             return None
         expr = self.parent(call)
         line = self._statement_of(expr) if isinstance(expr, cst.Expr) else None
-        if line is not None:
+        if line is not None and record:
             self._handled_set_session.add(call)
         return line
 
@@ -637,12 +793,17 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
             self._tf = "tensorflow."
         return self._tf
 
-    def _new_session(self, sink: cst.Call, interactive: bool) -> cst.BaseExpression:
+    def _new_session(
+        self, sink: cst.Call, interactive: bool, keep_config: bool = False
+    ) -> cst.BaseExpression:
         args: list[str] = []
         for index, arg in enumerate(sink.args):
             key = arg.keyword.value if arg.keyword is not None else _SESSION_PARAMS[index]
             if key != "config":
                 args.append(f"{key}={self.module.code_for_node(arg.value)}")
+            elif keep_config:
+                # session(config, graph, target): the config goes first
+                args.insert(0, self.module.code_for_node(arg.value))
         if self.target == "facade" and not interactive:
             return cst.parse_expression(f"tfcompat_gpu.session({', '.join(args)})")
         name = INTERACTIVE_SESSION if interactive else SESSION
@@ -658,10 +819,19 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
 
     def _configure_statements(self, config: _Config) -> list[cst.BaseStatement]:
         settings = {k: self.module.code_for_node(v) for k, v in config.settings.items()}
-        if not settings:
-            return []
         assert config.anchor is not None
         indent = " " * self.get_metadata(PositionProvider, config.anchor).start.column
+        if config.factory is not None:
+            if self.target != "facade":
+                raise _CannotFollow(
+                    f"{config.factory.name.value}() returns it, and TF2 has no config object to "
+                    "return (its GPU options are process-wide): use the default target, which "
+                    "returns a tfcompat_gpu.GPUConfig"
+                )
+            args = [f"{key}={value}" for key, value in settings.items()]
+            return statements("return " + call_code("tfcompat_gpu.GPUConfig", args, indent) + "\n")
+        if not settings:
+            return []
         if self.target == "facade":
             args = [f"{key}={value}" for key, value in settings.items()]
             return statements(call_code("tfcompat_gpu.configure", args, indent) + "\n")
@@ -697,10 +867,13 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
                 kind = key.split("_", 1)[0]
                 code += f"{tf}config.threading.set_{kind}_op_parallelism_threads({value})\n"
             elif key == "visible_device_list":
+                # TF1 ignored the list on a machine without GPUs; indexing an empty list would not
+                gpus = free_name(self._taken, "gpus", "physical_gpus", "_gpus")
+                self._taken.add(gpus)
                 code += (
-                    f"{tf}config.set_visible_devices(\n"
-                    f'    [{tf}config.list_physical_devices("GPU")[i] for i in {visible!r}], "GPU"\n'
-                    ")\n"
+                    f'{gpus} = {tf}config.list_physical_devices("GPU")\n'
+                    f"if {gpus}:\n"
+                    f'    {tf}config.set_visible_devices([{gpus}[i] for i in {visible!r}], "GPU")\n'
                 )
             elif key == "device_count":
                 if "CPU" in counts:
