@@ -1,0 +1,30 @@
+"""The migration example in the README is what ``tfcompat-gpu migrate`` writes."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+pytest.importorskip("libcst")
+
+from _support import ROOT
+
+from tfcompat_gpu.codemod.api import migrate_source
+
+
+def test_readme_before_after_is_the_migration() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("<!-- migrate:start -->")[1].split("<!-- migrate:end -->")[0]
+    block = re.search(r"```python\n# before\n(.*?)\n# after\n(.*?)```", section, re.S)
+    assert block is not None, section
+    before, after = block[1].strip("\n") + "\n", block[2]
+    assert migrate_source(before).code == after
+    for command in (
+        "tfcompat-gpu migrate ",
+        "--write",
+        "--check",
+        "--target tf2",
+        "docs/migrate.md",
+    ):
+        assert command in section
