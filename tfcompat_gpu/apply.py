@@ -631,6 +631,9 @@ def prepare_session(config: Any, where: str, kind: str = "Session") -> SessionSe
             }
             if fill:
                 _configure(GPUConfig(**fill), where)
+            if STATE.process_wide_where is None:
+                # The first session fixes TensorFlow's defaults for the process too.
+                STATE.process_wide_where = where
         elif STATE.applied is None and _tf.runtime_started():
             _record(_config_in_force(), STATE.started_where or "the start of the eager runtime")
         checked, device, union = request, None, None

@@ -132,8 +132,20 @@ def _extra_conflicts(active: GPUConfig, requested: GPUConfig) -> list[Conflict]:
     ]
 
 
-def _show(value: Any) -> str:
-    return "(TensorFlow's default)" if value is None else repr(value)
+_DEFAULTS = {
+    "allow_growth": "False",
+    "visible_device_list": "every GPU",
+    "per_process_gpu_memory_fraction": "no cap",
+    "memory_limit_mb": "no virtual devices",
+    "intra_op_parallelism_threads": "0",
+    "inter_op_parallelism_threads": "0",
+}
+
+
+def _show(value: Any, field: str = "") -> str:
+    if value is None:
+        return f"{_DEFAULTS.get(field, '')} (TensorFlow's default)".lstrip()
+    return repr(value)
 
 
 def _consequence(conflict: Conflict) -> str:
@@ -144,7 +156,10 @@ def _consequence(conflict: Conflict) -> str:
         )
     if conflict.severity == "error":
         return "on a GPU, TensorFlow fails to create the session's devices"
-    return f"TensorFlow keeps {_show(conflict.active)} and ignores the request without a word"
+    return (
+        f"TensorFlow keeps {_show(conflict.active, conflict.field)} and ignores the request "
+        "without a word"
+    )
 
 
 def format_conflicts(
@@ -164,8 +179,8 @@ def format_conflicts(
     since = active_where or "<unknown>"
     for c in conflicts:
         lines.append(
-            f"  {c.field}: {_show(c.requested)} requested at {requested_where}, but "
-            f"{_show(c.active)} is in force since {since}; {_consequence(c)}."
+            f"  {c.field}: {_show(c.requested, c.field)} requested at {requested_where}, but "
+            f"{_show(c.active, c.field)} is in force since {since}; {_consequence(c)}."
         )
     fix = (
         "Fix: give every session the same GPU options (or config=None, which inherits the "
