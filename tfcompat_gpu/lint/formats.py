@@ -80,8 +80,8 @@ def _sarif_rule(rule: Rule) -> dict[str, object]:
     return {
         "id": rule.code,
         "name": rule.name,
-        "shortDescription": {"text": rule.what},
-        "fullDescription": {"text": rule.why},
+        "shortDescription": {"text": rule.summary},
+        "fullDescription": {"text": f"{rule.what} {rule.why}"},
         "help": {
             "text": f"{rule.what}\n\n{rule.why}",
             "markdown": f"{rule.what}\n\n**Why is this bad?** {rule.why}\n\n"
