@@ -362,25 +362,46 @@ _OPS = frozenset(
 _DISABLE_EAGER = frozenset({"tensorflow.disable_eager_execution", "tensorflow.disable_v2_behavior"})
 
 
-def _note_call(ctx: FileContext, name: str, line: int) -> None:
-    """Record the first GPU enumeration / runtime start of the current scope."""
-    scope = ctx.scopes[-1]
+_NOTHING, _DISABLES, _STARTS_ALWAYS, _OP, _ENUMERATES = range(5)
+_CALL_KIND: dict[str, int] = {}
+
+
+def _call_kind(name: str) -> int:
+    kind = _CALL_KIND.get(name)
+    if kind is not None:
+        return kind
+    kind = _NOTHING
     if name in _DISABLE_EAGER:
-        ctx.eager_disabled = True
-        return
-    starts = name in _STARTS or name in SESSIONS
-    if not starts and name.startswith("tensorflow.") and not ctx.eager_disabled:
+        kind = _DISABLES
+    elif name in _STARTS or name in SESSIONS:
+        kind = _STARTS_ALWAYS
+    elif name in _GPU_INIT:
+        kind = _ENUMERATES
+    elif name.startswith("tensorflow."):
         parts = name.split(".")
         if len(parts) == 2:
-            starts = parts[1] in _OPS
-        elif parts[1] in _OP_MODULES:
-            starts = name not in _NOT_OPS
-    if starts:
+            kind = _OP if parts[1] in _OPS else _NOTHING
+        elif parts[1] in _OP_MODULES and name not in _NOT_OPS:
+            kind = _OP
+    _CALL_KIND[name] = kind
+    return kind
+
+
+def _note_call(ctx: FileContext, name: str, line: int) -> None:
+    """Record the first GPU enumeration / runtime start of the current scope."""
+    kind = _call_kind(name)
+    if kind == _NOTHING:
+        return
+    if kind == _DISABLES:
+        ctx.eager_disabled = True
+        return
+    scope = ctx.scopes[-1]
+    if kind == _STARTS_ALWAYS or (kind == _OP and not ctx.eager_disabled):
         if scope.started is None:
             scope.started = Event(line, f"`{display(name)}(...)`")
         if scope.gpu_init is None:
             scope.gpu_init = scope.started
-    elif name in _GPU_INIT and scope.gpu_init is None:
+    elif kind == _ENUMERATES and scope.gpu_init is None:
         scope.gpu_init = Event(line, f"`{display(name)}(...)`")
 
 
@@ -458,6 +479,26 @@ _KIND: dict[type, int] = {
 }
 
 
+# Statements worth a text search before walking them: the ones holding other statements (a
+# search costs more than walking a simple statement).
+_BLOCKS = frozenset(
+    {
+        ast.FunctionDef,
+        ast.AsyncFunctionDef,
+        ast.ClassDef,
+        ast.For,
+        ast.AsyncFor,
+        ast.While,
+        ast.If,
+        ast.With,
+        ast.AsyncWith,
+        ast.Try,
+        getattr(ast, "TryStar", ast.Try),
+        getattr(ast, "Match", ast.Try),
+    }
+)
+
+
 def _line_starts(source: str) -> list[int]:
     starts = [0]
     find = source.find
@@ -482,7 +523,6 @@ def walk(tree: ast.AST, ctx: FileContext, source: str | None = None) -> None:
     starts = _line_starts(text) if source is not None else None
     last_line = len(starts) - 2 if starts is not None else 0
     pattern: re.Pattern[str] | None = None
-    stmt = ast.stmt
     pop = stack.pop
     push = stack.append
     extend = stack.extend
@@ -550,7 +590,7 @@ def walk(tree: ast.AST, ctx: FileContext, source: str | None = None) -> None:
             if node.loops:
                 del ctx.loops[-node.loops :]
             continue
-        if starts is not None and isinstance(node, stmt):
+        if starts is not None and cls in _BLOCKS:
             if ctx._watch_changed or pattern is None:
                 words = "|".join(sorted(ctx.watched))
                 pattern = re.compile(r"\b(?:" + words + r")\b")

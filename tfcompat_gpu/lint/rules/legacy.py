@@ -39,6 +39,8 @@ def legacy_replacement(name: str) -> str | None:
     found = _EXACT.get(name)
     if found is not None:
         return found
+    if "contrib" not in name and "tensorflow_backend" not in name:
+        return None
     for prefix, instead in _PREFIXES.items():
         if name == prefix or name.startswith(prefix + "."):
             return instead
