@@ -166,7 +166,10 @@ def check_path(path: str, display: str | None = None) -> list[Finding]:
         return _unreadable(shown, f"file is larger than {MAX_BYTES // (1024 * 1024)} MB")
     try:
         with open(path, "rb") as handle:
-            data = handle.read(MAX_BYTES + 1)
+            # Sized by the stat: read(MAX_BYTES + 1) would allocate 5 MB for every file.
+            data = handle.read(min(info.st_size, MAX_BYTES) + 1)
+            if len(data) > info.st_size:  # grew since the stat
+                data += handle.read(MAX_BYTES + 1 - len(data))
     except OSError as exc:
         return _unreadable(shown, f"cannot read file: {exc.strerror or exc}")
     return check_bytes(data, shown)
