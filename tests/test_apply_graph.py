@@ -180,3 +180,21 @@ def test_keras2_session_inherits_the_process_config_on_tf215():
         """
     )
     assert out == {"fraction": 0.5, "inter": 2}
+
+
+def test_session_is_recorded_once_when_the_drop_in_is_installed():
+    out = run_py(
+        """
+        import tfcompat_gpu
+        tfcompat_gpu.install()
+        import tensorflow as tf
+        tf.compat.v1.disable_eager_execution()
+        tfcompat_gpu.configure(inter_op_parallelism_threads=2)
+        a = tfcompat_gpu.session()
+        b = tfcompat_gpu.session(tfcompat_gpu.GPUConfig(log_device_placement=True))
+        records = tfcompat_gpu._state.STATE.sessions
+        emit({"count": len(records), "wheres": [r.where.rsplit(":", 1)[0] for r in records],
+              "log": b._config.log_device_placement, "inter": b._config.inter_op_parallelism_threads})
+        """
+    )
+    assert out == {"count": 2, "wheres": ["<string>", "<string>"], "log": True, "inter": 2}

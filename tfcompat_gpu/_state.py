@@ -56,6 +56,8 @@ class ProcessState:
     started_where: str | None = None
     """What started the TensorFlow runtime, when known."""
     sessions: list[SessionRecord] = field(default_factory=list)
+    sessions_patched: bool = False
+    """``install()`` is active: the session hook records, merges and checks every session."""
     warned: set[str] = field(default_factory=set)
     """Keys of one-time warnings already given."""
 

@@ -575,6 +575,12 @@ def session(config: Any = None, graph: Any = None, target: str = "") -> Any:
         with tfcompat_gpu.session(tfcompat_gpu.GPUConfig(log_device_placement=True)) as sess:
             sess.run(...)
     """
+    if STATE.sessions_patched:
+        # install() routes every session through its hook, which records, merges and checks
+        # it: hand the request over as TF1 code would, so it is done once.
+        if isinstance(config, GPUConfig):
+            config = config.to_config_proto()
+        return _tf.session_class()(target=target, graph=graph, config=config)
     if config is None and STATE.applied is not None:
         # The common case, kept lean: nothing to merge or compare, TensorFlow builds the
         # process config itself; only the caller is recorded (formatted when read).

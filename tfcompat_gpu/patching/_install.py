@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
+from tfcompat_gpu._state import STATE
+
 __all__ = ["MOVES", "Move", "install", "is_installed", "uninstall"]
 
 _MISSING: Any = object()
@@ -153,6 +155,7 @@ def install() -> None:
         if _installed:
             return
         _installed = True
+        STATE.sessions_patched = True
         from tfcompat_gpu.patching import _keras
 
         _extras[:] = [(_keras.install_finder, _keras.uninstall_finder)]
@@ -187,6 +190,7 @@ def uninstall() -> None:
         if not _installed:
             return
         _installed = False
+        STATE.sessions_patched = False
         for key in reversed(list(_changes)):
             _undo(_changes.pop(key))
         for _, stop in reversed(_extras):
