@@ -215,3 +215,22 @@ def test_skipping_statements_on_generated_tree(tmp_path: Path) -> None:
         full = check_tree(tree, "m.py")
         assert full, "the generated files carry findings"
         assert check_tree(tree, "m.py", source) == full
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n", "\r", "\x0c\n", "  # \u2028 \x85\n"], ids=repr)
+def test_skipping_statements_with_odd_line_breaks(newline: str) -> None:
+    from tfcompat_gpu.lint.engine import check_tree
+
+    lines = [
+        "import tensorflow as tf",
+        "def unrelated(a):",
+        "    return a + 1",
+        "def configure(gpus):",
+        "    tf.config.set_soft_device_placement = False",
+        "    tf.config.experimental.set_memory_growth(gpus[0], True)",
+    ]
+    source = newline.join(lines) + newline
+    tree = ast.parse(source)
+    full = check_tree(tree, "m.py")
+    assert [f.code for f in full] == ["TFG001", "TFG006", "TFG014"]
+    assert check_tree(tree, "m.py", source) == full

@@ -499,13 +499,19 @@ _BLOCKS = frozenset(
 )
 
 
-def _line_starts(source: str) -> list[int]:
+_NEWLINE = re.compile("\n")
+
+
+def _line_starts(source: str) -> list[int] | None:
+    """Offset of each line's start, then the text's end; None when lines are ambiguous.
+
+    ``ast`` counts a lone carriage return as a line break too (and ``str.splitlines`` counts
+    even more characters), so text with any ``\\r`` is walked without skipping.
+    """
+    if "\r" in source:
+        return None
     starts = [0]
-    find = source.find
-    index = find("\n")
-    while index >= 0:
-        starts.append(index + 1)
-        index = find("\n", index + 1)
+    starts.extend([match.end() for match in _NEWLINE.finditer(source)])
     starts.append(len(source))
     return starts
 

@@ -78,7 +78,8 @@ def _spec_of(ctx: FileContext, node: ast.AST | None) -> _Spec | None:
     if node is None:
         return None
     if node.__class__ is ast.Name:
-        return _bindings(ctx).get(node.id)
+        names: dict[str, _Spec] | None = ctx.state.get("config_names")
+        return names.get(node.id) if names else None
     if node.__class__ is not ast.Call:
         return None
     qual = ctx.resolve(node.func)
@@ -169,12 +170,11 @@ def _assign(ctx: FileContext, node: ast.Assign) -> None:
     for target in node.targets:
         if target.__class__ is ast.Name:
             spec = _spec_of(ctx, node.value)
-            names = _bindings(ctx)
             if spec is not None:
-                names[target.id] = spec
+                _bindings(ctx)[target.id] = spec
                 ctx.watch(target.id)
-            else:
-                names.pop(target.id, None)
+            elif "config_names" in ctx.state:
+                ctx.state["config_names"].pop(target.id, None)
         elif target.__class__ is ast.Attribute:
             field = target.attr
             if field in _PROCESS_WIDE or field in _NUMERIC:

@@ -81,13 +81,15 @@ def _env_call(ctx: FileContext, node: ast.Call, name: str) -> None:
 
 @on_node(ast.Assign)
 def _assign(ctx: FileContext, node: ast.Assign) -> None:
-    env_names: set[str] = ctx.state.setdefault("env_names", set())
     for target in node.targets:
         if target.__class__ is ast.Name:
+            env_names: set[str] | None = ctx.state.get("env_names")
             if is_env_value(ctx, node.value):
+                if env_names is None:
+                    env_names = ctx.state["env_names"] = set()
                 env_names.add(target.id)
                 ctx.watch(target.id)
-            else:
+            elif env_names:
                 env_names.discard(target.id)
             continue
         key = environ_key(ctx, target)
