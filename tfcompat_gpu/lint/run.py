@@ -29,20 +29,11 @@ def _check_all(files: list[str], jobs: int) -> Iterable[list[Finding]]:
 
 
 def default_jobs() -> int:
-    """Worker processes for the CLI: one per idle CPU this process may use.
-
-    Workers only pay off on idle CPUs: on a busy machine (a CI runner running tests beside the
-    lint) they compete with each other and one process is faster.
-    """
+    """Worker processes for the CLI: one per CPU this process may use (as flake8 does)."""
     try:
-        cpus = len(os.sched_getaffinity(0))
+        return len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux
-        cpus = os.cpu_count() or 1
-    try:
-        busy = round(os.getloadavg()[0])
-    except (AttributeError, OSError):  # no load average on this platform
-        busy = 0
-    return max(1, cpus - busy)
+        return os.cpu_count() or 1
 
 
 def _selected(code: str, ignored: frozenset[str]) -> bool:
