@@ -244,7 +244,7 @@ def main() -> int:
     )
     assert not any(f.code == "TFG000" for f in report.findings), "generated code must parse"
 
-    # The CLI forks one worker per CPU by default; the single-process run is shown too.
+    # The CLI forks one worker per idle CPU by default; the single-process run is shown too.
     lint_wall, lint_cpu = time_process([args.lint, "check", "--isolated", str(tree)], args.repeat)
     serial_wall, serial_cpu = time_process(
         [args.lint, "check", "--isolated", "-j1", str(tree)], args.repeat

@@ -63,7 +63,7 @@ def _check_parser() -> argparse.ArgumentParser:
         type=int,
         default=0,
         metavar="N",
-        help="worker processes (default: one per CPU; 1: no workers)",
+        help="worker processes (default: one per idle CPU; 1: no workers)",
     )
     parser.add_argument(
         "--exit-zero", action="store_true", help="exit 0 even when there are findings"

@@ -29,11 +29,21 @@ def _check_all(files: list[str], jobs: int) -> Iterable[list[Finding]]:
 
 
 def default_jobs() -> int:
-    """Worker processes for the CLI: one per CPU this process may use (as flake8 does)."""
+    """Worker processes for the CLI: one per CPU that other work leaves idle.
+
+    Like ``make -l``, the 1-minute load average counts the CPUs already busy: forked workers
+    speed up a run on idle CPUs, but on CPUs shared with other jobs (tests running beside the
+    lint in CI) they only add start-up and scheduling costs.
+    """
     try:
-        return len(os.sched_getaffinity(0))
+        cpus = len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
+        cpus = os.cpu_count() or 1
+    try:
+        busy = int(os.getloadavg()[0])
+    except (AttributeError, OSError):  # no load average on this platform
+        busy = 0
+    return max(1, cpus - busy)
 
 
 def _selected(code: str, ignored: frozenset[str]) -> bool:
