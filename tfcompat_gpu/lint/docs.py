@@ -44,11 +44,18 @@ For GitHub code scanning, write SARIF and upload it:
 pre-commit (`.pre-commit-config.yaml`):
 
 ```yaml
-- repo: https://github.com/tfcompat-gpu/tfcompat-gpu
-  rev: v0.1.0
+- repo: local
   hooks:
     - id: tfcompat-gpu-check
+      name: tfcompat-gpu check
+      entry: tfcompat-gpu check
+      language: system
+      types: [python]
 ```
+
+(`language: system` runs the `tfcompat-gpu` installed in the environment; the repository also
+ships `.pre-commit-hooks.yaml`, so a `repo:` entry pointing at it with `id: tfcompat-gpu-check`
+works too.)
 """
 
 

@@ -11,7 +11,6 @@ from tfcompat_gpu.lint.report import Report
 
 __all__ = ["FORMATS", "render"]
 
-_DOCS = "https://github.com/tfcompat-gpu/tfcompat-gpu/blob/main/docs/rules.md"
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 
 
@@ -88,7 +87,6 @@ def _sarif_rule(rule: Rule) -> dict[str, object]:
             f"**Example**\n\n```python\n{rule.example}\n```\n\n"
             f"**Use instead**\n\n```python\n{rule.use_instead}\n```",
         },
-        "helpUri": f"{_DOCS}#{rule.code.lower()}-{rule.name}",
         "defaultConfiguration": {"level": "error" if rule.severity == "error" else "warning"},
         "properties": {"enabledByDefault": rule.default, "tags": ["tensorflow", "gpu"]},
     }
@@ -124,7 +122,6 @@ def _sarif(report: Report, statistics: bool) -> str:
                     "driver": {
                         "name": "tfcompat-gpu",
                         "version": __version__,
-                        "informationUri": _DOCS,
                         "rules": [_sarif_rule(rule) for rule in RULES],
                     }
                 },
