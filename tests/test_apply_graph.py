@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-
 import pytest
 from conftest import run_py
 
@@ -141,45 +139,26 @@ def test_device_count_via_configure_in_graph_mode():
     assert out == {"value": 6.0, "count": 2}
 
 
-@pytest.mark.skipif(
-    os.environ.get("TF_USE_LEGACY_KERAS") != "1", reason="Keras sessions need tf_keras or Keras 2"
-)
-def test_legacy_keras_session_inherits_the_process_config():
+def test_keras_session_inherits_the_process_config():
     out = run_py(
         """
         import tensorflow as tf
         tf.compat.v1.disable_eager_execution()
         import tfcompat_gpu
-        tfcompat_gpu.configure(per_process_gpu_memory_fraction=0.5, inter_op_parallelism_threads=2)
-        sess = tf.compat.v1.keras.backend.get_session()
-        emit({"fraction": sess._config.gpu_options.per_process_gpu_memory_fraction,
-              "inter": sess._config.inter_op_parallelism_threads})
+        flavour = tfcompat_gpu.environment().keras_flavour
+        if flavour == "keras3":
+            emit({"flavour": flavour})  # Keras 3 has no sessions
+        else:
+            tfcompat_gpu.configure(per_process_gpu_memory_fraction=0.5, inter_op_parallelism_threads=2)
+            sess = tf.compat.v1.keras.backend.get_session()
+            emit({"flavour": flavour,
+                  "fraction": sess._config.gpu_options.per_process_gpu_memory_fraction,
+                  "inter": sess._config.inter_op_parallelism_threads})
         """
     )
-    assert out == {"fraction": 0.5, "inter": 2}
-
-
-def test_keras2_session_inherits_the_process_config_on_tf215():
-    out = run_py(
-        """
-        import tensorflow as tf
-        emit({"version": tf.__version__})
-        """
-    )
-    if not out["version"].startswith("2.15"):
-        pytest.skip("Keras 2 is inside TensorFlow only up to 2.15")
-    out = run_py(
-        """
-        import tensorflow as tf
-        tf.compat.v1.disable_eager_execution()
-        import tfcompat_gpu
-        tfcompat_gpu.configure(per_process_gpu_memory_fraction=0.5, inter_op_parallelism_threads=2)
-        sess = tf.compat.v1.keras.backend.get_session()
-        emit({"fraction": sess._config.gpu_options.per_process_gpu_memory_fraction,
-              "inter": sess._config.inter_op_parallelism_threads})
-        """
-    )
-    assert out == {"fraction": 0.5, "inter": 2}
+    if out["flavour"] == "keras3":
+        pytest.skip("Keras 3 has no sessions (tf_keras or TF <= 2.15 has)")
+    assert out == {"flavour": out["flavour"], "fraction": 0.5, "inter": 2}
 
 
 def test_session_is_recorded_once_when_the_drop_in_is_installed():
