@@ -183,10 +183,13 @@ def test_thread_counts_reach_tensorflow_pools():
     large = run_py(_THREADS.format(intra=5, inter=4))
     assert (small["intra"], small["inter"]) == (2, 3)
     assert (large["intra"], large["inter"]) == (5, 4)
-    # Each pool adds one OS thread per configured thread: (5 - 2) intra + (4 - 3) inter.
-    assert sum(large["names"].values()) - sum(small["names"].values()) == 4
-    if "tf_Compute" in small["names"]:  # TF >= 2.16 names the inter-op pool's threads
-        assert (small["names"]["tf_Compute"], large["names"]["tf_Compute"]) == (3, 4)
+    if "tf_Compute" not in small["names"]:
+        # TF <= 2.15 leaves pool threads unnamed and starts some of them lazily: the OS thread
+        # count is no reliable witness there; the runtime's own getters above are.
+        return
+    assert (small["names"]["tf_Compute"], large["names"]["tf_Compute"]) == (3, 4)
+    # Intra-op (Eigen) threads are the unnamed ones: one more per configured thread.
+    assert large["names"]["python"] - small["names"]["python"] == 5 - 2
 
 
 def test_growth_with_logical_cpus_is_not_dropped():
