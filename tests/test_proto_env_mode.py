@@ -221,3 +221,24 @@ def test_only_one_module_imports_tensorflow():
             if any(n == "tensorflow" or n.startswith("tensorflow.") for n in names):
                 importers.add(path.relative_to(package).as_posix())
     assert importers == {"_tf.py"}
+
+
+def test_env_command_reports_json():
+    import json
+    import subprocess
+    import sys
+
+    from conftest import child_env
+
+    proc = subprocess.run(
+        [sys.executable, "-m", "tfcompat_gpu", "env", "--json"],
+        capture_output=True,
+        text=True,
+        env=child_env({"CUDA_VISIBLE_DEVICES": "0"}),
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    data = json.loads(proc.stdout)
+    assert data["gpu_env"]["CUDA_VISIBLE_DEVICES"] == "0"
+    assert data["runtime_started"] is False
+    assert data["mode"] == "eager"

@@ -1,0 +1,36 @@
+"""``tfcompat-gpu env``: what TensorFlow, Keras, the GPUs and the GPU variables look like."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Sequence
+
+__all__ = ["main"]
+
+
+def main(argv: Sequence[str]) -> int:
+    parser = argparse.ArgumentParser(
+        prog="tfcompat-gpu env",
+        description="Report TensorFlow, Keras, physical GPUs and GPU variables "
+        "(imports TensorFlow, never starts its runtime).",
+    )
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    args = parser.parse_args(list(argv)[1:])
+    from tfcompat_gpu.apply import environment
+
+    env = environment()
+    if args.json:
+        data = {
+            "tensorflow_version": env.tensorflow_version,
+            "keras_flavour": env.keras_flavour,
+            "keras_version": env.keras_version,
+            "mode": env.mode.value if env.mode else None,
+            "physical_gpus": list(env.physical_gpus),
+            "gpu_env": dict(env.gpu_env),
+            "runtime_started": env.runtime_started,
+        }
+        print(json.dumps(data, indent=2))
+    else:
+        print(env)
+    return 0
