@@ -19,4 +19,4 @@ model = Sequential([Dense(1, input_shape=(4,))])
 model.compile(optimizer="sgd", loss="mse")
 model.fit(x, y, epochs=1, verbose=0)
 
-print("allow_growth:", KTF.get_session()._config.gpu_options.allow_growth)
+print("allow_growth:", sess._config.gpu_options.allow_growth)

@@ -18,6 +18,6 @@ model = Sequential([Dense(1, input_shape=(3,))])
 model.compile(optimizer="sgd", loss="mse")
 model.fit(x, y, epochs=1, verbose=0)
 
-c = K.get_session()._config
+c = session._config
 print("threads intra/inter:", c.intra_op_parallelism_threads, c.inter_op_parallelism_threads,
       "CPUs:", c.device_count["CPU"], "soft placement:", c.allow_soft_placement)

@@ -9,7 +9,8 @@ from keras.backend.tensorflow_backend import set_session
 
 config = tf.ConfigProto()
 config.gpu_options.per_process_gpu_memory_fraction = 0.3
-set_session(tf.Session(config=config))
+sess = tf.Session(config=config)
+set_session(sess)
 
 from keras import backend as K
 from keras.layers import Dense
@@ -22,4 +23,4 @@ model.compile(optimizer="sgd", loss="mse")
 model.fit(x, y, epochs=1, batch_size=16, verbose=0)
 
 print("per_process_gpu_memory_fraction:",
-      round(K.get_session()._config.gpu_options.per_process_gpu_memory_fraction, 2))
+      round(sess._config.gpu_options.per_process_gpu_memory_fraction, 2))

@@ -621,21 +621,56 @@ tf.config.threading.set_intra_op_parallelism_threads(2)
 )
 case(
     # the assignment left soft placement on; the call would make ops pinned to a GPU fail
-    # on a machine without one, which the program never did
-    "soft-placement-off-assignment-left-seed-000",
+    # on a machine without one, which the program never did: the line goes, a comment says so
+    "soft-placement-off-assignment-removed-seed-000",
     """\
 import tensorflow as tf
+# whether to fall back to the CPU
 tf.config.set_soft_device_placement = False
 with tf.device("/device:GPU:0"):
     x = tf.constant(1.0)
 """,
     """\
 import tensorflow as tf
-tf.config.set_soft_device_placement = False
+# whether to fall back to the CPU
+# tfcompat-gpu migrate: removed "tf.config.set_soft_device_placement = False": the assignment never took effect, so soft placement stayed on; call tf.config.set_soft_device_placement(False) to turn it off
 with tf.device("/device:GPU:0"):
     x = tf.constant(1.0)
 """,
-    [(2, "configured nothing, so soft placement has stayed on")],
+)
+case(
+    # alone in a block, the removed line leaves a ``pass``; its own comment stays
+    "soft-placement-off-assignment-removed-from-block",
+    """\
+import tensorflow as tf
+def setup(flag):
+    tf.config.set_soft_device_placement = flag  # from the command line
+""",
+    """\
+import tensorflow as tf
+def setup(flag):
+    # tfcompat-gpu migrate: removed "tf.config.set_soft_device_placement = flag": the assignment never took effect, so soft placement stayed on; call tf.config.set_soft_device_placement(flag) if that is wanted
+    # from the command line
+    pass
+""",
+)
+case(
+    # the last statement of a block and of the file: the comment stays where the line was
+    "soft-placement-off-assignment-removed-last",
+    """\
+import tensorflow as tf
+if tf.__version__:
+    y = 1
+    tf.config.set_soft_device_placement = False
+tf.config.set_soft_device_placement = False
+""",
+    """\
+import tensorflow as tf
+if tf.__version__:
+    y = 1
+    # tfcompat-gpu migrate: removed "tf.config.set_soft_device_placement = False": the assignment never took effect, so soft placement stayed on; call tf.config.set_soft_device_placement(False) to turn it off
+# tfcompat-gpu migrate: removed "tf.config.set_soft_device_placement = False": the assignment never took effect, so soft placement stayed on; call tf.config.set_soft_device_placement(False) to turn it off
+""",
 )
 case(
     "growth-assignment-with-virtual-devices-warns",

@@ -28,3 +28,13 @@ def test_readme_before_after_is_the_migration() -> None:
         "docs/migrate.md",
     ):
         assert command in section
+
+
+def test_migrate_doc_soft_placement_removal_is_the_migration() -> None:
+    doc = (ROOT / "docs" / "migrate.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```python\n# before\n(.*?)\n# after\n(.*?)```", doc, re.S)
+    soft = [(b, a) for b, a in blocks if "set_soft_device_placement = False" in b]
+    assert len(soft) == 1, blocks
+    before, after = soft[0]
+    header = "import tensorflow as tf\n"
+    assert migrate_source(header + before.strip("\n") + "\n").code == header + after

@@ -80,42 +80,26 @@ class Legacy:
     left: tuple[tuple[str, int], ...] = ()
 
 
-_GET_SESSION_LEFT = "get_session() does not exist with TF2 and Keras 3"
 _DIFFERENT = "ask for different settings, but TensorFlow applies GPU options once per process"
 
 LEGACY_EXAMPLES: dict[str, Legacy] = {
-    # Turning soft placement off would make the GPU-pinned ops fail without a GPU, which the
-    # original (whose assignment configured nothing) never did: left, TFG001 stays.
+    # The soft placement assignment configured nothing (the original always ran with soft
+    # placement on), and the call would make the GPU-pinned ops fail without a GPU: removed,
+    # with a comment line in its place.
     "seed000_virtual_gpus.py": Legacy(
         changed=True,
-        warnings=(
-            (9, "configured nothing, so soft placement has stayed on"),
-            (11, "TensorFlow drops growth on a GPU that has logical devices"),
-        ),
-        left=(("TFG001", 9),),
+        warnings=((11, "TensorFlow drops growth on a GPU that has logical devices"),),
     ),
     # A TF1 graph script (placeholders, sess.run): the migration only changes its GPU
     # configuration, so it still runs with the v1 API, as the original does.
     "seed001_config_file_session.py": Legacy(changed=True, runner=("--tf1",)),
     "seed002_mirrored_strategy.py": Legacy(changed=False),
     "seed002_placement.py": Legacy(changed=True),
-    # Keras' get_session() has no TF2 counterpart that is not a guess: left, and with it the
-    # keras.backend.tensorflow_backend import; the drop-in provides both, as for the original.
-    "seed003_keras_allow_growth.py": Legacy(
-        changed=True,
-        runner=(),
-        warnings=(
-            (2, "the import stays because line 22 still uses it"),
-            (22, _GET_SESSION_LEFT),
-        ),
-        left=(("TFG009", 2),),
-    ),
-    "seed003_keras_cpu_threads.py": Legacy(
-        changed=True, runner=(), warnings=((21, _GET_SESSION_LEFT),), left=(("TFG009", 24),)
-    ),
-    "seed003_keras_memory_fraction.py": Legacy(
-        changed=True, runner=(), warnings=((25, _GET_SESSION_LEFT),), left=(("TFG009", 23),)
-    ),
+    # Keras with a session the script made itself and reads its config from: the session
+    # becomes tfcompat_gpu.session(), so the migrated copy runs with plain python, clean.
+    "seed003_keras_allow_growth.py": Legacy(changed=True),
+    "seed003_keras_cpu_threads.py": Legacy(changed=True),
+    "seed003_keras_memory_fraction.py": Legacy(changed=True),
     # Two sessions asking for different GPUs cannot become one process config without a
     # person's choice: left whole, and run the way the original runs.
     "seed004_two_sessions_remap.py": Legacy(

@@ -1,6 +1,12 @@
-"""Turn assignments to ``tf.config`` setters into the calls that were meant."""
+"""Turn assignments to ``tf.config`` setters into the calls that were meant.
+
+An assignment whose call would change what the program does (soft placement off: the
+assignment left it on) is removed, with a comment line saying what was removed and why.
+"""
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 import libcst as cst
 from libcst.metadata import QualifiedNameProvider
@@ -11,8 +17,9 @@ from tfcompat_gpu.codemod._names import imported_names, prefix_for
 
 __all__ = ["SETTERS", "ConfigFunctionAssignmentsCommand"]
 
-# Setters that take one value; ``tf.config.set_soft_device_placement = False`` replaces the
-# function with False (and configures nothing), so the call is what the author meant.
+# Setters that take one value; ``tf.config.set_log_device_placement = True`` replaces the
+# function with True (and configures nothing), so the call is what the author meant.  Soft
+# placement is on by default, so an assignment of anything but True is removed instead.
 SETTERS = frozenset(
     {
         "tensorflow.config.set_soft_device_placement",
@@ -38,6 +45,10 @@ class ConfigFunctionAssignmentsCommand(MigrationCommand):
 
     def visit_Module(self, node: cst.Module) -> None:
         self._taken = names_in(node)
+        # placeholders of removed assignments: their comment lines move to the next statement;
+        # the placeholders are kept alive here so that their ids stay theirs
+        self._removed_lines: dict[int, list[cst.EmptyLine]] = {}
+        self._placeholders: list[cst.SimpleStatementLine] = []
         self._logical_devices = False
 
         class _FindLogical(cst.CSTVisitor):
@@ -89,16 +100,7 @@ class ConfigFunctionAssignmentsCommand(MigrationCommand):
         if setter == SOFT_PLACEMENT and not (
             isinstance(assign.value, cst.Name) and assign.value.value == "True"
         ):
-            # The assignment configured nothing, so the program has always run with soft
-            # placement on; turning it off makes every op pinned to a missing device fail.
-            self.warn_at(
-                original_node,
-                f"assignment to {setter} configured nothing, so soft placement has stayed on; "
-                f"calling it with {value} would make ops pinned to a missing device (a GPU on a "
-                "machine without one) fail; left unchanged: call it if that is wanted, or delete "
-                "the line",
-            )
-            return updated_node
+            return self._removed(original_node, prefix, setter, value)
         if setter == GROWTH:
             if self._logical_devices:
                 self.warn_at(
@@ -121,3 +123,68 @@ class ConfigFunctionAssignmentsCommand(MigrationCommand):
             if isinstance(body, cst.IndentedBlock):
                 first = first.with_changes(body=body.with_changes(header=trailing))
         return cst.FlattenSentinel([first, *new[1:]])
+
+    def _removed(
+        self, line: cst.SimpleStatementLine, prefix: str, setter: str, value: str
+    ) -> cst.SimpleStatementLine:
+        # The assignment configured nothing, so the program has always run with soft placement
+        # on; the call would turn it off and make every op pinned to a missing device fail.
+        # Removing the line keeps what the program does; a comment says what was there.
+        code = self.module.code_for_node(line.body[0])
+        call = f"{prefix}{setter.split('.', 1)[1]}({value})"
+        wish = (
+            "to turn it off"
+            if isinstance(line.body[0], cst.Assign)
+            and isinstance(line.body[0].value, cst.Name)
+            and line.body[0].value.value == "False"
+            else "if that is wanted"
+        )
+        text = (
+            f'# tfcompat-gpu migrate: removed "{code}": the assignment never took effect, so '
+            f"soft placement stayed on; call {call} {wish}"
+        )
+        lines = [*line.leading_lines, cst.EmptyLine(comment=cst.Comment(text))]
+        if line.trailing_whitespace.comment is not None:
+            lines.append(cst.EmptyLine(comment=line.trailing_whitespace.comment))
+        placeholder = cst.SimpleStatementLine(body=[cst.Pass()], leading_lines=lines)
+        self._removed_lines[id(placeholder)] = lines
+        self._placeholders.append(placeholder)
+        return placeholder
+
+    def _drop_placeholders(
+        self, body: Sequence[cst.BaseStatement], footer: Sequence[cst.EmptyLine]
+    ) -> tuple[list[cst.BaseStatement], list[cst.EmptyLine]]:
+        """``body`` without the placeholders, their lines on the statement after them."""
+        kept: list[cst.BaseStatement] = []
+        pending: list[cst.EmptyLine] = []
+        for statement in body:
+            lines = self._removed_lines.get(id(statement))
+            if lines is not None:
+                pending.extend(lines)
+                continue
+            if pending and isinstance(
+                statement, (cst.SimpleStatementLine, cst.BaseCompoundStatement)
+            ):
+                statement = statement.with_changes(
+                    leading_lines=[*pending, *statement.leading_lines]
+                )
+                pending = []
+            kept.append(statement)
+        if not kept:
+            # the block held nothing else: a ``pass`` under the comment keeps it a block
+            return [cst.SimpleStatementLine(body=[cst.Pass()], leading_lines=pending)], [*footer]
+        return kept, [*pending, *footer]
+
+    def leave_IndentedBlock(
+        self, original_node: cst.IndentedBlock, updated_node: cst.IndentedBlock
+    ) -> cst.IndentedBlock:
+        if not any(id(s) in self._removed_lines for s in updated_node.body):
+            return updated_node
+        body, footer = self._drop_placeholders(updated_node.body, updated_node.footer)
+        return updated_node.with_changes(body=body, footer=footer)
+
+    def leave_Module(self, original_node: cst.Module, updated_node: cst.Module) -> cst.Module:
+        if not any(id(s) in self._removed_lines for s in updated_node.body):
+            return updated_node
+        body, footer = self._drop_placeholders(updated_node.body, updated_node.footer)
+        return updated_node.with_changes(body=body, footer=footer)
