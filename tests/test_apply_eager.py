@@ -169,8 +169,14 @@ _THREADS = """
     import os, collections, tfcompat_gpu, tensorflow as tf
     tfcompat_gpu.configure(intra_op_parallelism_threads={intra}, inter_op_parallelism_threads={inter})
     (tf.constant([[1.0]]) @ tf.constant([[2.0]])).numpy()
+    def comm(task):
+        try:
+            with open(f"/proc/self/task/{{task}}/comm") as f:
+                return f.read().strip()
+        except FileNotFoundError:  # a short-lived thread ended while we listed
+            return None
     names = collections.Counter(
-        open(f"/proc/self/task/{{t}}/comm").read().strip() for t in os.listdir("/proc/self/task")
+        n for n in map(comm, os.listdir("/proc/self/task")) if n is not None
     )
     emit({{"names": dict(names), "intra": tf.config.threading.get_intra_op_parallelism_threads(),
            "inter": tf.config.threading.get_inter_op_parallelism_threads()}})
