@@ -7,7 +7,7 @@ tf.compat.v1.Session`` are the same thing to a migration.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Iterator
 
 import libcst as cst
 from libcst.metadata import QualifiedName, QualifiedNameSource
@@ -26,6 +26,7 @@ __all__ = [
     "imported_names",
     "prefix_for",
     "tf_root_alias",
+    "top_level_imports",
 ]
 
 _COMPAT_PREFIXES = ("tensorflow.compat.v1.", "tensorflow.compat.v2.")
@@ -93,30 +94,38 @@ def prefix_for(node: cst.BaseExpression, canonical_name: str) -> str | None:
     return None
 
 
+def top_level_imports(
+    module: cst.Module,
+) -> Iterator[tuple[cst.SimpleStatementLine, cst.Import | cst.ImportFrom]]:
+    """Each module-level ``import`` / ``from ... import`` with the statement line holding it."""
+    for statement in module.body:
+        if isinstance(statement, cst.SimpleStatementLine):
+            for small in statement.body:
+                if isinstance(small, (cst.Import, cst.ImportFrom)):
+                    yield statement, small
+
+
 def tf_root_alias(module: cst.Module) -> str | None:
     """A top-level name bound to ``tensorflow`` or ``tensorflow.compat.v1``, with a dot.
 
     Both modules carry every ``tf.config`` function the TF2 target emits.
     """
     found: str | None = None
-    for statement in module.body:
-        if not isinstance(statement, cst.SimpleStatementLine):
-            continue
-        for small in statement.body:
-            if isinstance(small, cst.Import):
-                for alias in small.names:
-                    name = dotted(alias.name)
-                    if name not in ("tensorflow", "tensorflow.compat.v1"):
-                        continue
-                    if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
-                        return alias.asname.name.value + "."
-                    found = found or name + "."
-            elif isinstance(small, cst.ImportFrom) and not isinstance(small.names, cst.ImportStar):
-                if small.module is None or dotted(small.module) != "tensorflow.compat":
+    for _, small in top_level_imports(module):
+        if isinstance(small, cst.Import):
+            for alias in small.names:
+                name = dotted(alias.name)
+                if name not in ("tensorflow", "tensorflow.compat.v1"):
                     continue
-                for alias in small.names:
-                    if dotted(alias.name) == "v1":
-                        bound = alias.asname.name if alias.asname is not None else alias.name
-                        if isinstance(bound, cst.Name):
-                            return bound.value + "."
+                if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+                    return alias.asname.name.value + "."
+                found = found or name + "."
+        elif not isinstance(small.names, cst.ImportStar):
+            if small.module is None or dotted(small.module) != "tensorflow.compat":
+                continue
+            for alias in small.names:
+                if dotted(alias.name) == "v1":
+                    bound = alias.asname.name if alias.asname is not None else alias.name
+                    if isinstance(bound, cst.Name):
+                        return bound.value + "."
     return found

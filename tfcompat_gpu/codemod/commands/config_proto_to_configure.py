@@ -45,6 +45,7 @@ from tfcompat_gpu.codemod._names import (
     dotted,
     prefix_for,
     tf_root_alias,
+    top_level_imports,
 )
 
 __all__ = ["ConfigProtoToConfigureCommand"]
@@ -195,64 +196,52 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
         such an import left behind breaks the script.  Module imports of TensorFlow stay even
         when unused, since importing TensorFlow has effects the program may rely on.
         """
-        for statement in module.body:
-            if not isinstance(statement, cst.SimpleStatementLine):
-                continue
-            for small in statement.body:
-                if isinstance(small, cst.Import):
-                    for alias in small.names:
-                        name = dotted(alias.name)
-                        if name in KERAS_BACKEND_MODULES:
-                            RemoveImportsVisitor.remove_unused_import(
-                                self.context, name, asname=alias.evaluated_alias
-                            )
-                elif (
-                    isinstance(small, cst.ImportFrom)
-                    and small.module is not None
-                    and not isinstance(small.names, cst.ImportStar)
-                ):
-                    module_name = dotted(small.module)
-                    for alias in small.names:
-                        name = alias.evaluated_name
-                        full = f"{module_name}.{name}"
-                        if full in KERAS_BACKEND_MODULES or canonical(full) in _STALE_NAMES:
-                            RemoveImportsVisitor.remove_unused_import(
-                                self.context, str(module_name), name, alias.evaluated_alias
-                            )
+        for _, small in top_level_imports(module):
+            if isinstance(small, cst.Import):
+                for alias in small.names:
+                    name = dotted(alias.name)
+                    if name in KERAS_BACKEND_MODULES:
+                        RemoveImportsVisitor.remove_unused_import(
+                            self.context, name, asname=alias.evaluated_alias
+                        )
+            elif small.module is not None and not isinstance(small.names, cst.ImportStar):
+                module_name = dotted(small.module)
+                for alias in small.names:
+                    name = alias.evaluated_name
+                    full = f"{module_name}.{name}"
+                    if full in KERAS_BACKEND_MODULES or canonical(full) in _STALE_NAMES:
+                        RemoveImportsVisitor.remove_unused_import(
+                            self.context, str(module_name), name, alias.evaluated_alias
+                        )
 
     def _warn_kept_backend_imports(self, module: cst.Module) -> None:
         """Say why an import of ``keras.backend.tensorflow_backend`` survives the migration."""
-        for statement in module.body:
-            if not isinstance(statement, cst.SimpleStatementLine):
-                continue
-            for small in statement.body:
-                bound: list[cst.CSTNode] = []
-                if isinstance(small, cst.Import):
-                    bound = [
-                        a.asname.name
-                        for a in small.names
-                        if dotted(a.name) == TENSORFLOW_BACKEND and a.asname is not None
-                    ]
-                elif isinstance(small, cst.ImportFrom) and not isinstance(
-                    small.names, cst.ImportStar
-                ):
-                    module_name = dotted(small.module) if small.module is not None else None
-                    bound = [
-                        a.asname.name if a.asname is not None else a.name
-                        for a in small.names
-                        if module_name == TENSORFLOW_BACKEND
-                        or f"{module_name}.{a.evaluated_name}" == TENSORFLOW_BACKEND
-                    ]
-                scope = self.get_metadata(ScopeProvider, small, None)
-                lines = sorted(
-                    {line for name in bound for line in self._lines_still_using(scope, name)}
+        for statement, small in top_level_imports(module):
+            bound: list[cst.CSTNode] = []
+            if isinstance(small, cst.Import):
+                bound = [
+                    a.asname.name
+                    for a in small.names
+                    if dotted(a.name) == TENSORFLOW_BACKEND and a.asname is not None
+                ]
+            elif not isinstance(small.names, cst.ImportStar):
+                module_name = dotted(small.module) if small.module is not None else None
+                bound = [
+                    a.asname.name if a.asname is not None else a.name
+                    for a in small.names
+                    if module_name == TENSORFLOW_BACKEND
+                    or f"{module_name}.{a.evaluated_name}" == TENSORFLOW_BACKEND
+                ]
+            scope = self.get_metadata(ScopeProvider, small, None)
+            lines = sorted(
+                {line for name in bound for line in self._lines_still_using(scope, name)}
+            )
+            if lines:
+                self._warn_once(
+                    statement,
+                    f"{TENSORFLOW_BACKEND} does not exist with Keras >= 2.4; the import "
+                    f"stays because line {', '.join(map(str, lines))} still uses it",
                 )
-                if lines:
-                    self._warn_once(
-                        statement,
-                        f"{TENSORFLOW_BACKEND} does not exist with Keras >= 2.4; the import "
-                        f"stays because line {', '.join(map(str, lines))} still uses it",
-                    )
 
     def _lines_still_using(self, scope: Scope | None, name: cst.CSTNode) -> list[int]:
         """Lines that read the name an import binds, outside the statements the plan removes."""
