@@ -32,6 +32,7 @@ __all__ = [
     "config_proto_class",
     "context",
     "context_if_created",
+    "copy_scalar_fields",
     "default_graph",
     "fields_from_proto",
     "is_imported",
@@ -296,19 +297,31 @@ def proto_from_config(cfg: GPUConfig, num_gpus: int | None = None) -> Any:
         for gpu_id in ids:
             entry = gpu.experimental.virtual_devices.add()
             entry.memory_limit_mb.extend(memory_limits_for(cfg, gpu_id))
-    for name in (
-        "allow_soft_placement",
-        "log_device_placement",
-        "intra_op_parallelism_threads",
-        "inter_op_parallelism_threads",
-    ):
+    copy_scalar_fields(
+        proto,
+        cfg,
+        (
+            "allow_soft_placement",
+            "log_device_placement",
+            "intra_op_parallelism_threads",
+            "inter_op_parallelism_threads",
+        ),
+    )
+    return proto
+
+
+def copy_scalar_fields(proto: Any, cfg: GPUConfig, names: tuple[str, ...]) -> None:
+    """Write the top-level fields ``names`` and ``device_count`` that ``cfg`` sets into ``proto``.
+
+    Explicit ``False`` / ``0`` values are written too (a proto merge would skip them).
+    """
+    for name in names:
         value = getattr(cfg, name)
         if value is not None:
             setattr(proto, name, value)
     if cfg.device_count is not None:
         for kind, count in cfg.device_count.items():
             proto.device_count[kind] = count
-    return proto
 
 
 def memory_limits_for(cfg: GPUConfig, gpu_id: int) -> list[int]:

@@ -592,7 +592,8 @@ def session(config: Any = None, graph: Any = None, target: str = "") -> Any:
     return _tf.session_class()(target=target, graph=graph, config=proto)
 
 
-_PER_SESSION = ("allow_soft_placement", "log_device_placement")
+# Per-session scalar fields, from the table (device_count is a map, handled beside them).
+_PER_SESSION = tuple(o.name for o in OPTIONS if not o.process_wide and o.name != "device_count")
 
 
 @dataclass(frozen=True)
@@ -741,13 +742,7 @@ def _config_in_force() -> GPUConfig:
 
 
 def _overlay_per_session(proto: Any, request: GPUConfig) -> None:
-    for name in _PER_SESSION:
-        value = getattr(request, name)
-        if value is not None:
-            setattr(proto, name, value)
-    if request.device_count is not None:
-        for kind, count in request.device_count.items():
-            proto.device_count[kind] = count
+    _tf.copy_scalar_fields(proto, request, _PER_SESSION)
     if request.extra_proto:
         extra = _tf.parse_config_proto(request.extra_proto)
         extra.ClearField("gpu_options")  # allocator fields are process-wide
