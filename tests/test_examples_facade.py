@@ -1,4 +1,4 @@
-"""The facade versions of the seed programs run, and their settings are the effective ones."""
+"""The facade versions of the legacy examples run, and their settings are the effective ones."""
 
 from __future__ import annotations
 
@@ -14,21 +14,21 @@ pytestmark = pytest.mark.tf
 FACADE = ROOT / "legacy_examples" / "facade"
 
 EXPECTED = {
-    "seed000_virtual_gpus.py": {"memory_limit_mb": [2048, 2048], "allow_soft_placement": True},
-    "seed001_config_file.py": {
+    "virtual_gpus.py": {"memory_limit_mb": [2048, 2048], "allow_soft_placement": True},
+    "session_from_ini.py": {
         "allow_growth": True,
         "per_process_gpu_memory_fraction": 0.3,
         "allow_soft_placement": True,
     },
-    "seed002_placement.py": {"allow_growth": True, "log_device_placement": True},
-    "seed003_keras_memory.py": {
+    "device_placement.py": {"allow_growth": True, "log_device_placement": True},
+    "keras_memory.py": {
         "per_process_gpu_memory_fraction": 0.3,
         "allow_soft_placement": True,
         "intra_op_parallelism_threads": 2,
         "inter_op_parallelism_threads": 2,
         "device_count": {"CPU": 2},
     },
-    "seed004_models_on_gpus.py": {"allow_growth": True, "allow_soft_placement": True},
+    "two_models_two_gpus.py": {"allow_growth": True, "allow_soft_placement": True},
 }
 
 
@@ -50,9 +50,9 @@ def test_facade_example_runs_with_its_settings(name):
     lines = [line for line in proc.stdout.splitlines() if line.startswith("effective: ")]
     assert len(lines) == 1, proc.stdout
     assert ast.literal_eval(lines[0][len("effective: ") :]) == EXPECTED[name]
-    if name == "seed001_config_file.py":
+    if name == "session_from_ini.py":
         assert "session fraction: 0.3" in proc.stdout
-    if name == "seed003_keras_memory.py":
+    if name == "keras_memory.py":
         assert "logical CPUs: 2" in proc.stdout
-    if name == "seed004_models_on_gpus.py":
+    if name == "two_models_two_gpus.py":
         assert "placed: /device:GPU:0 /device:GPU:1" in proc.stdout

@@ -86,23 +86,23 @@ LEGACY_EXAMPLES: dict[str, Legacy] = {
     # The soft placement assignment configured nothing (the original always ran with soft
     # placement on), and the call would make the GPU-pinned ops fail without a GPU: removed,
     # with a comment line in its place.
-    "seed000_virtual_gpus.py": Legacy(
+    "tf2_virtual_gpus.py": Legacy(
         changed=True,
         warnings=((11, "TensorFlow drops growth on a GPU that has logical devices"),),
     ),
     # A TF1 graph script (placeholders, sess.run): the migration only changes its GPU
     # configuration, so it still runs with the v1 API, as the original does.
-    "seed001_config_file_session.py": Legacy(changed=True, runner=("--tf1",)),
-    "seed002_mirrored_strategy.py": Legacy(changed=False),
-    "seed002_placement.py": Legacy(changed=True),
+    "tf1_session_from_ini.py": Legacy(changed=True, runner=("--tf1",)),
+    "tf2_mirrored_strategy.py": Legacy(changed=False),
+    "tf2_device_placement.py": Legacy(changed=True),
     # Keras with a session the script made itself and reads its config from: the session
     # becomes tfcompat_gpu.session(), so the migrated copy runs with plain python, clean.
-    "seed003_keras_allow_growth.py": Legacy(changed=True),
-    "seed003_keras_cpu_threads.py": Legacy(changed=True),
-    "seed003_keras_memory_fraction.py": Legacy(changed=True),
+    "keras_session_allow_growth.py": Legacy(changed=True),
+    "keras_session_cpu_threads.py": Legacy(changed=True),
+    "keras_session_memory_fraction.py": Legacy(changed=True),
     # Two sessions asking for different GPUs cannot become one process config without a
     # person's choice: left whole, and run the way the original runs.
-    "seed004_two_sessions_remap.py": Legacy(
+    "tf1_two_sessions_two_gpus.py": Legacy(
         changed=False,
         runner=("--tf1", "--conflict-policy", "remap"),
         warnings=((15, _DIFFERENT), (17, _DIFFERENT)),

@@ -33,22 +33,22 @@ def _sessions(report: dict) -> list[dict]:
     return [s["config"] for s in report["sessions"]]
 
 
-def test_seed003_memory_fraction(tmp_path):
-    line, report = _run(tmp_path, "seed003_keras_memory_fraction.py")
+def test_keras_session_memory_fraction(tmp_path):
+    line, report = _run(tmp_path, "keras_session_memory_fraction.py")
     assert line == "per_process_gpu_memory_fraction: 0.3"
     assert report["config"] == {"per_process_gpu_memory_fraction": 0.3}
-    assert report["where"] == "seed003_keras_memory_fraction.py:12"
+    assert report["where"] == "keras_session_memory_fraction.py:12"
 
 
-def test_seed003_allow_growth(tmp_path):
-    line, report = _run(tmp_path, "seed003_keras_allow_growth.py")
+def test_keras_session_allow_growth(tmp_path):
+    line, report = _run(tmp_path, "keras_session_allow_growth.py")
     assert line == "allow_growth: True"
     assert report["config"] == {"allow_growth": True}
     assert _sessions(report)[0]["gpu_options.allow_growth"] is True
 
 
-def test_seed003_cpu_threads(tmp_path):
-    line, report = _run(tmp_path, "seed003_keras_cpu_threads.py")
+def test_keras_session_cpu_threads(tmp_path):
+    line, report = _run(tmp_path, "keras_session_cpu_threads.py")
     assert line == "threads intra/inter: 4 4 CPUs: 4 soft placement: True"
     assert report["config"]["intra_op_parallelism_threads"] == 4
     assert report["config"]["inter_op_parallelism_threads"] == 4
@@ -57,16 +57,16 @@ def test_seed003_cpu_threads(tmp_path):
     assert tf_config["inter_op_parallelism_threads"] == 4
 
 
-def test_seed001_config_file_session(tmp_path):
-    line, report = _run(tmp_path, "seed001_config_file_session.py", "--tf1")
+def test_tf1_session_from_ini(tmp_path):
+    line, report = _run(tmp_path, "tf1_session_from_ini.py", "--tf1")
     assert line == "result: [3.0, 3.0] allow_growth: True rate: 0.5 soft placement: True"
     assert report["config"] == {"allow_growth": True, "per_process_gpu_memory_fraction": 0.5}
     assert report["tensorflow"]["mode"] == "graph"
 
 
-def test_seed004_two_sessions_remapped(tmp_path):
+def test_tf1_two_sessions_two_gpus_remapped(tmp_path):
     line, report = _run(
-        tmp_path, "seed004_two_sessions_remap.py", "--tf1", "--conflict-policy", "remap"
+        tmp_path, "tf1_two_sessions_two_gpus.py", "--tf1", "--conflict-policy", "remap"
     )
     assert line == "model 1: 16.0 on /device:GPU:0 | model 2: 24.0 on /device:GPU:1"
     assert [s["device"] for s in report["sessions"]] == ["/device:GPU:0", "/device:GPU:1"]
@@ -74,9 +74,9 @@ def test_seed004_two_sessions_remapped(tmp_path):
     assert report["config"]["visible_device_list"] == "1,2"
 
 
-def test_seed004_without_remap_fails_with_the_conflict(tmp_path):
+def test_tf1_two_sessions_two_gpus_without_remap_fails_with_the_conflict(tmp_path):
     proc = subprocess.run(
-        [sys.executable, "-m", "tfcompat_gpu", "run", "--tf1", "seed004_two_sessions_remap.py"],
+        [sys.executable, "-m", "tfcompat_gpu", "run", "--tf1", "tf1_two_sessions_two_gpus.py"],
         capture_output=True,
         text=True,
         cwd=EXAMPLES,
@@ -86,23 +86,23 @@ def test_seed004_without_remap_fails_with_the_conflict(tmp_path):
     assert proc.returncode == 1
     assert (
         "tfcompat_gpu._errors.GPUConfigConflictError: Conflicting process-wide GPU options "
-        "(visible_device_list): the Session created at seed004_two_sessions_remap.py:17"
+        "(visible_device_list): the Session created at tf1_two_sessions_two_gpus.py:17"
     ) in proc.stderr
 
 
-def test_seed000_virtual_gpus_with_flags(tmp_path):
-    line, report = _run(tmp_path, "seed000_virtual_gpus.py", "--memory-limit-mb", "2048")
+def test_tf2_virtual_gpus_with_flags(tmp_path):
+    line, report = _run(tmp_path, "tf2_virtual_gpus.py", "--memory-limit-mb", "2048")
     assert line == "physical GPUs: 0 logical GPUs: 0 x on device:CPU:0"
     assert report["config"] == {"memory_limit_mb": 2048}
     assert report["tensorflow"]["runtime_started"] is True
 
 
-def test_seed002_placement_with_the_seed001_ini_and_a_flag_over_it(tmp_path):
+def test_tf2_device_placement_with_the_ini_file_and_a_flag_over_it(tmp_path):
     line, report = _run(
         tmp_path,
-        "seed002_placement.py",
+        "tf2_device_placement.py",
         "--config",
-        "seed001_gpu.ini",
+        "gpu_settings.ini",
         "--no-soft-placement",
     )
     assert line == "soft placement: False matmul on device:CPU:0"
@@ -115,9 +115,9 @@ def test_seed002_placement_with_the_seed001_ini_and_a_flag_over_it(tmp_path):
     assert report["tensorflow"]["config"].get("allow_soft_placement", False) is False
 
 
-def test_seed002_mirrored_strategy(tmp_path):
+def test_tf2_mirrored_strategy(tmp_path):
     line, report = _run(
-        tmp_path, "seed002_mirrored_strategy.py", "--allow-growth", "--intra-op-threads", "2"
+        tmp_path, "tf2_mirrored_strategy.py", "--allow-growth", "--intra-op-threads", "2"
     )
     assert line == "replicas: 1 soft placement: True memory growth: []"
     assert report["config"] == {"allow_growth": True, "intra_op_parallelism_threads": 2}

@@ -6,7 +6,7 @@ import numpy as np
 import tensorflow as tf
 
 config = configparser.ConfigParser()
-config.read(os.path.join(os.path.dirname(os.path.abspath(__file__)), "seed001_gpu.ini"))
+config.read(os.path.join(os.path.dirname(os.path.abspath(__file__)), "gpu_settings.ini"))
 
 
 def GPU_config():

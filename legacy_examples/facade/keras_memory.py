@@ -1,4 +1,4 @@
-"""Seed 003 with the facade: the Keras ``set_session`` recipes as one ``configure()`` call.
+"""The `keras_session_*.py` examples with the facade: the Keras ``set_session`` recipes as one ``configure()`` call.
 
 The original used ``config.gpu_options.per_process_gpu_memory_fraction = 0.3`` and
 ``set_session(tf.Session(config=config))``, or ``allow_growth``, or thread counts with

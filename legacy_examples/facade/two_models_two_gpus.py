@@ -1,4 +1,4 @@
-"""Seed 004 with the facade: two models on two GPUs in one process, one process config.
+"""`tf1_two_sessions_two_gpus.py` with the facade: two models on two GPUs in one process, one process config.
 
 The original gave each ``tf.Session`` its own ``visible_device_list`` ('1', then '2'), which
 TensorFlow refuses (the GPU options are process-wide).  One device list for the process, and

@@ -1,4 +1,4 @@
-"""Seed 001 with the facade: GPU options read from an INI file, applied to a v1 session.
+"""`tf1_session_from_ini.py` with the facade: GPU options read from an INI file, applied to a v1 session.
 
 The original read ``[gpu]`` with configparser into a ``tf.ConfigProto`` by hand.
 """
@@ -9,7 +9,7 @@ import tfcompat_gpu
 import tensorflow as tf
 
 tf.compat.v1.disable_eager_execution()
-cfg = tfcompat_gpu.GPUConfig.from_file(Path(__file__).with_name("seed001_gpu.ini"))
+cfg = tfcompat_gpu.GPUConfig.from_file(Path(__file__).with_name("gpu_settings.ini"))
 effective = tfcompat_gpu.configure(cfg)
 
 a = tf.compat.v1.placeholder(tf.float32, shape=[None, 3])

@@ -1,4 +1,4 @@
-"""Seed 002 with the facade: log device placement, manual placement and MirroredStrategy."""
+"""`tf2_device_placement.py` and `tf2_mirrored_strategy.py` with the facade: log device placement, manual placement and MirroredStrategy."""
 
 import tfcompat_gpu
 

@@ -1,4 +1,4 @@
-"""Seed 000 with the facade: cap GPU memory and split one GPU into two virtual GPUs.
+"""`tf2_virtual_gpus.py` with the facade: cap GPU memory and split one GPU into two virtual GPUs.
 
 The original sets ``tf.config.set_soft_device_placement = False`` and
 ``tf.config.experimental.set_memory_growth = True`` (assignments that do nothing), then
