@@ -6,7 +6,7 @@ them; continuation lines are indented to the block the statement lands in.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
 import libcst as cst
 
@@ -61,6 +61,3 @@ def growth_loop_code(tf: str, value: str, var: str) -> str:
 def statements(code: str) -> list[cst.BaseStatement]:
     return list(cst.parse_module(code).body)
 
-
-def comment_lines(lines: Iterable[cst.EmptyLine]) -> list[cst.EmptyLine]:
-    return [line for line in lines if line.comment is not None]

@@ -32,8 +32,12 @@ def migrate_source(code: str, *, target: Target = "facade", filename: str = "") 
 
     Raises :class:`libcst.ParserSyntaxError` when ``code`` does not parse.
 
-    >>> migrate_source("import tensorflow as tf\\ntf.config.set_soft_device_placement = False\\n").code
-    'import tensorflow as tf\\ntf.config.set_soft_device_placement(False)\\n'
+    >>> result = migrate_source("import tensorflow as tf\\ntf.debugging.set_log_device_placement = True\\n")
+    >>> print(result.code, end="")
+    import tensorflow as tf
+    tf.debugging.set_log_device_placement(True)
+    >>> result.changed, result.warnings
+    (True, ())
     """
     tree = cst.parse_module(code)
     warnings: list[str] = []

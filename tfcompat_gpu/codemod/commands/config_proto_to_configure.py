@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import TypeVar, Union, cast
 
 import libcst as cst
-from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
+from libcst.codemod.visitors import AddImportsVisitor
 from libcst.metadata import (
     Assignment,
     PositionProvider,
@@ -24,24 +24,20 @@ from libcst.metadata import (
 )
 
 from tfcompat_gpu._options import option_for_proto_path
+from tfcompat_gpu.codemod import _emit_facade
 from tfcompat_gpu.codemod._base import MigrationCommand
-from tfcompat_gpu.codemod._emit import (
-    call_code,
-    free_name,
-    growth_loop_code,
-    names_in,
-    statements,
-)
+from tfcompat_gpu.codemod._dataflow import CannotFollow, Dataflow
+from tfcompat_gpu.codemod._emit import names_in, statements
+from tfcompat_gpu.codemod._emit_tf2 import tf2_code
+from tfcompat_gpu.codemod._imports import remove_stale_imports
 from tfcompat_gpu.codemod._names import (
     CONFIG_PROTO,
     GET_SESSION,
     GPU_OPTIONS,
     INTERACTIVE_SESSION,
-    KERAS_BACKEND_MODULES,
     SESSION,
     SET_SESSION,
     TENSORFLOW_BACKEND,
-    canonical,
     dotted,
     prefix_for,
     tf_root_alias,
@@ -52,7 +48,6 @@ __all__ = ["ConfigProtoToConfigureCommand"]
 
 _Block = Union[cst.Module, cst.IndentedBlock]
 _SESSION_PARAMS = ("target", "graph", "config")
-_STALE_NAMES = SET_SESSION | {CONFIG_PROTO, GPU_OPTIONS, SESSION, INTERACTIVE_SESSION}
 _N = TypeVar("_N", bound=cst.CSTNode)
 
 
@@ -60,10 +55,6 @@ def _leading_lines(statement: cst.BaseStatement) -> list[cst.EmptyLine]:
     if isinstance(statement, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
         return list(statement.leading_lines)
     return []
-
-
-class _CannotFollow(Exception):
-    """The config cannot be translated completely; the message says why."""
 
 
 @dataclass
@@ -98,6 +89,7 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
 
     def visit_Module(self, node: cst.Module) -> None:
         self._plan = _Plan()
+        self._flow = Dataflow(self)
         self._warned: set[cst.CSTNode] = set()
         self._handled_set_session: set[cst.Call] = set()
         # functions that return a ConfigProto: a session given their result has its warning
@@ -119,16 +111,16 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
             if CONFIG_PROTO in kinds[call]:
                 try:
                     configs.append(self._follow(call))
-                except _CannotFollow as why:
+                except CannotFollow as why:
                     self._warn_once(call, f"ConfigProto left unchanged: {why}")
         configs = self._without_conflicts(configs)
         for config in configs:
             try:
                 self._plan_config(config)
-            except _CannotFollow as why:
+            except CannotFollow as why:
                 self._warn_once(config.proto, f"ConfigProto left unchanged: {why}")
         if self._migrated:
-            self._remove_stale_imports(node)
+            remove_stale_imports(self.context, node)
             self._warn_kept_backend_imports(node)
         followed = {sink for config in configs for sink in config.sinks}
         for call in calls:
@@ -160,17 +152,8 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
                         "follow it; left unchanged: pass its settings to tfcompat_gpu.configure()",
                     )
 
-    def _value_of(self, node: cst.BaseExpression) -> cst.BaseExpression:
-        """What a Name was assigned, when that is known; else the node itself."""
-        if isinstance(node, cst.Name):
-            target = self._definition(node)
-            value = self._assigned_value(target) if target is not None else None
-            if value is not None:
-                return value
-        return node
-
     def _is_proto(self, node: cst.BaseExpression) -> bool:
-        value = self._value_of(node)
+        value = self._flow.value_of(node)
         if not isinstance(value, cst.Call):
             return False
         if isinstance(value.func, cst.Name) and value.func.value in {
@@ -183,36 +166,11 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
         """``set_session`` of a session whose ConfigProto already has its own warning."""
         if len(set_session.args) != 1:
             return False
-        session = self._value_of(set_session.args[0].value)
+        session = self._flow.value_of(set_session.args[0].value)
         if not isinstance(session, cst.Call):
             return False
         config = self._config_arg(session)
         return config is not None and self._is_proto(config)
-
-    def _remove_stale_imports(self, module: cst.Module) -> None:
-        """Drop imports that served only the migrated code, once nothing else uses them.
-
-        Keras 3 has no ``keras.backend.tensorflow_backend`` and TF2 no ``tensorflow.ConfigProto``:
-        such an import left behind breaks the script.  Module imports of TensorFlow stay even
-        when unused, since importing TensorFlow has effects the program may rely on.
-        """
-        for _, small in top_level_imports(module):
-            if isinstance(small, cst.Import):
-                for alias in small.names:
-                    name = dotted(alias.name)
-                    if name in KERAS_BACKEND_MODULES:
-                        RemoveImportsVisitor.remove_unused_import(
-                            self.context, name, asname=alias.evaluated_alias
-                        )
-            elif small.module is not None and not isinstance(small.names, cst.ImportStar):
-                module_name = dotted(small.module)
-                for alias in small.names:
-                    name = alias.evaluated_name
-                    full = f"{module_name}.{name}"
-                    if full in KERAS_BACKEND_MODULES or canonical(full) in _STALE_NAMES:
-                        RemoveImportsVisitor.remove_unused_import(
-                            self.context, str(module_name), name, alias.evaluated_alias
-                        )
 
     def _warn_kept_backend_imports(self, module: cst.Module) -> None:
         """Say why an import of ``keras.backend.tensorflow_backend`` survives the migration."""
@@ -275,98 +233,6 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
                 return arg.value
         return None
 
-    def _statement_of(self, node: cst.CSTNode) -> cst.SimpleStatementLine | None:
-        """The one-statement line whose only statement is ``node``, else None."""
-        line = self.parent(node)
-        if isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1:
-            return line
-        return None
-
-    def _assigned_name(self, value: cst.CSTNode) -> tuple[cst.Name, cst.SimpleStatementLine] | None:
-        """For ``name = value`` on a line of its own: the target Name and the line."""
-        assign = self.parent(value)
-        if not isinstance(assign, cst.Assign) or len(assign.targets) != 1:
-            return None
-        target = assign.targets[0].target
-        line = self._statement_of(assign)
-        if not isinstance(target, cst.Name) or line is None:
-            return None
-        return target, line
-
-    def _uses(self, target: cst.Name) -> list[cst.Name]:
-        """The Names that read the value assigned to ``target``, in source order.
-
-        Scope analysis is not flow-sensitive, so a name assigned again (``config`` built twice
-        in one script) is split by position: a read belongs to the last assignment above it.
-        That holds only when every assignment is a statement of one block and no read sits in
-        a nested function, which could run at any time.
-        """
-        scope = self.get_metadata(ScopeProvider, target, None)
-        if scope is None:
-            raise _CannotFollow(f"{target.value} is not in a scope the migration can follow")
-        assignments = list(scope.assignments[target.value])
-        if not all(isinstance(a, Assignment) for a in assignments):
-            raise _CannotFollow(f"{target.value} is bound in a way the migration cannot follow")
-        reads = {access.node: access for a in assignments for access in a.references}
-        if len(assignments) == 1:
-            return sorted((n for n in reads if isinstance(n, cst.Name)), key=self.line_of)
-        own = self._target_statement(target)
-        block = self.parent(own) if own is not None else None
-        lines: list[int] = []
-        for assignment in assignments:
-            assert isinstance(assignment, Assignment)
-            statement = self._target_statement(assignment.node)
-            if block is None or statement is None or self.parent(statement) is not block:
-                raise _CannotFollow(
-                    f"{target.value} is assigned more than once, not all in one block"
-                )
-            lines.append(self.line_of(statement))
-        mine = self.line_of(target)
-        later = [line for line in lines if line > mine]
-        end = min(later) if later else None
-        uses: list[cst.Name] = []
-        for node, access in reads.items():
-            if not isinstance(node, cst.Name):
-                continue
-            line = self.line_of(node)
-            if line <= mine or (end is not None and line > end):
-                continue
-            if access.scope is not scope:
-                raise _CannotFollow(
-                    f"{target.value} is assigned more than once and read in a nested function "
-                    f"(line {line}), so which value it reads is unknown"
-                )
-            uses.append(node)
-        return sorted(uses, key=self.line_of)
-
-    def _target_statement(self, target: cst.CSTNode) -> cst.SimpleStatementLine | None:
-        """The line of ``target = value`` when that is a statement of its own."""
-        assign_target = self.parent(target)
-        if not isinstance(assign_target, cst.AssignTarget):
-            return None
-        assign = self.parent(assign_target)
-        if not isinstance(assign, cst.Assign) or len(assign.targets) != 1:
-            return None
-        return self._statement_of(assign)
-
-    def _definition(self, name: cst.Name) -> cst.Name | None:
-        """The target Name whose assigned value ``name`` reads, when exactly one is known."""
-        scope = self.get_metadata(ScopeProvider, name, None)
-        if scope is None:
-            return None
-        found: list[cst.Name] = []
-        for access in scope.accesses[name]:
-            for referent in access.referents:
-                if not isinstance(referent, Assignment) or not isinstance(referent.node, cst.Name):
-                    return None
-                try:
-                    known = any(node is referent.node for node in found)
-                    if not known and any(use is name for use in self._uses(referent.node)):
-                        found.append(referent.node)
-                except _CannotFollow:
-                    return None
-        return found[0] if len(found) == 1 else None
-
     def _session_of_arg(self, node: cst.CSTNode) -> cst.Call | None:
         """The session call that takes ``node`` as its config, if that is what ``node`` is."""
         arg = self.parent(node)
@@ -386,13 +252,13 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
         if sink is not None:
             config.sinks.append(sink)
         else:
-            assigned = self._assigned_name(proto)
-            returned = self._return_line(proto)
+            assigned = self._flow.assigned_name(proto)
+            returned = self._flow.return_line(proto)
             if assigned is None and returned is not None:
                 config.building.append(returned)
                 self._follow_factory(returned, config)
             elif assigned is None:
-                raise _CannotFollow(
+                raise CannotFollow(
                     "it is not assigned to a name or passed to a session, so the settings "
                     "cannot be traced to where they take effect"
                 )
@@ -417,9 +283,9 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
         line = self.line_of(call)
         for arg in call.args:
             if arg.star:
-                raise _CannotFollow(f"it is built from {arg.star}arguments, whose keys are unknown")
+                raise CannotFollow(f"it is built from {arg.star}arguments, whose keys are unknown")
             if arg.keyword is None:
-                raise _CannotFollow("it is built from positional arguments")
+                raise CannotFollow("it is built from positional arguments")
             key = arg.keyword.value
             if not prefix and key == "gpu_options":
                 value = arg.value
@@ -428,7 +294,7 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
                 elif isinstance(value, cst.Name):
                     variable = value
                 else:
-                    raise _CannotFollow(
+                    raise CannotFollow(
                         "its gpu_options is not a GPUOptions the migration can read"
                     )
                 continue
@@ -445,7 +311,7 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
     ) -> None:
         """Classify every use of a config (or GPUOptions) variable; anything else escapes."""
         block = self.parent(config.building[-1])
-        for node in self._uses(target):
+        for node in self._flow.uses(target):
             if node is gpu_options_use:
                 continue
             if not prefix and self._session_of_arg(node) is not None:
@@ -453,29 +319,24 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
                 assert sink is not None
                 config.sinks.append(sink)
                 continue
-            returned = self._return_line(node) if not prefix else None
+            returned = self._flow.return_line(node) if not prefix else None
             if returned is not None and self.parent(returned) is block:
                 config.building.append(returned)
                 self._follow_factory(returned, config)
                 continue
             path, line, value = self._mutation(node)
             if line is None or value is None:
-                raise _CannotFollow(
+                raise CannotFollow(
                     f"{target.value} is used on line {self.line_of(node)} in a way the "
                     "migration cannot follow (it escapes or is changed conditionally)"
                 )
             if self.parent(line) is not block:
-                raise _CannotFollow(
+                raise CannotFollow(
                     f"{target.value} is changed on line {self.line_of(line)} in another block "
                     "(conditionally or in a loop)"
                 )
             config.building.append(line)
             found.append((self.line_of(line), prefix + path, value))
-
-    def _return_line(self, node: cst.CSTNode) -> cst.SimpleStatementLine | None:
-        """The ``return node`` line, when ``node`` is what a function returns."""
-        ret = self.parent(node)
-        return self._statement_of(ret) if isinstance(ret, cst.Return) else None
 
     def _follow_factory(self, returned: cst.SimpleStatementLine, config: _Config) -> None:
         """A config returned by a function: every call of it must be a session's config.
@@ -487,10 +348,10 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
         block = self.parent(returned)
         function = self.parent(block) if isinstance(block, cst.IndentedBlock) else None
         if not isinstance(function, cst.FunctionDef):
-            raise _CannotFollow("it is returned from somewhere else than a function body")
+            raise CannotFollow("it is returned from somewhere else than a function body")
         self._factories.add(function)
         if config.factory is not None:
-            raise _CannotFollow(f"{function.name.value}() returns it more than once")
+            raise CannotFollow(f"{function.name.value}() returns it more than once")
         returns: list[cst.Return] = []
 
         class _Returns(cst.CSTVisitor):
@@ -505,7 +366,7 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
 
         function.visit(_Returns())
         if len(returns) != 1 or function.asynchronous is not None or function.decorators:
-            raise _CannotFollow(
+            raise CannotFollow(
                 f"{function.name.value}() is not a plain function with one return, so what "
                 "its callers get is unknown"
             )
@@ -516,7 +377,7 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
             or not isinstance(assignments[0], Assignment)
             or assignments[0].node is not function
         ):
-            raise _CannotFollow(f"{function.name.value} is bound more than once")
+            raise CannotFollow(f"{function.name.value} is bound more than once")
         calls = [access.node for access in assignments[0].references]
         for name in calls:
             call = self.parent(name)
@@ -528,13 +389,13 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
                 or SESSION not in self._kinds.get(sink, set())
                 or self._set_session_of(sink, record=False) is not None
             ):
-                raise _CannotFollow(
+                raise CannotFollow(
                     f"{function.name.value}() is used on line {self.line_of(name)} otherwise "
                     "than as the config of a tf.Session"
                 )
             config.sinks.append(sink)
         if not calls:
-            raise _CannotFollow(f"{function.name.value}() is never called")
+            raise CannotFollow(f"{function.name.value}() is never called")
         config.factory = function
 
     def _mutation(
@@ -563,7 +424,7 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
         assign = self.parent(parent)
         if not isinstance(assign, cst.Assign) or len(assign.targets) != 1:
             return path, None, None
-        line = self._statement_of(assign)
+        line = self._flow.statement_of(assign)
         if value_key is not None:
             key = self.module.code_for_node(value_key)
             value: cst.BaseExpression = cst.parse_expression(
@@ -579,31 +440,24 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
         found: list[tuple[int, str, cst.BaseExpression]],
         config: _Config,
     ) -> None:
-        target = self._definition(name)
+        target = self._flow.definition(name)
         if target is None:
-            raise _CannotFollow(f"{name.value} is assigned where the migration cannot follow it")
-        value = self._assigned_value(target)
+            raise CannotFollow(f"{name.value} is assigned where the migration cannot follow it")
+        value = self._flow.assigned_value(target)
         if (
             not isinstance(target, cst.Name)
             or not isinstance(value, cst.Call)
             or GPU_OPTIONS not in self._kinds.get(value, set())
         ):
-            raise _CannotFollow(f"{name.value} is not a GPUOptions built where it can be read")
-        assigned = self._assigned_name(value)
+            raise CannotFollow(f"{name.value} is not a GPUOptions built where it can be read")
+        assigned = self._flow.assigned_name(value)
         assert assigned is not None
         line = assigned[1]
         if config.building and self.parent(line) is not self.parent(config.building[0]):
-            raise _CannotFollow(f"{name.value} is built in another block than the config")
+            raise CannotFollow(f"{name.value} is built in another block than the config")
         self._read_kwargs(value, "gpu_options.", found, config)
         config.building.insert(0, line)
         self._read_uses(target, "gpu_options.", found, config, gpu_options_use=name)
-
-    def _assigned_value(self, target: cst.CSTNode) -> cst.BaseExpression | None:
-        assign_target = self.parent(target)
-        assign = self.parent(assign_target) if isinstance(assign_target, cst.AssignTarget) else None
-        if isinstance(assign, cst.Assign) and len(assign.targets) == 1:
-            return assign.value
-        return None
 
     def _collect_settings(
         self, found: list[tuple[int, str, cst.BaseExpression]], config: _Config
@@ -615,9 +469,9 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
                 continue
             option = option_for_proto_path(path)
             if option is None:
-                raise _CannotFollow(f"{path} has no tfcompat_gpu.configure() equivalent")
+                raise CannotFollow(f"{path} has no tfcompat_gpu.configure() equivalent")
             if option.name == "device_count" and not isinstance(value, cst.Dict) and counts:
-                raise _CannotFollow("device_count is built from a value the migration cannot read")
+                raise CannotFollow("device_count is built from a value the migration cannot read")
             config.settings[option.name] = value
         if counts:
             base = config.settings.get("device_count")
@@ -657,16 +511,16 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
             last = self.line_of(config.anchor)
             for sink in config.sinks if config.factory is None else ():
                 if self.line_of(sink) <= last:
-                    raise _CannotFollow(
+                    raise CannotFollow(
                         f"a session on line {self.line_of(sink)} uses it before it is complete"
                     )
         else:
-            anchor = self._enclosing_statement(config.sinks[0])
+            anchor = self._flow.enclosing_statement(config.sinks[0])
             block = self.parent(anchor)
             config.anchor = anchor
             config.anchor_replaced = False
         if not isinstance(block, (cst.Module, cst.IndentedBlock)):
-            raise _CannotFollow("it is built where no statement can be inserted")
+            raise CannotFollow("it is built where no statement can be inserted")
         config.block = block
         new = self._configure_statements(config)
         remove: set[cst.BaseStatement] = set(config.building)
@@ -679,7 +533,7 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
             remove.discard(anchor)
         plan = self._plan
         if anchor in plan.insert or anchor in plan.remove or remove & set(plan.insert):
-            raise _CannotFollow("it shares its statements with another config")
+            raise CannotFollow("it shares its statements with another config")
         plan.remove |= remove
         plan.insert[anchor] = new
         if config.anchor_replaced:
@@ -691,15 +545,7 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
         if self.target == "facade" and (
             new or any(SESSION in self._kinds.get(c, set()) for c in calls)
         ):
-            AddImportsVisitor.add_needed_import(self.context, "tfcompat_gpu")
-
-    def _enclosing_statement(self, node: cst.CSTNode) -> cst.BaseStatement:
-        current: cst.CSTNode | None = node
-        while current is not None and not isinstance(current, cst.BaseStatement):
-            current = self.parent(current)
-        if current is None:
-            raise _CannotFollow("it is not inside a statement")
-        return current
+            AddImportsVisitor.add_needed_import(self.context, _emit_facade.IMPORT)
 
     def _comments(self, gone: Sequence[cst.BaseStatement]) -> list[cst.EmptyLine]:
         """Comments of the removed statements, kept above the statement that replaces them."""
@@ -729,7 +575,7 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
             if set_session is not None:
                 remove.add(set_session)
                 return
-            assigned = self._assigned_name(sink)
+            assigned = self._flow.assigned_name(sink)
             if assigned is not None:
                 target, line = assigned
                 uses = self._set_session_uses(target)
@@ -753,7 +599,7 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
         ):
             return None
         expr = self.parent(call)
-        line = self._statement_of(expr) if isinstance(expr, cst.Expr) else None
+        line = self._flow.statement_of(expr) if isinstance(expr, cst.Expr) else None
         if line is not None and record:
             self._handled_set_session.add(call)
         return line
@@ -763,8 +609,8 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
     ) -> tuple[list[cst.SimpleStatementLine], bool] | None:
         """(``set_session(sess)`` statements, whether ``sess`` has other uses)."""
         try:
-            uses = self._uses(target)
-        except _CannotFollow:
+            uses = self._flow.uses(target)
+        except CannotFollow:
             return None
         statements_: list[cst.SimpleStatementLine] = []
         other = False
@@ -794,7 +640,7 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
                 # session(config, graph, target): the config goes first
                 args.insert(0, self.module.code_for_node(arg.value))
         if self.target == "facade" and not interactive:
-            return cst.parse_expression(f"tfcompat_gpu.session({', '.join(args)})")
+            return cst.parse_expression(_emit_facade.session_code(args))
         name = INTERACTIVE_SESSION if interactive else SESSION
         raw = {q.name for q in self.get_metadata(QualifiedNameProvider, sink.func, set())}
         func = self.module.code_for_node(sink.func)
@@ -812,112 +658,19 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
         indent = " " * self.get_metadata(PositionProvider, config.anchor).start.column
         if config.factory is not None:
             if self.target != "facade":
-                raise _CannotFollow(
+                raise CannotFollow(
                     f"{config.factory.name.value}() returns it, and TF2 has no config object to "
                     "return (its GPU options are process-wide): use the default target, which "
                     "returns a tfcompat_gpu.GPUConfig"
                 )
-            args = [f"{key}={value}" for key, value in settings.items()]
-            return statements("return " + call_code("tfcompat_gpu.GPUConfig", args, indent) + "\n")
+            return statements(_emit_facade.factory_return_code(settings, indent))
         if not settings:
             return []
         if self.target == "facade":
-            args = [f"{key}={value}" for key, value in settings.items()]
-            return statements(call_code("tfcompat_gpu.configure", args, indent) + "\n")
-        return statements(self._tf2_code(config, settings))
-
-    def _tf2_code(self, config: _Config, settings: dict[str, str]) -> str:
-        if "per_process_gpu_memory_fraction" in settings:
-            raise _CannotFollow(
-                "per_process_gpu_memory_fraction has no TF2 call (tf.config only takes an "
-                "absolute memory_limit in MB); use tfcompat_gpu.configure() (the default target)"
-            )
-        counts = self._device_counts(config)
-        visible = self._visible_ids(config)
-        if counts.get("GPU") is not None and visible is not None:
-            raise _CannotFollow("device_count['GPU'] and visible_device_list together")
-        if "allow_growth" in settings and counts.get("CPU", 1) > 1:
-            raise _CannotFollow(
-                "TensorFlow drops memory growth when logical CPUs are configured; "
-                "tfcompat_gpu.configure() handles that case"
-            )
-        tf = self._tf_prefix()
-        code = ""
-        for key, value in settings.items():
-            if key == "allow_growth":
-                var = free_name(self._taken, "gpu", "physical_gpu", "_gpu")
-                self._taken.add(var)
-                code += growth_loop_code(tf, value, var)
-            elif key == "allow_soft_placement":
-                code += f"{tf}config.set_soft_device_placement({value})\n"
-            elif key == "log_device_placement":
-                code += f"{tf}debugging.set_log_device_placement({value})\n"
-            elif key in ("intra_op_parallelism_threads", "inter_op_parallelism_threads"):
-                kind = key.split("_", 1)[0]
-                code += f"{tf}config.threading.set_{kind}_op_parallelism_threads({value})\n"
-            elif key == "visible_device_list":
-                # TF1 ignored the list on a machine without GPUs; indexing an empty list would not
-                gpus = free_name(self._taken, "gpus", "physical_gpus", "_gpus")
-                self._taken.add(gpus)
-                code += (
-                    f'{gpus} = {tf}config.list_physical_devices("GPU")\n'
-                    f"if {gpus}:\n"
-                    f'    {tf}config.set_visible_devices([{gpus}[i] for i in {visible!r}], "GPU")\n'
-                )
-            elif key == "device_count":
-                if "CPU" in counts:
-                    code += (
-                        f"{tf}config.set_logical_device_configuration(\n"
-                        f'    {tf}config.list_physical_devices("CPU")[0],\n'
-                        f"    [{tf}config.LogicalDeviceConfiguration()] * {counts['CPU']},\n"
-                        ")\n"
-                    )
-                if "GPU" in counts:
-                    code += (
-                        f"{tf}config.set_visible_devices("
-                        f'{tf}config.list_physical_devices("GPU")[:{counts["GPU"]}], "GPU")\n'
-                    )
-            else:
-                raise _CannotFollow(f"{key} has no exact TF2 call")
-        return code
-
-    def _device_counts(self, config: _Config) -> dict[str, int]:
-        value = config.settings.get("device_count")
-        if value is None:
-            return {}
-        counts: dict[str, int] = {}
-        if isinstance(value, cst.Dict):
-            for element in value.elements:
-                if (
-                    isinstance(element, cst.DictElement)
-                    and isinstance(element.key, cst.SimpleString)
-                    and element.key.evaluated_value in ("CPU", "GPU")
-                    and isinstance(element.value, cst.Integer)
-                ):
-                    counts[str(element.key.evaluated_value)] = int(element.value.value)
-                else:
-                    break
-            else:
-                return counts
-        raise _CannotFollow(
-            "device_count is not a literal {'CPU': n, 'GPU': n}, so its TF2 calls are unknown"
+            return statements(_emit_facade.configure_code(settings, indent))
+        return statements(
+            tf2_code(config.settings, self.module.code_for_node, self._tf_prefix, self._taken)
         )
-
-    def _visible_ids(self, config: _Config) -> tuple[int, ...] | None:
-        value = config.settings.get("visible_device_list")
-        if value is None:
-            return None
-        text = value.evaluated_value if isinstance(value, cst.SimpleString) else None
-        try:
-            ids = tuple(int(part) for part in str(text).split(",")) if text is not None else ()
-        except ValueError:
-            ids = ()
-        if not ids or list(ids) != sorted(set(ids)):
-            raise _CannotFollow(
-                "visible_device_list is not a literal list of GPU ids in ascending order; "
-                "eager TensorFlow cannot reorder GPUs, so there is no exact TF2 call"
-            )
-        return ids
 
     # ------------------------------------------------------------------ rewriting
 

@@ -1,0 +1,156 @@
+"""Following a name from where it is assigned to where it is read, on LibCST scope metadata.
+
+Scope analysis is not flow-sensitive; :class:`Dataflow` adds the little flow sensitivity the
+migration needs (a name assigned several times in one block) and gives up, with
+:class:`CannotFollow` and a reason, wherever the value a read sees is not known for sure.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import libcst as cst
+from libcst.metadata import Assignment, Scope, ScopeProvider
+
+if TYPE_CHECKING:
+    from tfcompat_gpu.codemod._base import MigrationCommand
+
+__all__ = ["CannotFollow", "Dataflow"]
+
+
+class CannotFollow(Exception):
+    """The value cannot be traced for sure; the message says why."""
+
+
+class Dataflow:
+    """Assignments and reads of names, in the module a command is visiting (its metadata)."""
+
+    def __init__(self, info: MigrationCommand) -> None:
+        self._info = info
+
+    def _scope(self, node: cst.CSTNode) -> Scope | None:
+        scope: Scope | None = self._info.get_metadata(ScopeProvider, node, None)
+        return scope
+
+    def statement_of(self, node: cst.CSTNode) -> cst.SimpleStatementLine | None:
+        """The one-statement line whose only statement is ``node``, else None."""
+        line = self._info.parent(node)
+        if isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1:
+            return line
+        return None
+
+    def enclosing_statement(self, node: cst.CSTNode) -> cst.BaseStatement:
+        current: cst.CSTNode | None = node
+        while current is not None and not isinstance(current, cst.BaseStatement):
+            current = self._info.parent(current)
+        if current is None:
+            raise CannotFollow("it is not inside a statement")
+        return current
+
+    def assigned_name(self, value: cst.CSTNode) -> tuple[cst.Name, cst.SimpleStatementLine] | None:
+        """For ``name = value`` on a line of its own: the target Name and the line."""
+        assign = self._info.parent(value)
+        if not isinstance(assign, cst.Assign) or len(assign.targets) != 1:
+            return None
+        target = assign.targets[0].target
+        line = self.statement_of(assign)
+        if not isinstance(target, cst.Name) or line is None:
+            return None
+        return target, line
+
+    def assigned_value(self, target: cst.CSTNode) -> cst.BaseExpression | None:
+        """``value`` of ``target = value``, when ``target`` is the only target."""
+        assign_target = self._info.parent(target)
+        assign = (
+            self._info.parent(assign_target) if isinstance(assign_target, cst.AssignTarget) else None
+        )
+        if isinstance(assign, cst.Assign) and len(assign.targets) == 1:
+            return assign.value
+        return None
+
+    def target_statement(self, target: cst.CSTNode) -> cst.SimpleStatementLine | None:
+        """The line of ``target = value`` when that is a statement of its own."""
+        assign_target = self._info.parent(target)
+        if not isinstance(assign_target, cst.AssignTarget):
+            return None
+        assign = self._info.parent(assign_target)
+        if not isinstance(assign, cst.Assign) or len(assign.targets) != 1:
+            return None
+        return self.statement_of(assign)
+
+    def return_line(self, node: cst.CSTNode) -> cst.SimpleStatementLine | None:
+        """The ``return node`` line, when ``node`` is what a function returns."""
+        ret = self._info.parent(node)
+        return self.statement_of(ret) if isinstance(ret, cst.Return) else None
+
+    def uses(self, target: cst.Name) -> list[cst.Name]:
+        """The Names that read the value assigned to ``target``, in source order.
+
+        A name assigned again (``config`` built twice in one script) is split by position: a
+        read belongs to the last assignment above it.  That holds only when every assignment
+        is a statement of one block and no read sits in a nested function, which could run at
+        any time.
+        """
+        line_of = self._info.line_of
+        scope = self._scope(target)
+        if scope is None:
+            raise CannotFollow(f"{target.value} is not in a scope the migration can follow")
+        assignments = list(scope.assignments[target.value])
+        if not all(isinstance(a, Assignment) for a in assignments):
+            raise CannotFollow(f"{target.value} is bound in a way the migration cannot follow")
+        reads = {access.node: access for a in assignments for access in a.references}
+        if len(assignments) == 1:
+            return sorted((n for n in reads if isinstance(n, cst.Name)), key=line_of)
+        own = self.target_statement(target)
+        block = self._info.parent(own) if own is not None else None
+        lines: list[int] = []
+        for assignment in assignments:
+            assert isinstance(assignment, Assignment)
+            statement = self.target_statement(assignment.node)
+            if block is None or statement is None or self._info.parent(statement) is not block:
+                raise CannotFollow(f"{target.value} is assigned more than once, not all in one block")
+            lines.append(line_of(statement))
+        mine = line_of(target)
+        later = [line for line in lines if line > mine]
+        end = min(later) if later else None
+        uses: list[cst.Name] = []
+        for node, access in reads.items():
+            if not isinstance(node, cst.Name):
+                continue
+            line = line_of(node)
+            if line <= mine or (end is not None and line > end):
+                continue
+            if access.scope is not scope:
+                raise CannotFollow(
+                    f"{target.value} is assigned more than once and read in a nested function "
+                    f"(line {line}), so which value it reads is unknown"
+                )
+            uses.append(node)
+        return sorted(uses, key=line_of)
+
+    def definition(self, name: cst.Name) -> cst.Name | None:
+        """The target Name whose assigned value ``name`` reads, when exactly one is known."""
+        scope = self._scope(name)
+        if scope is None:
+            return None
+        found: list[cst.Name] = []
+        for access in scope.accesses[name]:
+            for referent in access.referents:
+                if not isinstance(referent, Assignment) or not isinstance(referent.node, cst.Name):
+                    return None
+                try:
+                    known = any(node is referent.node for node in found)
+                    if not known and any(use is name for use in self.uses(referent.node)):
+                        found.append(referent.node)
+                except CannotFollow:
+                    return None
+        return found[0] if len(found) == 1 else None
+
+    def value_of(self, node: cst.BaseExpression) -> cst.BaseExpression:
+        """What a Name was assigned, when that is known; else the node itself."""
+        if isinstance(node, cst.Name):
+            target = self.definition(node)
+            value = self.assigned_value(target) if target is not None else None
+            if value is not None:
+                return value
+        return node

@@ -1,0 +1,30 @@
+"""The code the default target writes: ``tfcompat_gpu.configure()`` and its session."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from tfcompat_gpu.codemod._emit import call_code
+
+__all__ = ["IMPORT", "configure_code", "factory_return_code", "session_code"]
+
+IMPORT = "tfcompat_gpu"
+
+
+def _keywords(settings: Mapping[str, str]) -> list[str]:
+    return [f"{key}={value}" for key, value in settings.items()]
+
+
+def configure_code(settings: Mapping[str, str], indent: str = "") -> str:
+    """``tfcompat_gpu.configure(allow_growth=True)``: the process-wide options, once."""
+    return call_code("tfcompat_gpu.configure", _keywords(settings), indent) + "\n"
+
+
+def factory_return_code(settings: Mapping[str, str], indent: str = "") -> str:
+    """What a function that returned a ConfigProto returns instead: a ``GPUConfig``."""
+    return "return " + call_code("tfcompat_gpu.GPUConfig", _keywords(settings), indent) + "\n"
+
+
+def session_code(args: Sequence[str]) -> str:
+    """A TF1 session built from the process configuration (or the config given first)."""
+    return f"tfcompat_gpu.session({', '.join(args)})"
