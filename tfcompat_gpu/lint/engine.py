@@ -1,4 +1,4 @@
-"""Reading, parsing and walking one file; finding the files under a path.
+"""Reading, parsing and walking one file.
 
 Every way a file can fail (unreadable, not UTF-8, NUL bytes, too large, syntax errors, nesting
 too deep for the parser, even a bug in a rule) becomes one TFG000 finding for that file, so a run
@@ -8,12 +8,10 @@ always finishes.
 from __future__ import annotations
 
 import ast
-import fnmatch
 import os
 import re
 import stat
 import warnings
-from collections.abc import Iterable, Iterator
 
 from tfcompat_gpu.lint import rules as _rules  # noqa: F401  (registers the rule callbacks)
 from tfcompat_gpu.lint.registry import RULES_BY_CODE
@@ -22,38 +20,15 @@ from tfcompat_gpu.lint.walker import FileContext, RawFinding, walk
 
 __all__ = [
     "MAX_BYTES",
-    "SKIP_DIRS",
     "check_bytes",
     "check_path",
     "check_tree",
-    "iter_python_files",
     "noqa_codes",
+    "unchecked",
 ]
 
 MAX_BYTES = 5 * 1024 * 1024
 """Files above this size are reported (TFG000), not parsed: the lint must never hang."""
-
-SKIP_DIRS = frozenset(
-    {
-        ".git",
-        ".hg",
-        ".svn",
-        ".tox",
-        ".nox",
-        ".venv",
-        "venv",
-        ".eggs",
-        "__pycache__",
-        "build",
-        "dist",
-        "node_modules",
-        "site-packages",
-        ".mypy_cache",
-        ".ruff_cache",
-        ".pytest_cache",
-        "__pypackages__",
-    }
-)
 
 _NOQA = re.compile(
     r"#\s*noqa(?::[\s]?(?P<codes>[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+)*))?", re.IGNORECASE
@@ -81,13 +56,18 @@ def _finding(raw: RawFinding, path: str) -> Finding:
 
 
 def _unreadable(path: str, reason: str, line: int = 1, col: int = 0) -> list[Finding]:
+    return unchecked(path, f"{reason}; the file was not checked", line, col)
+
+
+def unchecked(path: str, message: str, line: int = 1, col: int = 0) -> list[Finding]:
+    """The TFG000 finding of a file or directory that could not be checked."""
     return [
         _finding(
             RawFinding(
                 "TFG000",
                 line,
                 col,
-                f"{reason}; the file was not checked",
+                message,
                 "fix the file or exclude it",
                 "error",
             ),
@@ -173,51 +153,3 @@ def check_path(path: str, display: str | None = None) -> list[Finding]:
     except OSError as exc:
         return _unreadable(shown, f"cannot read file: {exc.strerror or exc}")
     return check_bytes(data, shown)
-
-
-def _excluded(rel: str, name: str, patterns: Iterable[str]) -> bool:
-    for pattern in patterns:
-        pattern = pattern.rstrip("/")
-        if fnmatch.fnmatchcase(name, pattern) or fnmatch.fnmatchcase(rel, pattern):
-            return True
-        if fnmatch.fnmatchcase(rel, pattern + "/*"):
-            return True
-    return False
-
-
-def iter_python_files(paths: Iterable[str], exclude: Iterable[str] = ()) -> Iterator[str]:
-    """Files to check, in a stable order.
-
-    A file given explicitly is checked unless an exclude pattern matches it; directories are
-    searched for ``*.py`` without following symbolic links to directories, skipping VCS,
-    cache, build and virtualenv folders.
-    """
-    patterns = tuple(exclude)
-    for top in paths:
-        if not os.path.isdir(top):
-            # Excludes apply to files named explicitly too: pre-commit passes every file.
-            shown = os.path.normpath(top).replace(os.sep, "/")
-            if not _excluded(shown, os.path.basename(top), patterns):
-                yield top
-            continue
-        for root, dirs, files in os.walk(top):
-            rel_root = os.path.relpath(root, top)
-            kept = []
-            for name in sorted(dirs):
-                rel = os.path.normpath(os.path.join(rel_root, name)).replace(os.sep, "/")
-                full = os.path.join(root, name)
-                if (
-                    name in SKIP_DIRS
-                    or name.endswith(".egg-info")
-                    or os.path.exists(os.path.join(full, "pyvenv.cfg"))
-                    or _excluded(rel, name, patterns)
-                ):
-                    continue
-                kept.append(name)
-            dirs[:] = kept
-            for name in sorted(files):
-                if not name.endswith(".py"):
-                    continue
-                rel = os.path.normpath(os.path.join(rel_root, name)).replace(os.sep, "/")
-                if not _excluded(rel, name, patterns):
-                    yield os.path.join(root, name)

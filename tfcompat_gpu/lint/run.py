@@ -6,8 +6,9 @@ import gc
 import os
 from collections.abc import Iterable, Sequence
 
+from tfcompat_gpu._files import iter_python_files
 from tfcompat_gpu.lint.config import LintConfig, find_config, load_config, select_codes
-from tfcompat_gpu.lint.engine import check_path, iter_python_files
+from tfcompat_gpu.lint.engine import check_path, unchecked
 from tfcompat_gpu.lint.report import Finding, Report
 
 __all__ = ["default_jobs", "lint_paths"]
@@ -72,7 +73,8 @@ def lint_paths(
     patterns = [*config.exclude, *exclude]
     report = Report()
     findings: list[Finding] = report.findings
-    files = list(iter_python_files(paths, patterns))
+    problems: list[tuple[str, str]] = []
+    files = list(iter_python_files(paths, patterns, lambda path, why: problems.append((path, why))))
     report.files = len(files)
     # Syntax trees hold no reference cycles and die with their file; the cyclic collector
     # would only rescan them over and over (a third of the parse time on large trees).
@@ -83,6 +85,10 @@ def lint_paths(
     finally:
         if collecting:
             gc.enable()
+    for path, why in problems:
+        what = "its files were" if why.startswith("cannot read directory") else "the file was"
+        results.append(unchecked(path, f"{why}; {what} not checked"))
+        files.append(path)
     for path, found in zip(files, results):
         if not found:
             continue
