@@ -177,7 +177,7 @@ def test_dispatcher_and_no_tensorflow_import(tree: Path) -> None:
 
 
 def test_workers_give_the_same_report(tmp_path: Path) -> None:
-    from tfcompat_gpu.lint.run import default_jobs, lint_paths
+    from tfcompat_gpu.lint.paths import default_jobs, lint_paths
 
     for n in range(12):
         (tmp_path / f"m{n:02d}.py").write_text(BAD if n % 3 else WARN)

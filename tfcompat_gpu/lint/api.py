@@ -46,7 +46,7 @@ def check(
         codes = select_codes(select, (), ignore or ())
         report = Report([f for f in check_runtime() if f.code in codes])
     else:
-        from tfcompat_gpu.lint.run import lint_paths
+        from tfcompat_gpu.lint.paths import lint_paths
 
         if isinstance(paths, (str, os.PathLike)):
             paths = [paths]

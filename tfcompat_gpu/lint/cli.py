@@ -75,7 +75,7 @@ def _check_parser() -> argparse.ArgumentParser:
 def _check(argv: list[str]) -> int:
     from tfcompat_gpu.lint.config import ConfigError, LintConfig, find_config, load_config
     from tfcompat_gpu.lint.formats import render
-    from tfcompat_gpu.lint.run import default_jobs, lint_paths
+    from tfcompat_gpu.lint.paths import default_jobs, lint_paths
 
     args = _check_parser().parse_args(argv)
     paths = args.paths or ["."]

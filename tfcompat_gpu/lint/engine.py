@@ -14,9 +14,10 @@ import stat
 import warnings
 
 from tfcompat_gpu.lint import rules as _rules  # noqa: F401  (registers the rule callbacks)
+from tfcompat_gpu.lint.context import FileContext, RawFinding
 from tfcompat_gpu.lint.registry import RULES_BY_CODE
 from tfcompat_gpu.lint.report import Finding
-from tfcompat_gpu.lint.walker import FileContext, RawFinding, walk
+from tfcompat_gpu.lint.walker import walk
 
 __all__ = [
     "MAX_BYTES",

@@ -1,407 +1,50 @@
-"""One pass over a module's AST: import aliases, source-order events, callbacks by node type.
+"""One pass over a module's AST in source order, calling the registered callbacks.
 
-Rule modules register callbacks here (by node class, by the qualified name of a call, or for
-every resolved reference) and read the shared state of :class:`FileContext`: the import
-aliases, the enclosing loops, and the first point in each scope where TensorFlow enumerated the
-GPUs or started its runtime.  The traversal is iterative, so deeply nested code cannot exhaust
-the interpreter's stack, and it never descends into the names of an attribute chain once the
-chain is resolved, which keeps it close to the cost of ``ast.parse`` itself.
+The traversal is iterative, so deeply nested code cannot exhaust the interpreter's stack, and
+it never descends into the names of an attribute chain once the chain is resolved, which keeps
+it close to the cost of ``ast.parse`` itself.  On the way it keeps the import aliases, the
+enclosing loops, and the first point in each scope where TensorFlow enumerated the GPUs or
+started its runtime (:class:`~tfcompat_gpu.lint.context.FileContext`).
 """
 
 from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
-from tfcompat_gpu.lint.registry import RULES_BY_CODE, Severity
-
-__all__ = [
-    "CALL_HANDLERS",
-    "END_HANDLERS",
-    "NODE_HANDLERS",
-    "REF_HANDLERS",
-    "Event",
-    "FileContext",
-    "Loop",
-    "RawFinding",
-    "canonical",
-    "display",
-    "expr_key",
-    "on_call",
-    "on_end",
-    "on_node",
-    "on_ref",
-    "walk",
-]
-
-# Attributes that rules check on any object (``cfg.gpu_options.allow_growth = ...``).
-CONFIG_FIELDS = frozenset(
-    {
-        "allow_growth",
-        "per_process_gpu_memory_fraction",
-        "visible_device_list",
-        "allocator_type",
-        "intra_op_parallelism_threads",
-        "inter_op_parallelism_threads",
-    }
+from tfcompat_gpu.lint.context import Event, FileContext, Loop, Scope, expr_key
+from tfcompat_gpu.lint.dispatch import CALL_HANDLERS, END_HANDLERS, NODE_HANDLERS, REF_HANDLERS
+from tfcompat_gpu.lint.tfapi import (
+    DISABLES,
+    ENUMERATES,
+    NOTHING,
+    OP,
+    STARTS,
+    TRACKED_ROOTS,
+    call_kind,
+    canonical,
+    display,
 )
 
-# Only these import roots can matter to a rule; ignoring numpy & co. keeps reference
-# callbacks off the hot path.
-_TRACKED_ROOTS = frozenset({"tensorflow", "keras", "tf_keras", "os", "tfcompat_gpu"})
-_WATCHED = _TRACKED_ROOTS | CONFIG_FIELDS
-
-
-@dataclass(frozen=True)
-class RawFinding:
-    code: str
-    line: int
-    col: int
-    """0-based, as in the AST."""
-    message: str
-    fix: str
-    severity: Severity
-
-
-@dataclass(frozen=True)
-class Event:
-    line: int
-    label: str
-
-
-@dataclass(frozen=True)
-class Loop:
-    targets: frozenset[str]
-    iter_key: str | None
-
-
-class _Scope:
-    __slots__ = ("gpu_init", "started")
-
-    def __init__(self) -> None:
-        self.gpu_init: Event | None = None
-        self.started: Event | None = None
-
-
-class FileContext:
-    """Per-file state shared by the rules during one walk."""
-
-    def __init__(self, path: str) -> None:
-        self.path = path
-        self.findings: list[RawFinding] = []
-        self.aliases: dict[str, str] = {}
-        self.flagged_aliases: set[str] = set()
-        """Aliases whose import was already reported; their uses are not reported again."""
-        self.loops: list[Loop] = []
-        self.scopes: list[_Scope] = [_Scope()]
-        self.eager_disabled = False
-        self.state: dict[str, Any] = {}
-        """Scratch space of the rules, keyed by rule module."""
-        self.watched: set[str] = set(_WATCHED)
-        """Words whose presence makes a statement worth walking (see ``walk``)."""
-        self._watch_changed = True
-
-    def watch(self, name: str) -> None:
-        """Walk every later statement that mentions ``name`` (a name a rule now tracks)."""
-        if name not in self.watched:
-            self.watched.add(name)
-            self._watch_changed = True
-
-    def report(
-        self,
-        code: str,
-        node: ast.AST,
-        fix: str,
-        severity: Severity | None = None,
-        **fields: object,
-    ) -> None:
-        rule = RULES_BY_CODE[code]
-        self.findings.append(
-            RawFinding(
-                code,
-                getattr(node, "lineno", 1),
-                getattr(node, "col_offset", 0),
-                rule.message.format(**fields),
-                fix,
-                severity or rule.severity,
-            )
-        )
-
-    def resolve(self, node: ast.AST) -> str | None:
-        """Qualified name of a ``Name`` / attribute chain through the import aliases."""
-        parts: list[str] = []
-        while node.__class__ is ast.Attribute:
-            parts.append(node.attr)
-            node = node.value
-        if node.__class__ is not ast.Name:
-            return None
-        base = self.aliases.get(node.id)
-        if base is None:
-            return None
-        if parts:
-            parts.reverse()
-            return base + "." + ".".join(parts)
-        return base
-
-    def gpu_init_event(self) -> Event | None:
-        for scope in reversed(self.scopes):
-            if scope.gpu_init is not None:
-                return scope.gpu_init
-        return None
-
-    def started_event(self) -> Event | None:
-        for scope in reversed(self.scopes):
-            if scope.started is not None:
-                return scope.started
-        return None
-
-
-CallHandler = Callable[[FileContext, ast.Call, str], None]
-RefHandler = Callable[[FileContext, ast.expr, str, str], None]
-NodeHandler = Callable[[FileContext, Any], None]
-EndHandler = Callable[[FileContext], None]
-
-CALL_HANDLERS: dict[str, list[CallHandler]] = {}
-"""Canonical qualified name of the called function -> callbacks."""
-REF_HANDLERS: list[RefHandler] = []
-"""Called with (ctx, node, raw qualified name, root alias) for every resolved load."""
-NODE_HANDLERS: dict[type[ast.AST], list[NodeHandler]] = {}
-END_HANDLERS: list[EndHandler] = []
-
-
-def on_call(*names: str) -> Callable[[CallHandler], CallHandler]:
-    def register(func: CallHandler) -> CallHandler:
-        for name in names:
-            CALL_HANDLERS.setdefault(name, []).append(func)
-        return func
-
-    return register
-
-
-def on_node(*types: type[ast.AST]) -> Callable[[NodeHandler], NodeHandler]:
-    def register(func: NodeHandler) -> NodeHandler:
-        for cls in types:
-            NODE_HANDLERS.setdefault(cls, []).append(func)
-        return func
-
-    return register
-
-
-def on_ref(func: RefHandler) -> RefHandler:
-    REF_HANDLERS.append(func)
-    return func
-
-
-def on_end(func: EndHandler) -> EndHandler:
-    END_HANDLERS.append(func)
-    return func
-
-
-_CANONICAL: dict[str, str] = {}
-
-
-def canonical(name: str) -> str:
-    """``tensorflow.compat.v1.X`` and ``tensorflow.compat.v2.X`` -> ``tensorflow.X``."""
-    cached = _CANONICAL.get(name)
-    if cached is not None:
-        return cached
-    result = name
-    if name.startswith(("tensorflow.compat.v1", "tensorflow.compat.v2")):
-        rest = name[len("tensorflow.compat.v1") :]
-        if not rest or rest[0] == ".":
-            result = "tensorflow" + rest
-    _CANONICAL[name] = result
-    return result
-
-
-def display(name: str) -> str:
-    """How users write a qualified name: ``tensorflow.config.x`` -> ``tf.config.x``."""
-    if name == "tensorflow" or name.startswith("tensorflow."):
-        return "tf" + name[len("tensorflow") :]
-    return name
-
-
-def expr_key(node: ast.AST, loops: list[Loop] | None = None) -> str | None:
-    """A comparable spelling of a device expression: ``gpus[0]``, ``gpus[*]`` for a loop variable."""
-    cls = node.__class__
-    if cls is ast.Name:
-        name: str = node.id  # type: ignore[attr-defined]
-        if loops:
-            for loop in reversed(loops):
-                if name in loop.targets and loop.iter_key is not None:
-                    return loop.iter_key + "[*]"
-        return name
-    if cls is ast.Subscript:
-        base = _base_key(node.value)  # type: ignore[attr-defined]
-        index = node.slice  # type: ignore[attr-defined]
-        if base is None:
-            return None
-        if index.__class__ is ast.Constant:
-            return f"{base}[{index.value!r}]"
-        if loops and index.__class__ is ast.Name:
-            for loop in reversed(loops):
-                if index.id in loop.targets:
-                    return base + "[*]"
-        return None
-    return None
-
-
-def _base_key(node: ast.AST) -> str | None:
-    if node.__class__ is ast.Name:
-        return node.id
-    if node.__class__ is ast.Call and node.func.__class__ is ast.Attribute:
-        # tf.config.list_physical_devices('GPU')[0]: name the list by the call.
-        return "<" + node.func.attr + ">"
-    return None
-
-
-# What makes TensorFlow enumerate the GPUs (CUDA reads CUDA_VISIBLE_DEVICES then) and what
-# starts the runtime (process-wide setters are frozen then).  Canonical names.
-_GPU_INIT = frozenset(
-    f"tensorflow.config.{name}"
-    for name in (
-        "list_physical_devices",
-        "experimental.list_physical_devices",
-        "get_visible_devices",
-        "experimental.get_visible_devices",
-        "set_visible_devices",
-        "experimental.set_visible_devices",
-        "experimental.set_memory_growth",
-        "experimental.get_memory_growth",
-        "set_logical_device_configuration",
-        "experimental.set_virtual_device_configuration",
-        "get_logical_device_configuration",
-        "experimental.get_virtual_device_configuration",
-        "experimental.get_device_details",
-    )
-)
-_STARTS = frozenset(
-    {
-        "tensorflow.config.list_logical_devices",
-        "tensorflow.config.experimental.list_logical_devices",
-        "tensorflow.config.experimental.get_memory_info",
-        "tensorflow.config.experimental.get_memory_usage",
-        "tensorflow.test.is_gpu_available",
-        "tensorflow.test.gpu_device_name",
-        "tensorflow.python.client.device_lib.list_local_devices",
-        "tensorflow.distribute.MirroredStrategy",
-        "tensorflow.distribute.MultiWorkerMirroredStrategy",
-        "tensorflow.distribute.experimental.MultiWorkerMirroredStrategy",
-        "tensorflow.distribute.experimental.CentralStorageStrategy",
-    }
-)
-SESSIONS = frozenset(
-    {
-        "tensorflow.Session",
-        "tensorflow.InteractiveSession",
-        "tensorflow.train.MonitoredTrainingSession",
-        "tensorflow.train.SingularMonitoredSession",
-    }
-)
-# Eager ops start the runtime; graph building (after disable_eager_execution) does not.
-_OP_MODULES = frozenset(
-    {"random", "math", "linalg", "nn", "image", "signal", "strings", "sparse", "bitwise", "data"}
-)
-_NOT_OPS = frozenset(
-    {
-        "tensorflow.random.set_seed",
-        "tensorflow.random.set_random_seed",
-        "tensorflow.set_random_seed",
-        "tensorflow.data.experimental.enable_debug_mode",
-    }
-)
-_OPS = frozenset(
-    [
-        "constant",
-        "Variable",
-        "zeros",
-        "ones",
-        "fill",
-        "range",
-        "matmul",
-        "add",
-        "add_n",
-        "subtract",
-        "multiply",
-        "divide",
-        "reduce_sum",
-        "reduce_mean",
-        "reduce_max",
-        "reduce_min",
-        "convert_to_tensor",
-        "cast",
-        "reshape",
-        "concat",
-        "stack",
-        "ones_like",
-        "zeros_like",
-        "eye",
-        "linspace",
-        "square",
-        "sqrt",
-        "exp",
-        "identity",
-        "transpose",
-        "einsum",
-        "tile",
-        "gather",
-        "where",
-        "argmax",
-        "argmin",
-        "one_hot",
-        "abs",
-        "maximum",
-        "minimum",
-        "pow",
-        "tensordot",
-    ]
-)
-_DISABLE_EAGER = frozenset({"tensorflow.disable_eager_execution", "tensorflow.disable_v2_behavior"})
-
-
-_NOTHING, _DISABLES, _STARTS_ALWAYS, _OP, _ENUMERATES = range(5)
-_CALL_KIND: dict[str, int] = {}
-
-
-def _call_kind(name: str) -> int:
-    kind = _CALL_KIND.get(name)
-    if kind is not None:
-        return kind
-    kind = _NOTHING
-    if name in _DISABLE_EAGER:
-        kind = _DISABLES
-    elif name in _STARTS or name in SESSIONS:
-        kind = _STARTS_ALWAYS
-    elif name in _GPU_INIT:
-        kind = _ENUMERATES
-    elif name.startswith("tensorflow."):
-        parts = name.split(".")
-        if len(parts) == 2:
-            kind = _OP if parts[1] in _OPS else _NOTHING
-        elif parts[1] in _OP_MODULES and name not in _NOT_OPS:
-            kind = _OP
-    _CALL_KIND[name] = kind
-    return kind
+__all__ = ["walk"]
 
 
 def _note_call(ctx: FileContext, name: str, line: int) -> None:
     """Record the first GPU enumeration / runtime start of the current scope."""
-    kind = _call_kind(name)
-    if kind == _NOTHING:
+    kind = call_kind(name)
+    if kind == NOTHING:
         return
-    if kind == _DISABLES:
+    if kind == DISABLES:
         ctx.eager_disabled = True
         return
     scope = ctx.scopes[-1]
-    if kind == _STARTS_ALWAYS or (kind == _OP and not ctx.eager_disabled):
+    if kind == STARTS or (kind == OP and not ctx.eager_disabled):
         if scope.started is None:
             scope.started = Event(line, f"`{display(name)}(...)`")
         if scope.gpu_init is None:
             scope.gpu_init = scope.started
-    elif kind == _ENUMERATES and scope.gpu_init is None:
+    elif kind == ENUMERATES and scope.gpu_init is None:
         scope.gpu_init = Event(line, f"`{display(name)}(...)`")
 
 
@@ -435,7 +78,7 @@ def _import(ctx: FileContext, node: ast.Import | ast.ImportFrom) -> None:
     if node.__class__ is ast.Import:
         for alias in node.names:
             root = alias.name.partition(".")[0]
-            if root not in _TRACKED_ROOTS:
+            if root not in TRACKED_ROOTS:
                 continue
             if alias.asname:
                 aliases[alias.asname] = alias.name
@@ -444,7 +87,7 @@ def _import(ctx: FileContext, node: ast.Import | ast.ImportFrom) -> None:
                 aliases[root] = root
     else:
         module = node.module  # type: ignore[union-attr]
-        if node.level or not module or module.partition(".")[0] not in _TRACKED_ROOTS:  # type: ignore[union-attr]
+        if node.level or not module or module.partition(".")[0] not in TRACKED_ROOTS:  # type: ignore[union-attr]
             return
         for alias in node.names:
             if alias.name != "*":
@@ -620,7 +263,7 @@ def walk(tree: ast.AST, ctx: FileContext, source: str | None = None) -> None:
                 _import(ctx, node)
                 continue
             if kind == _FUNC:
-                ctx.scopes.append(_Scope())
+                ctx.scopes.append(Scope())
                 push(_Exit(True, 0))
             elif kind == _LOOP:
                 ctx.loops.append(Loop(_targets(node.target), expr_key(node.iter, ctx.loops)))

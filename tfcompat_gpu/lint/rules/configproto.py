@@ -8,9 +8,11 @@ import ast
 from typing import Any
 
 from tfcompat_gpu._options import OPTIONS
+from tfcompat_gpu.lint.context import FileContext
+from tfcompat_gpu.lint.dispatch import on_call, on_node
 from tfcompat_gpu.lint.rules.env import is_env_value
+from tfcompat_gpu.lint.tfapi import SESSIONS, canonical
 from tfcompat_gpu.lint.values import fraction_problem, parse_visible_device_list
-from tfcompat_gpu.lint.walker import SESSIONS, FileContext, canonical, on_call, on_node
 
 __all__: list[str] = []
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import ast
 
+from tfcompat_gpu.lint.context import FileContext
+from tfcompat_gpu.lint.dispatch import on_call
 from tfcompat_gpu.lint.values import device_string_problem
-from tfcompat_gpu.lint.walker import FileContext, on_call
 
 __all__: list[str] = []
 

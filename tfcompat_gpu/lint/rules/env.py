@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import ast
 
+from tfcompat_gpu.lint.context import FileContext
+from tfcompat_gpu.lint.dispatch import on_call, on_node
 from tfcompat_gpu.lint.values import allow_growth_env_problem, cuda_visible_count, suggest_env_var
-from tfcompat_gpu.lint.walker import FileContext, on_call, on_node
 
 __all__ = ["environ_key", "is_env_value"]
 

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import ast
 
-from tfcompat_gpu.lint.walker import FileContext, display, on_node, on_ref
+from tfcompat_gpu.lint.context import FileContext
+from tfcompat_gpu.lint.dispatch import on_node, on_ref
+from tfcompat_gpu.lint.tfapi import display
 
 __all__ = ["legacy_replacement"]
 

@@ -6,18 +6,11 @@ from __future__ import annotations
 
 import ast
 
+from tfcompat_gpu.lint.context import FileContext, expr_key
+from tfcompat_gpu.lint.dispatch import on_call, on_end, on_node, on_ref
 from tfcompat_gpu.lint.registry import TF2_CALLS
 from tfcompat_gpu.lint.rules.env import is_env_value
-from tfcompat_gpu.lint.walker import (
-    FileContext,
-    canonical,
-    display,
-    expr_key,
-    on_call,
-    on_end,
-    on_node,
-    on_ref,
-)
+from tfcompat_gpu.lint.tfapi import canonical, display
 
 __all__: list[str] = []
 

@@ -1,0 +1,152 @@
+"""Per-file state the rules share during one walk, and how a rule reports a finding."""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from typing import Any
+
+from tfcompat_gpu.lint.registry import RULES_BY_CODE, Severity
+from tfcompat_gpu.lint.tfapi import CONFIG_FIELDS, TRACKED_ROOTS
+
+__all__ = ["Event", "FileContext", "Loop", "RawFinding", "Scope", "expr_key"]
+
+_WATCHED = TRACKED_ROOTS | CONFIG_FIELDS
+
+
+@dataclass(frozen=True)
+class RawFinding:
+    code: str
+    line: int
+    col: int
+    """0-based, as in the AST."""
+    message: str
+    fix: str
+    severity: Severity
+
+
+@dataclass(frozen=True)
+class Event:
+    line: int
+    label: str
+
+
+@dataclass(frozen=True)
+class Loop:
+    targets: frozenset[str]
+    iter_key: str | None
+
+
+class Scope:
+    __slots__ = ("gpu_init", "started")
+
+    def __init__(self) -> None:
+        self.gpu_init: Event | None = None
+        self.started: Event | None = None
+
+
+class FileContext:
+    """Per-file state shared by the rules during one walk."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.findings: list[RawFinding] = []
+        self.aliases: dict[str, str] = {}
+        self.flagged_aliases: set[str] = set()
+        """Aliases whose import was already reported; their uses are not reported again."""
+        self.loops: list[Loop] = []
+        self.scopes: list[Scope] = [Scope()]
+        self.eager_disabled = False
+        self.state: dict[str, Any] = {}
+        """Scratch space of the rules, keyed by rule module."""
+        self.watched: set[str] = set(_WATCHED)
+        """Words whose presence makes a statement worth walking (see ``walk``)."""
+        self._watch_changed = True
+
+    def watch(self, name: str) -> None:
+        """Walk every later statement that mentions ``name`` (a name a rule now tracks)."""
+        if name not in self.watched:
+            self.watched.add(name)
+            self._watch_changed = True
+
+    def report(
+        self,
+        code: str,
+        node: ast.AST,
+        fix: str,
+        severity: Severity | None = None,
+        **fields: object,
+    ) -> None:
+        rule = RULES_BY_CODE[code]
+        self.findings.append(
+            RawFinding(
+                code,
+                getattr(node, "lineno", 1),
+                getattr(node, "col_offset", 0),
+                rule.message.format(**fields),
+                fix,
+                severity or rule.severity,
+            )
+        )
+
+    def resolve(self, node: ast.AST) -> str | None:
+        """Qualified name of a ``Name`` / attribute chain through the import aliases."""
+        parts: list[str] = []
+        while node.__class__ is ast.Attribute:
+            parts.append(node.attr)
+            node = node.value
+        if node.__class__ is not ast.Name:
+            return None
+        base = self.aliases.get(node.id)
+        if base is None:
+            return None
+        if parts:
+            parts.reverse()
+            return base + "." + ".".join(parts)
+        return base
+
+    def gpu_init_event(self) -> Event | None:
+        for scope in reversed(self.scopes):
+            if scope.gpu_init is not None:
+                return scope.gpu_init
+        return None
+
+    def started_event(self) -> Event | None:
+        for scope in reversed(self.scopes):
+            if scope.started is not None:
+                return scope.started
+        return None
+
+
+def expr_key(node: ast.AST, loops: list[Loop] | None = None) -> str | None:
+    """A comparable spelling of a device expression: ``gpus[0]``, ``gpus[*]`` for a loop variable."""
+    cls = node.__class__
+    if cls is ast.Name:
+        name: str = node.id  # type: ignore[attr-defined]
+        if loops:
+            for loop in reversed(loops):
+                if name in loop.targets and loop.iter_key is not None:
+                    return loop.iter_key + "[*]"
+        return name
+    if cls is ast.Subscript:
+        base = _base_key(node.value)  # type: ignore[attr-defined]
+        index = node.slice  # type: ignore[attr-defined]
+        if base is None:
+            return None
+        if index.__class__ is ast.Constant:
+            return f"{base}[{index.value!r}]"
+        if loops and index.__class__ is ast.Name:
+            for loop in reversed(loops):
+                if index.id in loop.targets:
+                    return base + "[*]"
+        return None
+    return None
+
+
+def _base_key(node: ast.AST) -> str | None:
+    if node.__class__ is ast.Name:
+        return node.id
+    if node.__class__ is ast.Call and node.func.__class__ is ast.Attribute:
+        # tf.config.list_physical_devices('GPU')[0]: name the list by the call.
+        return "<" + node.func.attr + ">"
+    return None
