@@ -13,11 +13,26 @@ __all__ = ["Finding", "Report", "check"]
 _PathLike = Union[str, "os.PathLike[str]"]
 
 
+def _selectors(value: Iterable[str] | str | None, name: str) -> list[str] | None:
+    # "TFG003" or "TFG003,TFG005" is one selection, not the letters of one.
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return [part for part in value.replace(" ", ",").split(",") if part]
+    items = list(value)
+    for item in items:
+        if not isinstance(item, str):
+            raise TypeError(
+                f"Expected rule codes or prefixes (str) for {name}. Received: {name}={value!r}"
+            )
+    return items
+
+
 def check(
     paths: _PathLike | Sequence[_PathLike] | None = None,
     *,
-    select: Iterable[str] | None = None,
-    ignore: Iterable[str] | None = None,
+    select: Iterable[str] | str | None = None,
+    ignore: Iterable[str] | str | None = None,
     strict: bool = False,
 ) -> Report:
     """Lint ``paths`` for GPU-configuration mistakes, or check the live process.
@@ -28,7 +43,7 @@ def check(
     created so far are checked; TensorFlow is neither imported nor started.
 
     ``select`` replaces the default rules (codes or prefixes: ``["TFG"]`` is every rule),
-    ``ignore`` removes some.  ``strict=True`` raises :class:`tfcompat_gpu.GPUConfigError`
+    ``ignore`` removes some; either may be one string (``"TFG003,TFG005"``).  ``strict=True`` raises :class:`tfcompat_gpu.GPUConfigError`
     listing the findings instead of returning them.
 
     Example::
@@ -39,18 +54,20 @@ def check(
         def test_gpu_config():             # in a test suite
             tfcompat_gpu.check(strict=True)
     """
+    chosen = _selectors(select, "select")
+    ignored = _selectors(ignore, "ignore") or []
     if paths is None:
         from tfcompat_gpu.lint.config import select_codes
         from tfcompat_gpu.lint.runtime import check_runtime
 
-        codes = select_codes(select, (), ignore or ())
+        codes = select_codes(chosen, (), ignored)
         report = Report([f for f in check_runtime() if f.code in codes])
     else:
         from tfcompat_gpu.lint.paths import lint_paths
 
         if isinstance(paths, (str, os.PathLike)):
             paths = [paths]
-        report = lint_paths([os.fspath(p) for p in paths], select=select, ignore=ignore or ())
+        report = lint_paths([os.fspath(p) for p in paths], select=chosen, ignore=ignored)
     if strict and report.findings:
         from tfcompat_gpu._errors import GPUConfigError
 

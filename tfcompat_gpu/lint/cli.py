@@ -93,10 +93,21 @@ def _check(argv: list[str]) -> int:
     except ConfigError as exc:
         print(f"tfcompat-gpu check: {exc}", file=sys.stderr)
         return 2
+    status = 0 if report.ok or args.exit_zero else 1
     output = render(report, args.format, args.statistics)
     if output:
-        print(output)
-    return 0 if report.ok or args.exit_zero else 1
+        try:
+            print(output, flush=True)
+        except BrokenPipeError:
+            # `check ... | head`: the reader has seen enough, but the findings still decide
+            # the status a CI step or `set -o pipefail` sees.
+            _silence_stdout()
+    return status
+
+
+def _silence_stdout() -> None:
+    # Python flushes stdout again at exit; a closed pipe would fail there too.
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 def _rules(argv: list[str]) -> int:
@@ -164,7 +175,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return exc.code if isinstance(exc.code, int) else 0
     except BrokenPipeError:
         # The reader went away (`| head`): stop quietly, as other command-line tools do.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        _silence_stdout()
         return 0
     except Exception as exc:  # never a traceback in CI logs without a status of 2
         print(f"tfcompat-gpu {args[0]}: internal error: {exc!r}", file=sys.stderr)

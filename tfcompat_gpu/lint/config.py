@@ -68,12 +68,20 @@ def find_config(paths: Sequence[str]) -> str | None:
         candidate = os.path.join(current, "pyproject.toml")
         if os.path.isfile(candidate):
             try:
-                with open(candidate, encoding="utf-8") as handle:
-                    text = handle.read()
-            except (OSError, UnicodeDecodeError):
-                text = ""
-            # Cheap test first: most projects have no lint table and need no TOML parse.
-            if "tfcompat-gpu" in text and "lint" in text:
+                with open(candidate, "rb") as handle:
+                    data = handle.read()
+            except OSError:
+                data = b""
+            # Cheap test first: most projects have no lint table and need no TOML parse.  A
+            # file that may hold one but is not UTF-8 is an error, never silently ignored.
+            if b"tfcompat-gpu" in data and b"lint" in data:
+                try:
+                    data.decode("utf-8")
+                except UnicodeDecodeError as exc:
+                    raise ConfigError(
+                        f"{candidate}: cannot read [tool.tfcompat-gpu.lint]: TOML files are "
+                        f"UTF-8, byte {exc.start} is not; save the file as UTF-8"
+                    ) from exc
                 return candidate
         parent = os.path.dirname(current)
         if parent == current:

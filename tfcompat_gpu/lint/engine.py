@@ -8,9 +8,11 @@ always finishes.
 from __future__ import annotations
 
 import ast
+import io
 import os
 import re
 import stat
+import tokenize
 import warnings
 
 from tfcompat_gpu.lint import rules as _rules  # noqa: F401  (registers the rule callbacks)
@@ -24,6 +26,7 @@ __all__ = [
     "check_bytes",
     "check_path",
     "check_tree",
+    "decode_source",
     "noqa_codes",
     "unchecked",
 ]
@@ -77,6 +80,18 @@ def unchecked(path: str, message: str, line: int = 1, col: int = 0) -> list[Find
     ]
 
 
+_COOKIE = re.compile(rb"^(?:\xef\xbb\xbf)?[ \t\f]*#.*?coding[:=]", re.MULTILINE)
+
+
+def decode_source(data: bytes) -> str:
+    """The text of a Python file as the interpreter reads it (PEP 263 coding cookie, BOM)."""
+    head = data[: data.find(b"\n", data.find(b"\n") + 1) + 1] if b"\n" in data else data
+    if b"coding" not in head or _COOKIE.search(head) is None:
+        return data.decode("utf-8-sig")
+    encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    return data.decode(encoding)
+
+
 def check_tree(tree: ast.AST, path: str, source: str | None = None) -> list[RawFinding]:
     """Run every rule over a parsed module (no suppression, no selection).
 
@@ -95,9 +110,12 @@ def check_bytes(data: bytes, path: str) -> list[Finding]:
     if len(data) > MAX_BYTES:
         return _unreadable(path, f"file is larger than {MAX_BYTES // (1024 * 1024)} MB")
     try:
-        source = data.decode("utf-8-sig")
+        source = decode_source(data)
+    except SyntaxError as exc:  # an unknown coding, or a cookie that contradicts the BOM
+        return _unreadable(path, exc.msg)
     except UnicodeDecodeError as exc:
-        return _unreadable(path, f"file is not valid UTF-8 (byte {exc.start})")
+        encoding = "UTF-8" if exc.encoding.lower().startswith("utf") else exc.encoding
+        return _unreadable(path, f"file is not valid {encoding} (byte {exc.start})")
     try:
         with warnings.catch_warnings():
             # Invalid escapes and the like are not this lint's business.

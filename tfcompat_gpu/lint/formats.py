@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable
+from pathlib import Path
+from urllib.parse import quote
 
 from tfcompat_gpu.lint.registry import RULES, Rule
 from tfcompat_gpu.lint.report import Report
@@ -62,17 +64,18 @@ def _github(report: Report, statistics: bool) -> str:
     return "\n".join(lines)
 
 
-def _uri(path: str) -> str:
-    if path.startswith("<"):
-        return path
+def _location(path: str) -> dict[str, str]:
+    """SARIF artifactLocation: a percent-encoded URI, relative to the source root when inside."""
     if os.path.isabs(path):
         try:
             rel = os.path.relpath(path)
-        except ValueError:
-            return path.replace(os.sep, "/")
-        if not rel.startswith(".."):
-            path = rel
-    return path.replace(os.sep, "/").removeprefix("./")
+        except ValueError:  # another drive
+            rel = ".."
+        if rel.startswith(".."):
+            return {"uri": "file://" + quote(Path(path).as_posix(), safe="/:")}
+        path = rel
+    rel = path.replace(os.sep, "/").removeprefix("./")
+    return {"uri": quote(rel, safe="/"), "uriBaseId": "%SRCROOT%"}
 
 
 def _sarif_rule(rule: Rule) -> dict[str, object]:
@@ -105,7 +108,7 @@ def _sarif(report: Report, statistics: bool) -> str:
             "locations": [
                 {
                     "physicalLocation": {
-                        "artifactLocation": {"uri": _uri(f.path), "uriBaseId": "%SRCROOT%"},
+                        "artifactLocation": _location(f.path),
                         "region": {"startLine": f.line, "startColumn": f.col},
                     }
                 }
