@@ -139,7 +139,7 @@ def test_environment_reports_without_starting_the_runtime():
         assert out["flavour"] == "keras3"
     assert out["mode"] == "eager"
     assert out["gpus"] == []
-    from tfcompat_gpu.apply import GPU_ENV_VARS
+    from tfcompat_gpu._env import GPU_ENV_VARS
 
     assert out["env"]["CUDA_VISIBLE_DEVICES"] == "1"
     assert out["env"]["TF_FORCE_GPU_ALLOW_GROWTH"] == "true"

@@ -21,19 +21,14 @@ from tfcompat_gpu._errors import (
 )
 
 if TYPE_CHECKING:
-    from tfcompat_gpu.apply import (
-        Environment,
-        Mode,
-        configure,
-        current_config,
-        detect_mode,
-        environment,
-        session,
-    )
     from tfcompat_gpu.config import GPUConfig
+    from tfcompat_gpu.configuring import configure, current_config
     from tfcompat_gpu.conflicts import get_conflict_policy, set_conflict_policy
+    from tfcompat_gpu.env_report import Environment, environment
     from tfcompat_gpu.lint.api import Finding, Report, check
+    from tfcompat_gpu.mode import Mode, detect_mode
     from tfcompat_gpu.patching import GPUPlacement, install, is_installed, on_gpu, uninstall
+    from tfcompat_gpu.sessions import session
 
 __version__ = "0.1.0"
 
@@ -65,13 +60,13 @@ __all__ = [
 
 # Loaded on first use, so that ``import tfcompat_gpu`` costs next to nothing (a few ms).
 _LAZY = {
-    "Environment": "tfcompat_gpu.apply",
-    "Mode": "tfcompat_gpu.apply",
-    "configure": "tfcompat_gpu.apply",
-    "current_config": "tfcompat_gpu.apply",
-    "detect_mode": "tfcompat_gpu.apply",
-    "environment": "tfcompat_gpu.apply",
-    "session": "tfcompat_gpu.apply",
+    "Environment": "tfcompat_gpu.env_report",
+    "Mode": "tfcompat_gpu.mode",
+    "configure": "tfcompat_gpu.configuring",
+    "current_config": "tfcompat_gpu.configuring",
+    "detect_mode": "tfcompat_gpu.mode",
+    "environment": "tfcompat_gpu.env_report",
+    "session": "tfcompat_gpu.sessions",
     "GPUConfig": "tfcompat_gpu.config",
     "get_conflict_policy": "tfcompat_gpu.conflicts",
     "set_conflict_policy": "tfcompat_gpu.conflicts",

@@ -2,17 +2,60 @@
 
 Each row says where the option lives in a TF1 ``ConfigProto``, what TF2 call carries it, whether
 TensorFlow treats it as process-wide (first creator wins), whether it can still change once the
-runtime started, and how exact the TF2 mapping is.  The facade, the conflict check, the lint
-messages, the codemod and the README table all read these rows; the tests are parametrized over
-them.  Nothing here imports TensorFlow.
+runtime started, how exact the TF2 mapping is, and its value kind and TensorFlow default.  The
+kind (:mod:`tfcompat_gpu._kinds`) checks values and reads text; :class:`~tfcompat_gpu.GPUConfig`,
+the readers, the proto conversion, the conflict check, the lint, the runner, the codemod and the
+README table read these rows, and the tests are parametrized over them.  Adding an option is one
+row here (plus one kind if its kind is new) and one field of ``GPUConfig``.
+
+The functions below are what other parts use instead of hand-written per-field code:
+:func:`resolve_key` (names and aliases, with a "did you mean"), :func:`parse_text` (text of a
+variable, file or flag), :func:`check_value`, :func:`same_value` (``None`` is TensorFlow's
+default), :func:`is_default` and :func:`show_value` (messages).  Nothing here imports TensorFlow.
+
+Example::
+
+    >>> parse_text("intra_op_parallelism_threads", " 4 ", "TFCOMPAT_GPU_INTRA_OP_THREADS")
+    4
+    >>> same_value("allow_growth", None, False), same_value("intra_op_parallelism_threads", 0, 2)
+    (True, False)
+    >>> resolve_key("rate", "gpu.ini [gpu]")
+    'per_process_gpu_memory_fraction'
 """
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
-__all__ = ["OPTIONS", "OPTIONS_BY_NAME", "Option", "option_for_proto_path"]
+from tfcompat_gpu._errors import GPUConfigError
+from tfcompat_gpu._kinds import (
+    COUNT,
+    DEVICE_COUNT,
+    DEVICE_IDS,
+    FRACTION,
+    MEMORY_LIMIT,
+    SWITCH,
+    Kind,
+    TextError,
+)
+
+__all__ = [
+    "EXCLUSIVE",
+    "OPTIONS",
+    "OPTIONS_BY_NAME",
+    "Exclusive",
+    "Option",
+    "check_value",
+    "is_default",
+    "option_for_proto_path",
+    "parse_text",
+    "resolve_key",
+    "same_value",
+    "show_value",
+    "unknown_setting",
+]
 
 ConflictSeverity = Literal["error", "warn", "never"]
 
@@ -23,6 +66,12 @@ class Option:
 
     name: str
     """Field of :class:`tfcompat_gpu.GPUConfig`."""
+    kind: Kind
+    """How values are checked, read from text and written as plain data."""
+    default: Any
+    """TensorFlow's value when the field is unset (``None``: no value stands for it)."""
+    default_text: str
+    """TensorFlow's default in words, for messages (``"every GPU"``)."""
     proto_path: str
     """Dotted path in ``tf.compat.v1.ConfigProto``."""
     tf2_call: str
@@ -43,12 +92,20 @@ class Option:
     note: str
     """How ``configure()`` applies it on TF2, and why it is exact or approximate."""
     aliases: tuple[str, ...] = ()
-    """Other keys accepted in configuration files (the seed's ``rate``) and on the CLI."""
+    """Other keys accepted in configuration files (``rate``, the key of the INI files legacy
+    scripts read their memory fraction from) and on the CLI."""
+
+    def same(self, a: Any, b: Any) -> bool:
+        """Whether two values mean the same to TensorFlow (``None`` is its default)."""
+        return bool((self.default if a is None else a) == (self.default if b is None else b))
 
 
 OPTIONS: tuple[Option, ...] = (
     Option(
         name="allow_growth",
+        kind=SWITCH,
+        default=False,
+        default_text="False",
         proto_path="gpu_options.allow_growth",
         tf2_call="tf.config.experimental.set_memory_growth(gpu, True) on every visible GPU",
         process_wide=True,
@@ -65,6 +122,9 @@ OPTIONS: tuple[Option, ...] = (
     ),
     Option(
         name="per_process_gpu_memory_fraction",
+        kind=FRACTION,
+        default=None,
+        default_text="no cap",
         proto_path="gpu_options.per_process_gpu_memory_fraction",
         tf2_call="none public; the closest is a memory_limit in MB per logical device",
         process_wide=True,
@@ -81,6 +141,9 @@ OPTIONS: tuple[Option, ...] = (
     ),
     Option(
         name="memory_limit_mb",
+        kind=MEMORY_LIMIT,
+        default=None,
+        default_text="no virtual devices",
         proto_path="gpu_options.experimental.virtual_devices",
         tf2_call="tf.config.set_logical_device_configuration(gpu, "
         "[tf.config.LogicalDeviceConfiguration(memory_limit=MB)])",
@@ -94,6 +157,9 @@ OPTIONS: tuple[Option, ...] = (
     ),
     Option(
         name="visible_device_list",
+        kind=DEVICE_IDS,
+        default=None,
+        default_text="every GPU",
         proto_path="gpu_options.visible_device_list",
         tf2_call="tf.config.set_visible_devices(gpus, 'GPU')",
         process_wide=True,
@@ -110,6 +176,9 @@ OPTIONS: tuple[Option, ...] = (
     ),
     Option(
         name="allow_soft_placement",
+        kind=SWITCH,
+        default=False,
+        default_text="False",
         proto_path="allow_soft_placement",
         tf2_call="tf.config.set_soft_device_placement(enabled)",
         process_wide=False,
@@ -123,6 +192,9 @@ OPTIONS: tuple[Option, ...] = (
     ),
     Option(
         name="log_device_placement",
+        kind=SWITCH,
+        default=False,
+        default_text="False",
         proto_path="log_device_placement",
         tf2_call="tf.debugging.set_log_device_placement(enabled)",
         process_wide=False,
@@ -136,6 +208,9 @@ OPTIONS: tuple[Option, ...] = (
     ),
     Option(
         name="intra_op_parallelism_threads",
+        kind=COUNT,
+        default=0,
+        default_text="0",
         proto_path="intra_op_parallelism_threads",
         tf2_call="tf.config.threading.set_intra_op_parallelism_threads(n)",
         process_wide=True,
@@ -149,6 +224,9 @@ OPTIONS: tuple[Option, ...] = (
     ),
     Option(
         name="inter_op_parallelism_threads",
+        kind=COUNT,
+        default=0,
+        default_text="0",
         proto_path="inter_op_parallelism_threads",
         tf2_call="tf.config.threading.set_inter_op_parallelism_threads(n)",
         process_wide=True,
@@ -162,6 +240,9 @@ OPTIONS: tuple[Option, ...] = (
     ),
     Option(
         name="device_count",
+        kind=DEVICE_COUNT,
+        default=None,
+        default_text="one CPU, every GPU",
         proto_path="device_count",
         tf2_call="tf.config.set_logical_device_configuration(cpu, [LogicalDeviceConfiguration()] * n)"
         " for CPU; tf.config.set_visible_devices(gpus[:n], 'GPU') for GPU",
@@ -179,6 +260,102 @@ OPTIONS: tuple[Option, ...] = (
 )
 
 OPTIONS_BY_NAME: dict[str, Option] = {option.name: option for option in OPTIONS}
+
+_BY_KEY: dict[str, str] = {
+    **{alias: option.name for option in OPTIONS for alias in option.aliases},
+    **{option.name: option.name for option in OPTIONS},
+}
+
+
+@dataclass(frozen=True)
+class Exclusive:
+    """Two fields TensorFlow cannot honour together; setting one drops the other on merge."""
+
+    first: str
+    second: str
+    reason: str
+    """Why, and which to keep; formatted with ``{first}`` and ``{second}``, the two values."""
+
+
+EXCLUSIVE: tuple[Exclusive, ...] = (
+    Exclusive(
+        "per_process_gpu_memory_fraction",
+        "memory_limit_mb",
+        "per_process_gpu_memory_fraction and memory_limit_mb cannot be combined: "
+        "TensorFlow rejects a memory fraction when virtual devices are set "
+        "(per_process_gpu_memory_fraction={first!r}, memory_limit_mb={second!r}). Keep one: "
+        "memory_limit_mb is an absolute cap in MB per GPU, the fraction is relative to each "
+        "GPU's total memory.",
+    ),
+    Exclusive(
+        "allow_growth",
+        "memory_limit_mb",
+        "allow_growth=True and memory_limit_mb cannot be combined: TensorFlow 2 cannot "
+        "set memory growth on a GPU that has logical (virtual) devices "
+        "(memory_limit_mb={second!r}). Keep one: memory_limit_mb caps the memory, "
+        "allow_growth allocates it on demand.",
+    ),
+)
+
+
+def is_default(name: str, value: Any) -> bool:
+    """Whether ``value`` is what TensorFlow does anyway (unset, ``False``, ``0``)."""
+    option = OPTIONS_BY_NAME[name]
+    return value is None or option.same(value, None)
+
+
+def same_value(name: str, a: Any, b: Any) -> bool:
+    """Whether two values of option ``name`` mean the same to TensorFlow.
+
+    ``None`` stands for TensorFlow's default, so growth ``None`` and ``False`` are the same, as
+    are ``0`` threads and ``None``.  Unknown names (unmodelled proto paths) compare with ``==``.
+    """
+    option = OPTIONS_BY_NAME.get(name)
+    return a == b if option is None else option.same(a, b)
+
+
+def show_value(name: str, value: Any) -> str:
+    """``repr(value)``, or TensorFlow's default in words for ``None``."""
+    if value is None:
+        option = OPTIONS_BY_NAME.get(name)
+        text = option.default_text if option is not None else ""
+        return f"{text} (TensorFlow's default)".lstrip()
+    return repr(value)
+
+
+def unknown_setting(key: str, where: str = "") -> GPUConfigError:
+    """The error for a key that names no option, with the closest name when there is one."""
+    names = sorted(OPTIONS_BY_NAME)
+    close = difflib.get_close_matches(key.strip().lower().replace("-", "_"), sorted(_BY_KEY), n=1)
+    hint = f" Did you mean {_BY_KEY[close[0]]!r}?" if close else ""
+    place = f" in {where}" if where else ""
+    return GPUConfigError(
+        f"Unknown GPU setting {key!r}{place}. Expected one of: {', '.join(names)}.{hint}"
+    )
+
+
+def resolve_key(key: str, where: str = "") -> str:
+    """The option a file key, variable suffix or flag names (``rate``, ``allow-growth``)."""
+    name = _BY_KEY.get(key.strip().lower().replace("-", "_"))
+    if name is None:
+        raise unknown_setting(key, where)
+    return name
+
+
+def parse_text(name: str, raw: str, where: str) -> Any:
+    """The Python value of option ``name`` written as ``raw`` in ``where`` (a variable, a file
+    key, a flag); the value is checked when the config is built."""
+    try:
+        return OPTIONS_BY_NAME[name].kind.parse(raw.strip())
+    except TextError as exc:
+        raise GPUConfigError(
+            f"{where}: expected {exc.expected} for {name}. Received: {raw!r}."
+        ) from None
+
+
+def check_value(name: str, value: Any) -> Any:
+    """``value`` checked and normalized for option ``name`` (None stays None)."""
+    return None if value is None else OPTIONS_BY_NAME[name].kind.check(name, value)
 
 
 def option_for_proto_path(path: str) -> Option | None:

@@ -2,14 +2,16 @@
 
 TensorFlow creates GPU allocators and thread pools once per process; this module remembers the
 values that won, and who asked for them, so that later requests can be compared against them.
-Nothing here imports TensorFlow.
+It is the facade's one place of process state (:data:`STATE`): the conflict policy and the
+session hook the drop-in registers live here too.  Nothing here imports TensorFlow.
 """
 
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from tfcompat_gpu.config import GPUConfig
@@ -50,14 +52,17 @@ class ProcessState:
     applied: GPUConfig | None = None
     """The config ``configure()`` last applied (None: never called)."""
     applied_where: str | None = None
-    process_wide: GPUConfig | None = None
-    """The process-wide fields in force, recorded when they first took effect."""
     process_wide_where: str | None = None
+    """Where the process-wide fields in force were set (a ``configure()`` or the first session)."""
     started_where: str | None = None
     """What started the TensorFlow runtime, when known."""
     sessions: list[SessionRecord] = field(default_factory=list)
-    sessions_patched: bool = False
-    """``install()`` is active: the session hook records, merges and checks every session."""
+    session_hook: Callable[[GPUConfig | None, Any, str], Any] | None = None
+    """Set by ``install()``: ``hook(request, graph, target)`` creates the session that
+    ``tfcompat_gpu.session()`` returns, through the patched ``tf.Session``."""
+    policy: str | None = None
+    """The conflict policy set by ``set_conflict_policy()`` (None: the environment's, or the
+    default)."""
     warned: set[str] = field(default_factory=set)
     """Keys of one-time warnings already given."""
 

@@ -14,17 +14,13 @@ from __future__ import annotations
 import copy
 import importlib
 import sys
-from collections.abc import Mapping
 from dataclasses import dataclass
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from packaging.version import Version
 
 from tfcompat_gpu._errors import GPUConfigError
-
-if TYPE_CHECKING:
-    from tfcompat_gpu.config import GPUConfig
 
 __all__ = [
     "ContextSnapshot",
@@ -32,15 +28,12 @@ __all__ = [
     "config_proto_class",
     "context",
     "context_if_created",
-    "copy_scalar_fields",
     "default_graph",
-    "fields_from_proto",
     "is_imported",
     "merge_serialized",
     "parse_config_proto",
     "pin_graph_device",
     "private_api_available",
-    "proto_from_config",
     "runtime_started",
     "session_module",
     "set_fields",
@@ -194,146 +187,6 @@ def set_fields(proto: Any, prefix: str = "") -> dict[str, Any]:
         else:
             out[path] = value
     return out
-
-
-def _as_proto(proto: Any) -> Any:
-    cls = config_proto_class()
-    if isinstance(proto, (bytes, bytearray)):
-        return parse_config_proto(bytes(proto))
-    if isinstance(proto, cls):
-        return proto
-    raise GPUConfigError(
-        "from_config_proto: expected a tf.compat.v1.ConfigProto or its serialized bytes. "
-        f"Received: {type(proto).__name__} {proto!r}."
-    )
-
-
-def fields_from_proto(proto: Any) -> dict[str, Any]:
-    """GPUConfig keyword arguments for a ConfigProto; defaults (False, 0, "") read as None."""
-    source = _as_proto(proto)
-    rest = config_proto_class()()
-    rest.CopyFrom(source)
-    gpu = rest.gpu_options
-    fields: dict[str, Any] = {}
-    if gpu.allow_growth:
-        fields["allow_growth"] = True
-    if gpu.per_process_gpu_memory_fraction:
-        fields["per_process_gpu_memory_fraction"] = gpu.per_process_gpu_memory_fraction
-    if gpu.visible_device_list:
-        fields["visible_device_list"] = gpu.visible_device_list
-    virtual = list(gpu.experimental.virtual_devices)
-    modelled_virtual = virtual and not any(v.priority or v.device_ordinal for v in virtual)
-    if modelled_virtual:
-        ids: list[int]
-        try:
-            ids = (
-                [int(i) for i in gpu.visible_device_list.split(",")]
-                if gpu.visible_device_list
-                else []
-            )
-        except ValueError:
-            ids = []
-        if len(ids) != len(virtual):
-            ids = list(range(len(virtual)))
-        # The proto stores MB as floats; TF2's LogicalDeviceConfiguration takes whole MB.
-        per_gpu = {
-            i: [round(mb) for mb in v.memory_limit_mb]
-            for i, v in zip(ids, virtual)
-            if v.memory_limit_mb
-        }
-        limits = list(per_gpu.values())
-        if len(per_gpu) == len(virtual) and all(limit == limits[0] for limit in limits):
-            fields["memory_limit_mb"] = limits[0][0] if len(limits[0]) == 1 else limits[0]
-        elif per_gpu:
-            fields["memory_limit_mb"] = per_gpu
-        gpu.experimental.ClearField("virtual_devices")
-    for name in ("allow_growth", "per_process_gpu_memory_fraction", "visible_device_list"):
-        gpu.ClearField(name)
-    if not gpu.experimental.ListFields():
-        gpu.ClearField("experimental")
-    if not gpu.ListFields():
-        rest.ClearField("gpu_options")
-    for name in (
-        "allow_soft_placement",
-        "log_device_placement",
-        "intra_op_parallelism_threads",
-        "inter_op_parallelism_threads",
-    ):
-        value = getattr(rest, name)
-        if value:
-            fields[name] = value
-        rest.ClearField(name)
-    if rest.device_count:
-        fields["device_count"] = dict(rest.device_count)
-    rest.ClearField("device_count")
-    if rest.ListFields():
-        fields["extra_proto"] = bytes(rest.SerializeToString(deterministic=True))
-    return fields
-
-
-def proto_from_config(cfg: GPUConfig, num_gpus: int | None = None) -> Any:
-    """A ConfigProto with every set field of ``cfg`` plus its kept extras.
-
-    Virtual devices need one entry per visible GPU: with no ``visible_device_list`` the count
-    comes from ``num_gpus`` or TensorFlow's physical GPU list (which does not start the runtime).
-    """
-    proto = parse_config_proto(cfg.extra_proto) if cfg.extra_proto else config_proto_class()()
-    gpu = proto.gpu_options
-    if cfg.allow_growth is not None:
-        gpu.allow_growth = cfg.allow_growth
-    if cfg.per_process_gpu_memory_fraction is not None:
-        gpu.per_process_gpu_memory_fraction = cfg.per_process_gpu_memory_fraction
-    if cfg.visible_device_list is not None:
-        gpu.visible_device_list = str(cfg.visible_device_list)
-    limits = cfg.memory_limit_mb
-    if limits is not None:
-        ids = cfg.visible_ids
-        if ids is None:
-            count = num_gpus if num_gpus is not None else len(physical_gpus())
-            if isinstance(limits, Mapping):
-                count = max(count, max(limits.keys()) + 1)
-            ids = tuple(range(max(count, 1)))
-        del gpu.experimental.virtual_devices[:]
-        for gpu_id in ids:
-            entry = gpu.experimental.virtual_devices.add()
-            entry.memory_limit_mb.extend(memory_limits_for(cfg, gpu_id))
-    copy_scalar_fields(
-        proto,
-        cfg,
-        (
-            "allow_soft_placement",
-            "log_device_placement",
-            "intra_op_parallelism_threads",
-            "inter_op_parallelism_threads",
-        ),
-    )
-    return proto
-
-
-def copy_scalar_fields(proto: Any, cfg: GPUConfig, names: tuple[str, ...]) -> None:
-    """Write the top-level fields ``names`` and ``device_count`` that ``cfg`` sets into ``proto``.
-
-    Explicit ``False`` / ``0`` values are written too (a proto merge would skip them).
-    """
-    for name in names:
-        value = getattr(cfg, name)
-        if value is not None:
-            setattr(proto, name, value)
-    if cfg.device_count is not None:
-        for kind, count in cfg.device_count.items():
-            proto.device_count[kind] = count
-
-
-def memory_limits_for(cfg: GPUConfig, gpu_id: int) -> list[int]:
-    """The MB limits of the logical devices ``cfg`` asks for on physical GPU ``gpu_id``."""
-    limits = cfg.memory_limit_mb
-    if limits is None:
-        return []
-    if isinstance(limits, int):
-        return [limits]
-    if isinstance(limits, Mapping):
-        return list(limits.get(gpu_id, ()))
-    return list(limits)
 
 
 # -- devices and the eager context ----------------------------------------------------------

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import logging
 import os
-import threading
 import warnings
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from tfcompat_gpu._env import CONFLICT_POLICY_ENV
 from tfcompat_gpu._errors import GPUConfigConflictError, GPUConfigError, GPUConfigWarning
-from tfcompat_gpu._options import OPTIONS_BY_NAME
+from tfcompat_gpu._options import OPTIONS_BY_NAME, same_value, show_value
+from tfcompat_gpu._state import STATE
 from tfcompat_gpu.config import GPUConfig
 
 __all__ = [
@@ -31,11 +32,8 @@ __all__ = [
 
 ConflictPolicy = Literal["error", "warn", "ignore", "remap"]
 _POLICIES: tuple[str, ...] = ("error", "warn", "ignore", "remap")
-_ENV = "TFCOMPAT_GPU_CONFLICT_POLICY"
 
 logger = logging.getLogger("tfcompat_gpu")
-_lock = threading.Lock()
-_policy: str | None = None
 
 
 @dataclass(frozen=True)
@@ -74,17 +72,17 @@ def set_conflict_policy(policy: ConflictPolicy | None) -> None:
 
         tfcompat_gpu.set_conflict_policy("error")
     """
-    global _policy
-    with _lock:
-        _policy = None if policy is None else _check_policy(policy, "set_conflict_policy")
+    checked = None if policy is None else _check_policy(policy, "set_conflict_policy")
+    with STATE.lock:
+        STATE.policy = checked
 
 
 def get_conflict_policy() -> str | None:
     """The policy set by :func:`set_conflict_policy` or ``TFCOMPAT_GPU_CONFLICT_POLICY`` (None: default)."""
-    if _policy is not None:
-        return _policy
-    raw = os.environ.get(_ENV, "").strip()
-    return _check_policy(raw, f"environment variable {_ENV}") if raw else None
+    if STATE.policy is not None:
+        return STATE.policy
+    raw = os.environ.get(CONFLICT_POLICY_ENV, "").strip()
+    return _check_policy(raw, f"environment variable {CONFLICT_POLICY_ENV}") if raw else None
 
 
 def find_conflicts(active: GPUConfig, requested: GPUConfig) -> list[Conflict]:
@@ -92,22 +90,11 @@ def find_conflicts(active: GPUConfig, requested: GPUConfig) -> list[Conflict]:
     out = []
     for name, value in requested.process_wide().items():
         current = getattr(active, name)
-        if _same(name, current, value):
+        if same_value(name, current, value):
             continue
         out.append(Conflict(name, current, value))
     out.extend(_extra_conflicts(active, requested))
     return out
-
-
-def _same(name: str, current: Any, value: Any) -> bool:
-    if current == value:
-        return True
-    # None is TensorFlow's default: 0 threads and growth off mean the same.
-    if name.endswith("_threads"):
-        return (current or 0) == (value or 0)
-    if name == "allow_growth":
-        return bool(current) == bool(value)
-    return False
 
 
 _ALLOCATOR_PREFIXES = ("gpu_options.",)
@@ -132,22 +119,6 @@ def _extra_conflicts(active: GPUConfig, requested: GPUConfig) -> list[Conflict]:
     ]
 
 
-_DEFAULTS = {
-    "allow_growth": "False",
-    "visible_device_list": "every GPU",
-    "per_process_gpu_memory_fraction": "no cap",
-    "memory_limit_mb": "no virtual devices",
-    "intra_op_parallelism_threads": "0",
-    "inter_op_parallelism_threads": "0",
-}
-
-
-def _show(value: Any, field: str = "") -> str:
-    if value is None:
-        return f"{_DEFAULTS.get(field, '')} (TensorFlow's default)".lstrip()
-    return repr(value)
-
-
 def _consequence(conflict: Conflict) -> str:
     if conflict.field == "visible_device_list":
         return (
@@ -157,7 +128,7 @@ def _consequence(conflict: Conflict) -> str:
     if conflict.severity == "error":
         return "on a GPU, TensorFlow fails to create the session's devices"
     return (
-        f"TensorFlow keeps {_show(conflict.active, conflict.field)} and ignores the request "
+        f"TensorFlow keeps {show_value(conflict.field, conflict.active)} and ignores the request "
         "without a word"
     )
 
@@ -179,8 +150,8 @@ def format_conflicts(
     since = active_where or "<unknown>"
     for c in conflicts:
         lines.append(
-            f"  {c.field}: {_show(c.requested, c.field)} requested at {requested_where}, but "
-            f"{_show(c.active, c.field)} is in force since {since}; {_consequence(c)}."
+            f"  {c.field}: {show_value(c.field, c.requested)} requested at {requested_where}, but "
+            f"{show_value(c.field, c.active)} is in force since {since}; {_consequence(c)}."
         )
     fix = (
         "Fix: give every session the same GPU options (or config=None, which inherits the "

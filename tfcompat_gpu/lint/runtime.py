@@ -12,6 +12,7 @@ import sys
 from collections.abc import Mapping
 from typing import Any
 
+from tfcompat_gpu._options import same_value
 from tfcompat_gpu.lint.registry import RULES_BY_CODE, Severity
 from tfcompat_gpu.lint.report import Finding
 from tfcompat_gpu.lint.values import (
@@ -156,7 +157,7 @@ def _session_findings(sessions: list[Any]) -> list[Finding]:
         diffs = [
             f"{name}={mine.get(name)!r} (first: {theirs.get(name)!r})"
             for name in sorted(set(mine) | set(theirs))
-            if mine.get(name) != theirs.get(name)
+            if not same_value(name, mine.get(name), theirs.get(name))
         ]
         if diffs:
             found.append(
@@ -211,7 +212,7 @@ def check_runtime(env: Mapping[str, str] | None = None) -> list[Finding]:
 
         sessions = list(STATE.sessions)
         where = STATE.applied_where or _CONFIG
-        from tfcompat_gpu.apply import current_config
+        from tfcompat_gpu.configuring import current_config
 
         config = current_config()
     except ImportError:

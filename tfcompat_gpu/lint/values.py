@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from tfcompat_gpu._options import OPTIONS
+from tfcompat_gpu._env import KNOWN_ENV_VARS
+from tfcompat_gpu._kinds import parse_device_list
 from tfcompat_gpu.lint.registry import Severity
 
 __all__ = [
@@ -15,41 +16,6 @@ __all__ = [
     "suggest_env_var",
 ]
 
-# Variables CUDA, TensorFlow, Keras and this project read; a near miss of one is a typo.
-KNOWN_ENV_VARS: frozenset[str] = frozenset(
-    {
-        "CUDA_VISIBLE_DEVICES",
-        "CUDA_DEVICE_ORDER",
-        "CUDA_LAUNCH_BLOCKING",
-        "CUDA_CACHE_PATH",
-        "CUDA_CACHE_MAXSIZE",
-        "CUDA_MODULE_LOADING",
-        "NVIDIA_VISIBLE_DEVICES",
-        "HIP_VISIBLE_DEVICES",
-        "ROCR_VISIBLE_DEVICES",
-        "TF_FORCE_GPU_ALLOW_GROWTH",
-        "TF_GPU_ALLOCATOR",
-        "TF_GPU_THREAD_MODE",
-        "TF_GPU_THREAD_COUNT",
-        "TF_GPU_HOST_MEM_LIMIT_IN_MB",
-        "TF_CPP_MIN_LOG_LEVEL",
-        "TF_CPP_MAX_VLOG_LEVEL",
-        "TF_CPP_VMODULE",
-        "TF_USE_LEGACY_KERAS",
-        "TF_ENABLE_ONEDNN_OPTS",
-        "TF_XLA_FLAGS",
-        "XLA_FLAGS",
-        "TF_DETERMINISTIC_OPS",
-        "TF_CUDNN_DETERMINISTIC",
-        "TF_CUDNN_USE_AUTOTUNE",
-        "TF_NUM_INTEROP_THREADS",
-        "TF_NUM_INTRAOP_THREADS",
-        "TF_ENABLE_GPU_GARBAGE_COLLECTION",
-        "KERAS_BACKEND",
-        "OMP_NUM_THREADS",
-    }
-    | {option.env for option in OPTIONS if option.env}
-)
 _BY_LENGTH: dict[int, list[str]] = {}
 for _name in sorted(KNOWN_ENV_VARS):
     _BY_LENGTH.setdefault(len(_name), []).append(_name)
@@ -91,22 +57,8 @@ def suggest_env_var(name: str) -> str | None:
 
 def parse_visible_device_list(value: str) -> tuple[list[int], str | None]:
     """GPU ids of a ``visible_device_list``, and why it is malformed (None if it is not)."""
-    if value == "":
-        return [], None
-    ids: list[int] = []
-    for entry in value.split(","):
-        text = entry.strip()
-        if not text:
-            return ids, "empty entry"
-        if text.startswith("-") and text[1:].isdigit():
-            return ids, f"negative id {text}"
-        if not (text.isascii() and text.isdigit()):
-            return ids, f"{text!r} is not a GPU id"
-        number = int(text)
-        if number in ids:
-            return ids, f"duplicate id {number}"
-        ids.append(number)
-    return ids, None
+    ids, problem = parse_device_list(value)
+    return list(ids), None if problem is None else problem.reason
 
 
 def cuda_visible_count(value: str) -> int | None:

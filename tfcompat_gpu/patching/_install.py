@@ -155,7 +155,9 @@ def install() -> None:
         if _installed:
             return
         _installed = True
-        STATE.sessions_patched = True
+        from tfcompat_gpu.patching import _sessions
+
+        STATE.session_hook = _sessions.create_session
         from tfcompat_gpu.patching import _keras
 
         _extras[:] = [(_keras.install_finder, _keras.uninstall_finder)]
@@ -190,7 +192,7 @@ def uninstall() -> None:
         if not _installed:
             return
         _installed = False
-        STATE.sessions_patched = False
+        STATE.session_hook = None
         for key in reversed(list(_changes)):
             _undo(_changes.pop(key))
         for _, stop in reversed(_extras):

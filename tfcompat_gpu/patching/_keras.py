@@ -14,7 +14,6 @@ import importlib
 import importlib.abc
 import importlib.machinery
 import importlib.util
-import os
 import sys
 import threading
 from collections.abc import Callable, Sequence
@@ -22,16 +21,13 @@ from types import ModuleType
 from typing import Any
 
 from tfcompat_gpu import _tf
+from tfcompat_gpu._env import legacy_keras_requested
 from tfcompat_gpu._errors import GPUConfigError
 from tfcompat_gpu.config import GPUConfig
 
 __all__ = ["flavour", "install_finder", "session_function", "uninstall_finder"]
 
 SHIM = "keras.backend.tensorflow_backend"
-
-
-def _legacy_keras_requested() -> bool:
-    return os.environ.get("TF_USE_LEGACY_KERAS", "") in ("1", "true", "True")
 
 
 def flavour(module_name: str) -> str:
@@ -42,7 +38,7 @@ def flavour(module_name: str) -> str:
     version = str(getattr(keras, "__version__", "3"))
     if int(version.split(".")[0]) < 3:
         return "keras2"
-    if _legacy_keras_requested() and importlib.util.find_spec("tf_keras") is not None:
+    if legacy_keras_requested() and importlib.util.find_spec("tf_keras") is not None:
         # Legacy scripts' ``import keras`` means Keras 2: hand sessions to tf_keras, whose
         # models (tf.keras under TF_USE_LEGACY_KERAS) are the ones that use them.
         return "tf_keras"
@@ -98,7 +94,7 @@ def set_session(session: Any) -> None:
             "set_session: expected a tf.compat.v1.Session. Received: "
             f"{type(session).__name__} {session!r}. Create one with tf.compat.v1.Session(config=...)."
         )
-    from tfcompat_gpu.apply import configure
+    from tfcompat_gpu.configuring import configure
     from tfcompat_gpu.patching._sessions import request_of
 
     request = request_of(session)

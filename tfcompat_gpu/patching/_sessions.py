@@ -16,9 +16,11 @@ from tfcompat_gpu._state import STATE
 from tfcompat_gpu._where import user_frame
 from tfcompat_gpu.config import GPUConfig
 
-__all__ = ["base_session_init", "request_of", "seen_sessions", "set_overrides"]
+__all__ = ["base_session_init", "create_session", "request_of", "seen_sessions", "set_overrides"]
 
 _lock = threading.Lock()
+_handoff = threading.local()
+"""``request``: the GPUConfig ``tfcompat_gpu.session()`` asked for, read by the wrapper below."""
 _overrides: GPUConfig | None = None
 _requests: weakref.WeakKeyDictionary[Any, GPUConfig] = weakref.WeakKeyDictionary()
 _seen: list[dict[str, Any]] = []
@@ -43,6 +45,16 @@ def seen_sessions() -> list[dict[str, Any]]:
         return [dict(entry) for entry in _seen]
 
 
+def create_session(request: GPUConfig | None, graph: Any, target: str) -> Any:
+    """``tfcompat_gpu.session()`` under ``install()``: a ``tf.compat.v1.Session`` whose request
+    reaches :func:`base_session_init` as the GPUConfig it is (never through a ConfigProto)."""
+    _handoff.request = request
+    try:
+        return _tf.session_class()(target=target, graph=graph)
+    finally:
+        _handoff.request = None
+
+
 def _bind(target: Any = "", graph: Any = None, config: Any = None) -> tuple[Any, Any, Any]:
     return target, graph, config
 
@@ -61,8 +73,13 @@ def base_session_init(wrapped: Any, instance: Any, args: Any, kwargs: Any) -> An
         return wrapped(*args, **kwargs)  # TensorFlow's own TypeError says it best
     kind = type(instance).__name__
     where = user_frame()
-    request = GPUConfig() if config is None else GPUConfig.from_config_proto(config)
-    from tfcompat_gpu.apply import prepare_session
+    handed: GPUConfig | None = getattr(_handoff, "request", None)
+    _handoff.request = None
+    if handed is not None and config is None:
+        request = handed
+    else:
+        request = GPUConfig() if config is None else GPUConfig.from_config_proto(config)
+    from tfcompat_gpu.sessions import prepare_session
 
     with STATE.lock:
         if kind == "InteractiveSession" and _interactive_default(config):

@@ -112,8 +112,8 @@ def on_gpu(gpu_id: int, graph: Any = None) -> GPUPlacement:
         with tfcompat_gpu.on_gpu(1):
             x = tf.constant(1.0)            # on /device:GPU:0
     """
-    from tfcompat_gpu.apply import _remap, gpu_device
     from tfcompat_gpu.conflicts import get_conflict_policy
+    from tfcompat_gpu.devices import extend_device_list, gpu_device
 
     with STATE.lock:
         if (
@@ -122,7 +122,7 @@ def on_gpu(gpu_id: int, graph: Any = None) -> GPUPlacement:
             and _tf.is_imported()
             and _tf.graph_mode()
         ):
-            _remap((gpu_id,))
+            extend_device_list((gpu_id,))
         device = gpu_device(gpu_id)
     if graph is not None:
         place_graph(graph, device, user_frame())

@@ -20,7 +20,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from tfcompat_gpu._errors import GPUConfigError
-from tfcompat_gpu.config import GPUConfig, _parse_text
+from tfcompat_gpu._options import parse_text
+from tfcompat_gpu.config import GPUConfig
 
 __all__ = ["REPORT_ENV", "main", "report"]
 
@@ -100,7 +101,7 @@ def _settings(ns: argparse.Namespace) -> GPUConfig:
     for flag, (name, _, _) in _VALUE_FLAGS.items():
         raw = getattr(ns, flag[2:].replace("-", "_"))
         if raw is not None:
-            fields[name] = _parse_text(name, raw, flag)
+            fields[name] = parse_text(name, raw, flag)
     if ns.soft is not None:
         fields["allow_soft_placement"] = ns.soft
     if ns.log_placement:
@@ -197,11 +198,9 @@ def _on_tensorflow(settings: GPUConfig, tf1: bool) -> None:
         if tf1:
             module.compat.v1.disable_v2_behavior()
         if settings.to_dict():
-            from tfcompat_gpu import apply
-            from tfcompat_gpu._state import STATE
+            from tfcompat_gpu.configuring import configure_at
 
-            with STATE.lock:
-                apply._configure(settings, "tfcompat-gpu run options")
+            configure_at(settings, "tfcompat-gpu run options")
 
     wrapt.register_post_import_hook(hook, "tensorflow")
 
@@ -210,7 +209,7 @@ def report() -> dict[str, Any]:
     """What took effect in this process: settings, their origin, every session, the TF config."""
     from tfcompat_gpu import _tf
     from tfcompat_gpu._state import STATE
-    from tfcompat_gpu.apply import current_config
+    from tfcompat_gpu.configuring import current_config
     from tfcompat_gpu.conflicts import get_conflict_policy
     from tfcompat_gpu.patching._sessions import seen_sessions
 

@@ -20,12 +20,7 @@ _UNKNOWN = object()
 _CONFIG = "tensorflow.ConfigProto"
 _GPU_OPTIONS = "tensorflow.GPUOptions"
 
-# Process-wide fields of the option table, plus the allocator type, with TensorFlow's defaults.
-_FIELD_OF_PATH = {
-    option.proto_path.rpartition(".")[2]: option.name
-    for option in OPTIONS
-    if option.process_wide and option.name != "memory_limit_mb"
-}
+# TensorFlow's defaults of the process-wide fields of the option table, plus the allocator type.
 _DEFAULTS: dict[str, object] = {
     "allow_growth": False,
     "per_process_gpu_memory_fraction": 0,
@@ -34,7 +29,11 @@ _DEFAULTS: dict[str, object] = {
     "intra_op_parallelism_threads": 0,
     "inter_op_parallelism_threads": 0,
 }
-_PROCESS_WIDE = frozenset(_FIELD_OF_PATH) | {"allocator_type"}
+_PROCESS_WIDE = frozenset(
+    option.proto_path.rpartition(".")[2]
+    for option in OPTIONS
+    if option.process_wide and option.name != "memory_limit_mb"
+) | {"allocator_type"}
 _NUMERIC = {
     "intra_op_parallelism_threads": ("an int", "int"),
     "inter_op_parallelism_threads": ("an int", "int"),

@@ -26,7 +26,9 @@ _THREADS = (
     _C + "threading.set_inter_op_parallelism_threads",
 )
 _LOGICAL = (_C + "LogicalDeviceConfiguration", _C + "experimental.VirtualDeviceConfiguration")
-# Setters frozen once the runtime starts (tf-gpu-facts, section 1).
+# Setters frozen once the runtime starts: tensorflow/python/eager/context.py, Context's
+# set_visible_devices, set_memory_growth, set_logical_device_configuration and the thread
+# setters raise RuntimeError ("... cannot be modified after being initialized").
 _FROZEN = frozenset((_GROWTH, *_VIRTUAL, *_VISIBLE, *_THREADS))
 
 DEPRECATED: dict[str, str] = {

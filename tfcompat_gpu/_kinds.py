@@ -1,0 +1,474 @@
+"""Value kinds of the options table: how each kind of GPU/thread setting is checked and read.
+
+Each :class:`Kind` owns, for every option of its kind, the validation of a Python value (and
+its error text), the parsing of text (environment variables, INI and TOML files, command-line
+flags), TensorFlow's default and the plain form written to JSON.  The options table
+(:mod:`tfcompat_gpu._options`) gives every row one kind; :class:`~tfcompat_gpu.GPUConfig`, the
+readers, the conflict check, the lint and the codemod read values through it.
+
+``visible_device_list`` has one parser, :func:`parse_device_list`, shared by the config, the
+proto reader and the lint.  Words such as ``"local_rank"`` or ``"auto:2"`` can be taught to it
+with :func:`register_device_list_form`.  Nothing here imports TensorFlow.
+
+Example::
+
+    >>> from tfcompat_gpu._kinds import parse_device_list
+    >>> parse_device_list("1, 0")
+    ((1, 0), None)
+    >>> parse_device_list("0,,1")[1].reason
+    'empty entry'
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, Union
+
+from tfcompat_gpu._errors import GPUConfigError
+
+__all__ = [
+    "COUNT",
+    "DEVICE_COUNT",
+    "DEVICE_IDS",
+    "FRACTION",
+    "MEMORY_LIMIT",
+    "SWITCH",
+    "DeviceListForm",
+    "DeviceListProblem",
+    "FrozenDict",
+    "Kind",
+    "MemoryLimit",
+    "TextError",
+    "device_list_forms",
+    "fail",
+    "parse_device_list",
+    "register_device_list_form",
+]
+
+INT32_MAX = 2**31 - 1
+
+MemoryLimit = Union[int, Sequence[int], Mapping[int, Sequence[int]]]
+
+
+class FrozenDict(Mapping[Any, Any]):
+    """A small immutable, hashable mapping (keys kept sorted for a stable repr)."""
+
+    __slots__ = ("_data", "_hash")
+
+    def __init__(self, data: Mapping[Any, Any]) -> None:
+        self._data = dict(sorted(data.items()))
+        self._hash = hash(tuple(self._data.items()))
+
+    def __getitem__(self, key: Any) -> Any:
+        return self._data[key]
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self._data)
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Mapping):
+            return self._data == dict(other.items())
+        return NotImplemented
+
+    def __repr__(self) -> str:
+        return repr(self._data)
+
+
+def fail(name: str, value: object, expected: str, fix: str = "") -> GPUConfigError:
+    """The error for an invalid value: field, what was expected, what was received, the fix."""
+    message = f"{name}: expected {expected}. Received: {name}={value!r}."
+    if fix:
+        message += f" {fix}"
+    return GPUConfigError(message)
+
+
+class TextError(ValueError):
+    """Text that does not read as a value of the kind; ``expected`` says what would."""
+
+    def __init__(self, expected: str) -> None:
+        super().__init__(expected)
+        self.expected = expected
+
+
+class Kind:
+    """What all options of one value kind share."""
+
+    name: ClassVar[str] = ""
+    proto: ClassVar[str] = "scalar"
+    """How the value sits in a ``ConfigProto``: ``"scalar"`` at the option's path, ``"map"``
+    (``device_count``) or ``"virtual_devices"`` (``memory_limit_mb``)."""
+
+    def check(self, name: str, value: object) -> Any:
+        """The normalized value of a non-None ``value``, or :class:`GPUConfigError`."""
+        raise NotImplementedError
+
+    def parse(self, text: str) -> Any:
+        """The Python value written as ``text`` (stripped), or :class:`TextError`."""
+        raise NotImplementedError
+
+    def plain(self, value: Any) -> Any:
+        """``value`` as plain Python data (lists and dicts), for JSON and ``to_dict()``."""
+        return value
+
+    def __repr__(self) -> str:
+        return f"<kind {self.name}>"
+
+
+_TRUE = frozenset({"1", "true", "yes", "on"})
+_FALSE = frozenset({"0", "false", "no", "off"})
+_DIGITS = re.compile(r"\d+")
+
+
+class Switch(Kind):
+    """On/off: ``True``, ``False`` or ``None``."""
+
+    name = "switch"
+
+    def check(self, name: str, value: object) -> bool:
+        if isinstance(value, bool):
+            return value
+        raise fail(name, value, "True, False or None", "Pass a bool, e.g. True.")
+
+    def parse(self, text: str) -> bool:
+        if text.lower() in _TRUE:
+            return True
+        if text.lower() in _FALSE:
+            return False
+        raise TextError("a boolean (1/0, true/false, yes/no, on/off)")
+
+
+class Count(Kind):
+    """A thread count: an int >= 0, 0 letting TensorFlow choose."""
+
+    name = "count"
+
+    def check(self, name: str, value: object) -> int:
+        expected = "an int >= 0 (0 lets TensorFlow choose) or None"
+        if isinstance(value, bool) or not isinstance(value, int):
+            hint = ""
+            if isinstance(value, str):
+                hint = f"Convert it first, e.g. {name}=int(os.environ[...])."
+            raise fail(name, value, expected, hint)
+        if not 0 <= value <= INT32_MAX:
+            raise fail(name, value, expected)
+        return value
+
+    def parse(self, text: str) -> int:
+        if not _DIGITS.fullmatch(text):
+            raise TextError("an integer >= 0")
+        return int(text)
+
+
+class Fraction(Kind):
+    """A share of each GPU's memory: a float in (0, 1] (above 1: unified memory)."""
+
+    name = "fraction"
+
+    def check(self, name: str, value: object) -> float:
+        expected = "a float in (0, 1] or None"
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise fail(name, value, expected, "Pass a number such as 0.3.")
+        fraction = float(value)
+        if math.isnan(fraction) or math.isinf(fraction) or fraction <= 0:
+            raise fail(
+                name,
+                value,
+                expected,
+                "Use None for TensorFlow's default (all memory minus a reserve).",
+            )
+        return fraction
+
+    def parse(self, text: str) -> float:
+        try:
+            return float(text)
+        except ValueError:
+            raise TextError("a number in (0, 1]") from None
+
+
+class MemoryLimits(Kind):
+    """MB per logical device: one int, a list (virtual GPUs) or ``{gpu_id: [MB, ...]}``."""
+
+    name = "memory_limit"
+    proto = "virtual_devices"
+    _EXPECTED = "a positive int (MB), a non-empty list of them, a dict {gpu_id: [MB, ...]}, or None"
+    _TEXT = 'MB as "2048", "1024,1024" or "0:1024,1024;1:2048"'
+
+    def _limits(self, name: str, value: object, whole: object) -> tuple[int, ...]:
+        if isinstance(value, (bool, str, bytes)):
+            raise fail(name, whole, self._EXPECTED)
+        items: Sequence[object]
+        if isinstance(value, int):
+            items = (value,)
+        elif isinstance(value, Sequence):
+            items = value
+        else:
+            raise fail(name, whole, self._EXPECTED)
+        if not items:
+            raise fail(
+                name, whole, self._EXPECTED, "An empty list would create no GPU device at all."
+            )
+        limits = []
+        for item in items:
+            if isinstance(item, bool) or not isinstance(item, int) or not 0 < item <= INT32_MAX:
+                raise fail(name, whole, self._EXPECTED, f"{item!r} is not a memory size in MB.")
+            limits.append(item)
+        return tuple(limits)
+
+    def check(self, name: str, value: object) -> int | tuple[int, ...] | FrozenDict:
+        if isinstance(value, Mapping):
+            if not value:
+                raise fail(name, value, "a non-empty dict {gpu_id: [MB, ...]}")
+            per_gpu = {}
+            for key, limits in value.items():
+                if isinstance(key, bool) or not isinstance(key, int) or key < 0:
+                    raise fail(
+                        name,
+                        value,
+                        "a dict keyed by GPU id (an int >= 0)",
+                        f"Key {key!r} is not one.",
+                    )
+                per_gpu[key] = self._limits(name, limits, value)
+            return FrozenDict(per_gpu)
+        limits = self._limits(name, value, value)
+        return limits[0] if isinstance(value, int) else limits
+
+    def parse(self, text: str) -> MemoryLimit:
+        """ "2048" -> 2048; "1024,1024" -> [1024, 1024]; "0:1024,1024;1:2048" -> {0: [...], ...}."""
+        if ":" in text:
+            per_gpu: dict[int, list[int]] = {}
+            for chunk in text.split(";"):
+                key, _, limits = chunk.partition(":")
+                if not _DIGITS.fullmatch(key.strip()):
+                    raise TextError(self._TEXT)
+                per_gpu[int(key)] = self._ints(limits)
+            return per_gpu
+        values = self._ints(text)
+        return values[0] if len(values) == 1 else values
+
+    def _ints(self, part: str) -> list[int]:
+        values = [p.strip() for p in part.split(",")]
+        if not all(_DIGITS.fullmatch(v) for v in values):
+            raise TextError(self._TEXT)
+        return [int(v) for v in values]
+
+    def plain(self, value: Any) -> Any:
+        if isinstance(value, Mapping):
+            return {k: list(v) for k, v in value.items()}
+        return list(value) if isinstance(value, tuple) else value
+
+    @staticmethod
+    def for_gpu(value: Any, gpu_id: int) -> list[int]:
+        """The MB limits of the logical devices ``value`` asks for on physical GPU ``gpu_id``."""
+        if value is None:
+            return []
+        if isinstance(value, int):
+            return [value]
+        if isinstance(value, Mapping):
+            return list(value.get(gpu_id, ()))
+        return list(value)
+
+
+# -- visible_device_list ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DeviceListProblem:
+    """Why a ``visible_device_list`` text is malformed."""
+
+    entry: str
+    """The offending entry as written (``""`` for an empty one)."""
+    reason: str
+    """Short reason (``"empty entry"``, ``"duplicate id 0"``, ``"'a' is not a GPU id"``)."""
+    duplicate: int | None = None
+    """The id listed twice, when that is the problem."""
+
+
+@dataclass(frozen=True)
+class DeviceListForm:
+    """A word accepted as a ``visible_device_list`` (``"local_rank"``, ``"auto:2"``)."""
+
+    word: str
+    resolve: Callable[[str | None], Sequence[int]]
+    """``resolve(argument)`` -> GPU ids; the argument is the text after ``word:`` (or None).
+    It raises :class:`GPUConfigError` when the form cannot be resolved here."""
+    help: str
+    """How the form reads, for error messages (``'"local_rank[:K]": the GPU of this rank'``)."""
+
+
+_FORMS: dict[str, DeviceListForm] = {}
+
+
+def register_device_list_form(
+    word: str, resolve: Callable[[str | None], Sequence[int]], help: str
+) -> None:
+    """Teach :func:`parse_device_list` a word such as ``"local_rank"`` (and ``"local_rank:K"``).
+
+    ``GPUConfig(visible_device_list="word[:arg]")`` then holds the ids ``resolve(arg)`` returns,
+    validated like a written list.  Registering a word again replaces its resolver.
+    """
+    if not re.fullmatch(r"[a-z][a-z0-9_]*", word):
+        raise ValueError(f"device list forms are lower-case words, not {word!r}")
+    _FORMS[word] = DeviceListForm(word, resolve, help)
+
+
+def device_list_forms() -> tuple[DeviceListForm, ...]:
+    """The registered words, in registration order."""
+    return tuple(_FORMS.values())
+
+
+def _form_of(text: str) -> tuple[DeviceListForm, str | None] | None:
+    word, sep, argument = text.partition(":")
+    form = _FORMS.get(word.strip())
+    if form is None:
+        return None
+    return form, argument.strip() if sep else None
+
+
+def parse_device_list(text: str) -> tuple[tuple[int, ...], DeviceListProblem | None]:
+    """The GPU ids of a ``visible_device_list`` text, and what is wrong with it (None: nothing).
+
+    The ids read up to the first problem are returned with it.  ``""`` is no id at all
+    (TensorFlow's "every GPU").  Registered words (:func:`register_device_list_form`) are not
+    expanded here: see :meth:`DeviceIds.check`.
+    """
+    if text == "":
+        return (), None
+    ids: list[int] = []
+    for raw in text.split(","):
+        entry = raw.strip()
+        if not entry:
+            return tuple(ids), DeviceListProblem(entry, "empty entry")
+        if entry.startswith("-") and entry[1:].isdigit():
+            return tuple(ids), DeviceListProblem(entry, f"negative id {entry}")
+        if not (entry.isascii() and entry.isdigit()):
+            return tuple(ids), DeviceListProblem(entry, f"{entry!r} is not a GPU id")
+        number = int(entry)
+        if number in ids:
+            return tuple(ids), DeviceListProblem(entry, f"duplicate id {number}", number)
+        ids.append(number)
+    return tuple(ids), None
+
+
+class DeviceIds(Kind):
+    """``visible_device_list``: distinct GPU ids, stored as TensorFlow's text (``"1,0"``)."""
+
+    name = "device_ids"
+    _EXPECTED = 'a comma-separated list of distinct GPU ids such as "1,0", a list of ints, or None'
+
+    def check(self, name: str, value: object) -> str | None:
+        if isinstance(value, str):
+            if not value.strip():
+                return None  # TF1 semantics: an empty list means "every GPU", the default
+            ids = self._from_text(name, value)
+        elif isinstance(value, Sequence) and not isinstance(value, (bytes, bytearray)):
+            ids = self._from_ints(name, value)
+        else:
+            raise fail(name, value, self._EXPECTED)
+        if not ids:
+            raise fail(
+                name, value, self._EXPECTED, 'To hide every GPU use device_count={"GPU": 0}.'
+            )
+        return ",".join(map(str, ids))
+
+    def _from_text(self, name: str, value: str) -> tuple[int, ...]:
+        form = _form_of(value)
+        if form is not None:
+            return self._from_ints(name, form[0].resolve(form[1]), value)
+        ids, problem = parse_device_list(value.strip())
+        if problem is None:
+            return ids
+        if problem.duplicate is not None:
+            raise fail(name, value, self._EXPECTED, f"GPU id {problem.duplicate} is listed twice.")
+        words = "".join(f" or {form.help}" for form in _FORMS.values())
+        raise fail(
+            name,
+            value,
+            self._EXPECTED + words,
+            f"Could not parse entry {problem.entry!r}: ids are non-negative integers "
+            "(the GPU indices left after CUDA_VISIBLE_DEVICES).",
+        )
+
+    def _from_ints(
+        self, name: str, value: Sequence[object], shown: object = None
+    ) -> tuple[int, ...]:
+        ids: list[int] = []
+        for entry in value:
+            if isinstance(entry, bool) or not isinstance(entry, int) or entry < 0:
+                raise fail(
+                    name,
+                    value if shown is None else shown,
+                    self._EXPECTED,
+                    f"Entry {entry!r} is not a GPU id.",
+                )
+            if entry in ids:
+                raise fail(
+                    name,
+                    value if shown is None else shown,
+                    self._EXPECTED,
+                    f"GPU id {entry} is listed twice.",
+                )
+            ids.append(entry)
+        return tuple(ids)
+
+    def parse(self, text: str) -> str:
+        return text  # checked as a value: the same rules whatever the source
+
+    @staticmethod
+    def ids(value: str | None) -> tuple[int, ...] | None:
+        """The ids of a checked value (None: every GPU)."""
+        return None if value is None else parse_device_list(value)[0]
+
+
+class DeviceCount(Kind):
+    """``device_count``: device type -> number of devices (``{"CPU": 2, "GPU": 0}``)."""
+
+    name = "device_count"
+    proto = "map"
+    _TYPE = re.compile(r"^[A-Z][A-Z0-9_]*$")
+    _EXPECTED = 'a dict of device type to count such as {"CPU": 2, "GPU": 0}'
+
+    def check(self, name: str, value: object) -> FrozenDict:
+        if not isinstance(value, Mapping):
+            raise fail(name, value, self._EXPECTED)
+        counts = {}
+        for key, count in value.items():
+            if not isinstance(key, str) or not self._TYPE.match(key):
+                fix = (
+                    f"Device types are upper case: {key.upper()!r}." if isinstance(key, str) else ""
+                )
+                raise fail(name, value, self._EXPECTED, fix)
+            if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= INT32_MAX:
+                raise fail(
+                    name, value, self._EXPECTED, f"The count for {key!r} must be an int >= 0."
+                )
+            counts[key] = count
+        return FrozenDict(counts)
+
+    def parse(self, text: str) -> dict[str, int]:
+        counts: dict[str, int] = {}
+        for part in text.split(","):
+            kind, _, count = part.partition(":")
+            if not _DIGITS.fullmatch(count.strip()):
+                raise TextError('entries such as "CPU:2,GPU:0"')
+            counts[kind.strip()] = int(count)
+        return counts
+
+    def plain(self, value: Any) -> Any:
+        return dict(value)
+
+
+SWITCH = Switch()
+COUNT = Count()
+FRACTION = Fraction()
+MEMORY_LIMIT = MemoryLimits()
+DEVICE_IDS = DeviceIds()
+DEVICE_COUNT = DeviceCount()

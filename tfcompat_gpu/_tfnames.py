@@ -1,0 +1,64 @@
+"""TensorFlow names shared by the lint and the codemod: spelling folds and deprecated aliases.
+
+``tensorflow.compat.v1.X`` and ``tensorflow.compat.v2.X`` are the same function as
+``tensorflow.X`` for everything the project matches, so names are compared after
+:func:`canonical`.  :data:`DEPRECATED_NAMES` maps each deprecated ``tf.config`` alias to the name
+TensorFlow documents instead; both names exist in TF 2.x: the ``config.experimental.*``
+aliases are second names in the ``@tf_export`` of the current functions in
+``tensorflow/python/framework/config.py`` (``set_logical_device_configuration`` is also exported
+as ``config.experimental.set_virtual_device_configuration``), and
+``experimental_run_functions_eagerly`` / ``experimental_functions_run_eagerly`` are
+``@deprecation.deprecated`` in
+``tensorflow/python/eager/polymorphic_function/eager_function_run.py``.
+Nothing here imports TensorFlow.
+
+Example::
+
+    >>> canonical("tensorflow.compat.v1.ConfigProto")
+    'tensorflow.ConfigProto'
+    >>> DEPRECATED_NAMES["tensorflow.config.experimental.VirtualDeviceConfiguration"]
+    'tensorflow.config.LogicalDeviceConfiguration'
+"""
+
+from __future__ import annotations
+
+__all__ = ["DEPRECATED_NAMES", "canonical"]
+
+_COMPAT = ("tensorflow.compat.v1", "tensorflow.compat.v2")
+_CANONICAL: dict[str, str] = {}
+
+
+def canonical(name: str) -> str:
+    """``tensorflow.compat.v1.X`` and ``tensorflow.compat.v2.X`` -> ``tensorflow.X``."""
+    cached = _CANONICAL.get(name)
+    if cached is not None:
+        return cached
+    result = name
+    if name.startswith(_COMPAT):
+        rest = name[len(_COMPAT[0]) :]
+        if not rest or rest[0] == ".":
+            result = "tensorflow" + rest
+    _CANONICAL[name] = result
+    return result
+
+
+_C = "tensorflow.config."
+
+DEPRECATED_NAMES: dict[str, str] = {
+    **{
+        _C + "experimental." + old: _C + new
+        for old, new in (
+            ("list_physical_devices", "list_physical_devices"),
+            ("list_logical_devices", "list_logical_devices"),
+            ("set_visible_devices", "set_visible_devices"),
+            ("get_visible_devices", "get_visible_devices"),
+            ("set_virtual_device_configuration", "set_logical_device_configuration"),
+            ("get_virtual_device_configuration", "get_logical_device_configuration"),
+            ("VirtualDeviceConfiguration", "LogicalDeviceConfiguration"),
+        )
+    },
+    _C + "experimental_run_functions_eagerly": _C + "run_functions_eagerly",
+    _C + "experimental_functions_run_eagerly": _C + "functions_run_eagerly",
+}
+"""Deprecated canonical name -> current canonical name (the lint's TFG013 and the codemod's
+``rename-deprecated-config`` read it)."""

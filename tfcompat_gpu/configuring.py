@@ -1,0 +1,112 @@
+"""``configure()``: merge a request into the process configuration and apply it.
+
+Before the TensorFlow runtime starts, :func:`~tfcompat_gpu.planning.plan` translates the merged
+config and :func:`~tfcompat_gpu.planning.run_steps` applies it all or nothing; after, the request
+goes to :mod:`tfcompat_gpu.too_late`.  What took effect, and where it was asked for, is recorded
+in :data:`tfcompat_gpu._state.STATE`.
+"""
+
+from __future__ import annotations
+
+import logging
+import warnings
+from typing import Any
+
+from tfcompat_gpu import _tf
+from tfcompat_gpu._errors import GPUConfigError, GPUConfigWarning
+from tfcompat_gpu._options import OPTIONS_BY_NAME, unknown_setting
+from tfcompat_gpu._state import STATE
+from tfcompat_gpu._where import user_frame
+from tfcompat_gpu.config import GPUConfig
+from tfcompat_gpu.planning import Machine, plan, run_steps
+from tfcompat_gpu.too_late import configure_late
+
+__all__ = ["apply_request", "configure", "configure_at", "current_config", "record"]
+
+logger = logging.getLogger("tfcompat_gpu")
+
+
+def current_config() -> GPUConfig:
+    """The effective process configuration (``GPUConfig()`` until something was applied)."""
+    with STATE.lock:
+        return STATE.applied or GPUConfig()
+
+
+def configure(cfg: GPUConfig | None = None, /, **fields: Any) -> GPUConfig:
+    """Apply GPU and thread settings to the whole process; return the effective config.
+
+    Settings are merged with what earlier calls applied (``None`` leaves a field alone).  Before
+    the TensorFlow runtime starts every field applies, in eager and in graph mode alike.  After
+    it started, identical settings are a no-op, soft/log placement still apply, and any other
+    change raises :class:`TooLateError`.  Nothing is half-applied: on any error the process is
+    as it was.
+
+    Example::
+
+        import tfcompat_gpu
+        tfcompat_gpu.configure(allow_growth=True, visible_device_list="0")
+    """
+    return configure_at(_request(cfg, fields), user_frame())
+
+
+def configure_at(cfg: GPUConfig, where: str) -> GPUConfig:
+    """:func:`configure` with the origin given: ``where`` is what messages name as having set
+    the config (``"tfcompat-gpu run options"``) instead of the caller's line."""
+    with STATE.lock:
+        return apply_request(cfg, where)
+
+
+def _request(cfg: object, fields: dict[str, Any]) -> GPUConfig:
+    for name in fields:
+        if name not in OPTIONS_BY_NAME:
+            raise unknown_setting(name)
+    if cfg is None:
+        return GPUConfig(**fields)
+    if not isinstance(cfg, GPUConfig):
+        if _tf.is_imported() and isinstance(cfg, _tf.config_proto_class()):
+            cfg = GPUConfig.from_config_proto(cfg)
+        else:
+            raise GPUConfigError(
+                "cfg: expected a tfcompat_gpu.GPUConfig, a tf.compat.v1.ConfigProto or None. "
+                f"Received: {type(cfg).__name__} {cfg!r}."
+            )
+    return cfg.replace(**fields) if fields else cfg
+
+
+def apply_request(request: GPUConfig, where: str) -> GPUConfig:
+    """Merge ``request`` into the process config and apply it; the caller holds ``STATE.lock``."""
+    target = (STATE.applied or GPUConfig()).merged(request)
+    machine = Machine.read()
+    if machine.started:
+        return configure_late(request, target, machine, where)
+    steps, effective, notes = plan(target, machine)
+    run_steps(steps)
+    for key, note in notes:
+        _warn_once(key, note)
+    record(effective, where)
+    _tf.watch_runtime_start(_runtime_starting)
+    return effective
+
+
+def record(effective: GPUConfig, where: str) -> None:
+    """Remember ``effective`` as the process config, set at ``where``."""
+    STATE.applied = effective
+    STATE.applied_where = where
+    STATE.process_wide_where = where
+
+
+def _runtime_starting() -> None:
+    STATE.started_where = user_frame()
+
+
+def _warn_once(key: str, message: str) -> None:
+    if key in STATE.warned:
+        return
+    STATE.warned.add(key)
+    logger.info("%s", message)
+    # Attributed to the user's line: the call may come from deep inside TensorFlow (a session).
+    filename, _, line = user_frame().rpartition(":")
+    if filename and line.isdigit():
+        warnings.warn_explicit(message, GPUConfigWarning, filename, int(line))
+    else:
+        warnings.warn(message, GPUConfigWarning, stacklevel=4)
