@@ -12,6 +12,8 @@ from collections.abc import Collection, Iterator
 import libcst as cst
 from libcst.metadata import QualifiedName, QualifiedNameSource
 
+from tfcompat_gpu._tfnames import canonical
+
 __all__ = [
     "CONFIG_PROTO",
     "GET_SESSION",
@@ -28,8 +30,6 @@ __all__ = [
     "tf_root_alias",
     "top_level_imports",
 ]
-
-_COMPAT_PREFIXES = ("tensorflow.compat.v1.", "tensorflow.compat.v2.")
 
 CONFIG_PROTO = "tensorflow.ConfigProto"
 GPU_OPTIONS = "tensorflow.GPUOptions"
@@ -50,14 +50,6 @@ TENSORFLOW_BACKEND = "keras.backend.tensorflow_backend"
 # Modules whose only use in legacy GPU code is set_session: Keras 3 removed
 # keras.backend.tensorflow_backend, so an import of it left behind breaks the script.
 KERAS_BACKEND_MODULES = frozenset({TENSORFLOW_BACKEND, "keras.backend"})
-
-
-def canonical(name: str) -> str:
-    """Fold the compat.v1/v2 spellings of a TensorFlow name into ``tensorflow.X``."""
-    for prefix in _COMPAT_PREFIXES:
-        if name.startswith(prefix):
-            return "tensorflow." + name[len(prefix) :]
-    return name
 
 
 def imported_names(qualified: Collection[QualifiedName]) -> set[str]:

@@ -8,6 +8,8 @@ change the runtime go in these tables.
 
 from __future__ import annotations
 
+from tfcompat_gpu._tfnames import canonical
+
 __all__ = [
     "CONFIG_FIELDS",
     "DISABLES",
@@ -37,23 +39,6 @@ CONFIG_FIELDS = frozenset(
 # Only these import roots can matter to a rule; ignoring numpy & co. keeps reference
 # callbacks off the hot path.
 TRACKED_ROOTS = frozenset({"tensorflow", "keras", "tf_keras", "os", "tfcompat_gpu"})
-
-
-_CANONICAL: dict[str, str] = {}
-
-
-def canonical(name: str) -> str:
-    """``tensorflow.compat.v1.X`` and ``tensorflow.compat.v2.X`` -> ``tensorflow.X``."""
-    cached = _CANONICAL.get(name)
-    if cached is not None:
-        return cached
-    result = name
-    if name.startswith(("tensorflow.compat.v1", "tensorflow.compat.v2")):
-        rest = name[len("tensorflow.compat.v1") :]
-        if not rest or rest[0] == ".":
-            result = "tensorflow" + rest
-    _CANONICAL[name] = result
-    return result
 
 
 def display(name: str) -> str:

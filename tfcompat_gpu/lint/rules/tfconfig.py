@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 
+from tfcompat_gpu._tfnames import DEPRECATED_NAMES
 from tfcompat_gpu.lint.context import FileContext, expr_key
 from tfcompat_gpu.lint.dispatch import on_call, on_end, on_node, on_ref
 from tfcompat_gpu.lint.registry import TF2_CALLS
@@ -31,20 +32,7 @@ _LOGICAL = (_C + "LogicalDeviceConfiguration", _C + "experimental.VirtualDeviceC
 # setters raise RuntimeError ("... cannot be modified after being initialized").
 _FROZEN = frozenset((_GROWTH, *_VIRTUAL, *_VISIBLE, *_THREADS))
 
-DEPRECATED: dict[str, str] = {
-    _C + "experimental." + old: _C + new
-    for old, new in (
-        ("list_physical_devices", "list_physical_devices"),
-        ("list_logical_devices", "list_logical_devices"),
-        ("set_visible_devices", "set_visible_devices"),
-        ("get_visible_devices", "get_visible_devices"),
-        ("set_virtual_device_configuration", "set_logical_device_configuration"),
-        ("get_virtual_device_configuration", "get_logical_device_configuration"),
-        ("VirtualDeviceConfiguration", "LogicalDeviceConfiguration"),
-    )
-}
-DEPRECATED[_C + "experimental_run_functions_eagerly"] = _C + "run_functions_eagerly"
-DEPRECATED[_C + "experimental_functions_run_eagerly"] = _C + "functions_run_eagerly"
+DEPRECATED = DEPRECATED_NAMES
 
 
 def _arg(node: ast.Call, index: int, name: str) -> ast.expr | None:
