@@ -22,6 +22,7 @@ Example::
 from __future__ import annotations
 
 import math
+import numbers
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -42,8 +43,10 @@ __all__ = [
     "Kind",
     "MemoryLimit",
     "TextError",
+    "as_int",
     "device_list_forms",
     "fail",
+    "is_bool",
     "parse_device_list",
     "register_device_list_form",
 ]
@@ -92,11 +95,37 @@ def fail(name: str, value: object, expected: str, fix: str = "") -> GPUConfigErr
 
 
 class TextError(ValueError):
-    """Text that does not read as a value of the kind; ``expected`` says what would."""
+    """Text that does not read as a value of the kind; ``expected`` says what would, ``fix``
+    (optional) what to write instead."""
 
-    def __init__(self, expected: str) -> None:
+    def __init__(self, expected: str, fix: str = "") -> None:
         super().__init__(expected)
         self.expected = expected
+        self.fix = fix
+
+
+def is_bool(value: object) -> bool:
+    """``bool`` or numpy's ``bool_`` (without importing numpy)."""
+    kind = type(value)
+    return kind is bool or (kind.__module__ == "numpy" and kind.__name__ in ("bool", "bool_"))
+
+
+def as_int(value: object) -> int | None:
+    """``value`` as a Python int when it is an integer of any type (numpy's too), not a bool."""
+    if is_bool(value) or not isinstance(value, numbers.Integral):
+        return None
+    return int(value)
+
+
+def _items(value: object) -> list[object] | None:
+    """The entries of a list, tuple or 1-d array (not of a string, bytes or mapping)."""
+    if isinstance(value, (str, bytes, bytearray, Mapping)):
+        return None
+    if isinstance(value, Sequence):
+        return list(value)
+    if type(value).__module__ == "numpy" and getattr(value, "ndim", None) == 1:
+        return [item for item in value]  # type: ignore[attr-defined]
+    return None
 
 
 class Kind:
@@ -126,6 +155,7 @@ class Kind:
 _TRUE = frozenset({"1", "true", "yes", "on"})
 _FALSE = frozenset({"0", "false", "no", "off"})
 _DIGITS = re.compile(r"\d+")
+_NUMBER = re.compile(r"\d+(\.\d*)?|\.\d+")
 
 
 class Switch(Kind):
@@ -134,8 +164,8 @@ class Switch(Kind):
     name = "switch"
 
     def check(self, name: str, value: object) -> bool:
-        if isinstance(value, bool):
-            return value
+        if is_bool(value):
+            return bool(value)
         raise fail(name, value, "True, False or None", "Pass a bool, e.g. True.")
 
     def parse(self, text: str) -> bool:
@@ -153,14 +183,15 @@ class Count(Kind):
 
     def check(self, name: str, value: object) -> int:
         expected = "an int >= 0 (0 lets TensorFlow choose) or None"
-        if isinstance(value, bool) or not isinstance(value, int):
+        count = as_int(value)
+        if count is None:
             hint = ""
             if isinstance(value, str):
                 hint = f"Convert it first, e.g. {name}=int(os.environ[...])."
             raise fail(name, value, expected, hint)
-        if not 0 <= value <= INT32_MAX:
+        if not 0 <= count <= INT32_MAX:
             raise fail(name, value, expected)
-        return value
+        return count
 
     def parse(self, text: str) -> int:
         if not _DIGITS.fullmatch(text):
@@ -175,7 +206,7 @@ class Fraction(Kind):
 
     def check(self, name: str, value: object) -> float:
         expected = "a float in (0, 1] or None"
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
+        if is_bool(value) or not isinstance(value, numbers.Real):
             raise fail(name, value, expected, "Pass a number such as 0.3.")
         fraction = float(value)
         if math.isnan(fraction) or math.isinf(fraction) or fraction <= 0:
@@ -191,7 +222,11 @@ class Fraction(Kind):
         try:
             return float(text)
         except ValueError:
-            raise TextError("a number in (0, 1]") from None
+            pass
+        fix = ""
+        if text.endswith("%") and _NUMBER.fullmatch(text[:-1].strip()):
+            fix = f"Write the share as a fraction: {text} is {float(text[:-1]) / 100:g}."
+        raise TextError("a number in (0, 1]", fix)
 
 
 class MemoryLimits(Kind):
@@ -203,14 +238,9 @@ class MemoryLimits(Kind):
     _TEXT = 'MB as "2048", "1024,1024" or "0:1024,1024;1:2048"'
 
     def _limits(self, name: str, value: object, whole: object) -> tuple[int, ...]:
-        if isinstance(value, (bool, str, bytes)):
-            raise fail(name, whole, self._EXPECTED)
-        items: Sequence[object]
-        if isinstance(value, int):
-            items = (value,)
-        elif isinstance(value, Sequence):
-            items = value
-        else:
+        single = as_int(value)
+        items = [value] if single is not None else _items(value)
+        if items is None:
             raise fail(name, whole, self._EXPECTED)
         if not items:
             raise fail(
@@ -218,9 +248,10 @@ class MemoryLimits(Kind):
             )
         limits = []
         for item in items:
-            if isinstance(item, bool) or not isinstance(item, int) or not 0 < item <= INT32_MAX:
+            mb = as_int(item)
+            if mb is None or not 0 < mb <= INT32_MAX:
                 raise fail(name, whole, self._EXPECTED, f"{item!r} is not a memory size in MB.")
-            limits.append(item)
+            limits.append(mb)
         return tuple(limits)
 
     def check(self, name: str, value: object) -> int | tuple[int, ...] | FrozenDict:
@@ -229,17 +260,18 @@ class MemoryLimits(Kind):
                 raise fail(name, value, "a non-empty dict {gpu_id: [MB, ...]}")
             per_gpu = {}
             for key, limits in value.items():
-                if isinstance(key, bool) or not isinstance(key, int) or key < 0:
+                gpu_id = as_int(key)
+                if gpu_id is None or gpu_id < 0:
                     raise fail(
                         name,
                         value,
                         "a dict keyed by GPU id (an int >= 0)",
                         f"Key {key!r} is not one.",
                     )
-                per_gpu[key] = self._limits(name, limits, value)
+                per_gpu[gpu_id] = self._limits(name, limits, value)
             return FrozenDict(per_gpu)
         limits = self._limits(name, value, value)
-        return limits[0] if isinstance(value, int) else limits
+        return limits[0] if as_int(value) is not None else limits
 
     def parse(self, text: str) -> MemoryLimit:
         """ "2048" -> 2048; "1024,1024" -> [1024, 1024]; "0:1024,1024;1:2048" -> {0: [...], ...}."""
@@ -249,6 +281,12 @@ class MemoryLimits(Kind):
                 key, _, limits = chunk.partition(":")
                 if not _DIGITS.fullmatch(key.strip()):
                     raise TextError(self._TEXT)
+                if int(key) in per_gpu:
+                    raise TextError(
+                        self._TEXT,
+                        f"GPU {int(key)} is listed twice: give all its limits in one entry, "
+                        f"such as {int(key)}:1024,1024.",
+                    )
                 per_gpu[int(key)] = self._ints(limits)
             return per_gpu
         values = self._ints(text)
@@ -369,10 +407,11 @@ class DeviceIds(Kind):
             if not value.strip():
                 return None  # TF1 semantics: an empty list means "every GPU", the default
             ids = self._from_text(name, value)
-        elif isinstance(value, Sequence) and not isinstance(value, (bytes, bytearray)):
-            ids = self._from_ints(name, value)
         else:
-            raise fail(name, value, self._EXPECTED)
+            items = _items(value)
+            if items is None:
+                raise fail(name, value, self._EXPECTED)
+            ids = self._from_ints(name, items, value)
         if not ids:
             raise fail(
                 name, value, self._EXPECTED, 'To hide every GPU use device_count={"GPU": 0}.'
@@ -402,21 +441,22 @@ class DeviceIds(Kind):
     ) -> tuple[int, ...]:
         ids: list[int] = []
         for entry in value:
-            if isinstance(entry, bool) or not isinstance(entry, int) or entry < 0:
+            gpu_id = as_int(entry)
+            if gpu_id is None or gpu_id < 0:
                 raise fail(
                     name,
                     value if shown is None else shown,
                     self._EXPECTED,
                     f"Entry {entry!r} is not a GPU id.",
                 )
-            if entry in ids:
+            if gpu_id in ids:
                 raise fail(
                     name,
                     value if shown is None else shown,
                     self._EXPECTED,
-                    f"GPU id {entry} is listed twice.",
+                    f"GPU id {gpu_id} is listed twice.",
                 )
-            ids.append(entry)
+            ids.append(gpu_id)
         return tuple(ids)
 
     def parse(self, text: str) -> str:
@@ -446,11 +486,12 @@ class DeviceCount(Kind):
                     f"Device types are upper case: {key.upper()!r}." if isinstance(key, str) else ""
                 )
                 raise fail(name, value, self._EXPECTED, fix)
-            if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= INT32_MAX:
+            number = as_int(count)
+            if number is None or not 0 <= number <= INT32_MAX:
                 raise fail(
                     name, value, self._EXPECTED, f"The count for {key!r} must be an int >= 0."
                 )
-            counts[key] = count
+            counts[str(key)] = number
         return FrozenDict(counts)
 
     def parse(self, text: str) -> dict[str, int]:
@@ -459,6 +500,11 @@ class DeviceCount(Kind):
             kind, _, count = part.partition(":")
             if not _DIGITS.fullmatch(count.strip()):
                 raise TextError('entries such as "CPU:2,GPU:0"')
+            if kind.strip() in counts:
+                raise TextError(
+                    'entries such as "CPU:2,GPU:0"',
+                    f"{kind.strip()!r} is listed twice: give each device type once.",
+                )
             counts[kind.strip()] = int(count)
         return counts
 

@@ -348,8 +348,9 @@ def parse_text(name: str, raw: str, where: str) -> Any:
     try:
         return OPTIONS_BY_NAME[name].kind.parse(raw.strip())
     except TextError as exc:
+        fix = f" {exc.fix}" if exc.fix else ""
         raise GPUConfigError(
-            f"{where}: expected {exc.expected} for {name}. Received: {raw!r}."
+            f"{where}: expected {exc.expected} for {name}. Received: {raw!r}.{fix}"
         ) from None
 
 

@@ -20,7 +20,13 @@ from tfcompat_gpu._options import OPTIONS, Option
 if TYPE_CHECKING:
     from tfcompat_gpu.config import GPUConfig
 
-__all__ = ["fields_from_proto", "parse_extra", "proto_from_config", "write_fields"]
+__all__ = [
+    "fields_from_proto",
+    "merge_extra",
+    "parse_extra",
+    "proto_from_config",
+    "write_fields",
+]
 
 
 def _owner(proto: Any, path: str) -> tuple[Any, str]:
@@ -40,6 +46,13 @@ def parse_extra(data: bytes, field: str = "extra_proto") -> Any:
             f"{len(data)} bytes that do not parse ({exc}). Pass proto.SerializeToString(), or "
             "build the config with GPUConfig.from_config_proto(proto)."
         ) from None
+
+
+def merge_extra(base: bytes, update: bytes) -> bytes:
+    """``update``'s fields merged over ``base``'s, both serialized ConfigProtos."""
+    proto = parse_extra(base)
+    proto.MergeFrom(parse_extra(update))
+    return bytes(proto.SerializeToString(deterministic=True))
 
 
 def _as_proto(proto: Any) -> Any:

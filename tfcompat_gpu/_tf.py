@@ -30,7 +30,6 @@ __all__ = [
     "context_if_created",
     "default_graph",
     "is_imported",
-    "merge_serialized",
     "parse_config_proto",
     "pin_graph_device",
     "private_api_available",
@@ -155,12 +154,6 @@ def parse_config_proto(data: bytes) -> Any:
     proto = config_proto_class()()
     proto.ParseFromString(data)
     return proto
-
-
-def merge_serialized(base: bytes, update: bytes) -> bytes:
-    proto = parse_config_proto(base)
-    proto.MergeFrom(parse_config_proto(update))
-    return bytes(proto.SerializeToString(deterministic=True))
 
 
 def _repeated(descriptor: Any) -> bool:

@@ -15,12 +15,18 @@ import sys
 import warnings
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tfcompat_gpu._errors import GPUConfigError, GPUConfigWarning
 from tfcompat_gpu._kinds import DeviceIds, FrozenDict, MemoryLimit, MemoryLimits, fail
-from tfcompat_gpu._options import EXCLUSIVE, OPTIONS, OPTIONS_BY_NAME, parse_text, resolve_key
+from tfcompat_gpu._options import (
+    EXCLUSIVE,
+    OPTIONS,
+    OPTIONS_BY_NAME,
+    check_value,
+    parse_text,
+    unknown_setting,
+)
 
 if TYPE_CHECKING:
     from typing_extensions import Self
@@ -52,6 +58,13 @@ class GPUConfig:
     extra_proto: bytes = field(default=b"", compare=False, repr=False)
     """Serialized ``ConfigProto`` of the fields the facade does not model (kept, never dropped)."""
 
+    def __new__(cls, *args: Any, **kwargs: Any) -> Self:
+        # Before the generated __init__, so that a misspelled name is our error, not TypeError.
+        for name in kwargs:
+            if name not in cls.__dataclass_fields__:
+                raise unknown_setting(name)
+        return super().__new__(cls)
+
     def __post_init__(self) -> None:
         for option in OPTIONS:
             value = getattr(self, option.name)
@@ -59,6 +72,11 @@ class GPUConfig:
                 object.__setattr__(self, option.name, option.kind.check(option.name, value))
         if not isinstance(self.extra_proto, bytes):
             raise fail("extra_proto", self.extra_proto, "serialized ConfigProto bytes")
+        if self.extra_proto and "tensorflow" in sys.modules:
+            # Checked here when TensorFlow is loaded anyway; otherwise where it is used.
+            from tfcompat_gpu import _proto
+
+            _proto.parse_extra(self.extra_proto)
         self._check_combinations()
 
     def _check_combinations(self) -> None:
@@ -186,18 +204,24 @@ class GPUConfig:
         """
         env = os.environ if environ is None else environ
         fields: dict[str, Any] = {}
+        read: dict[str, str] = {}
         for option in OPTIONS:
             if option.env is None:
                 continue
             raw = env.get(option.env, "").strip()
             if raw:
-                fields[option.name] = parse_text(
-                    option.name, raw, f"environment variable {option.env}"
-                )
+                where = f"environment variable {option.env}"
+                value = parse_text(option.name, raw, where)
+                try:
+                    fields[option.name] = check_value(option.name, value)
+                except GPUConfigError as exc:
+                    raise GPUConfigError(f"{where}={raw!r}: {exc}") from None
+                read[option.env] = raw
         forced = env.get("TF_FORCE_GPU_ALLOW_GROWTH")
         if forced is not None:
             if forced in ("true", "false"):
                 fields["allow_growth"] = forced == "true"
+                read["TF_FORCE_GPU_ALLOW_GROWTH"] = forced
             else:
                 warnings.warn(
                     f"TF_FORCE_GPU_ALLOW_GROWTH={forced!r} is ignored: TensorFlow accepts only "
@@ -205,7 +229,8 @@ class GPUConfig:
                     GPUConfigWarning,
                     stacklevel=2,
                 )
-        return _build(cls, fields, "the environment")
+        names = ", ".join(f"{name}={raw!r}" for name, raw in read.items())
+        return _build(cls, fields, f"the environment: {names}")
 
     # -- files -------------------------------------------------------------------------------
 
@@ -223,14 +248,10 @@ class GPUConfig:
         A ``.toml`` file (``pyproject.toml`` included) uses ``[tool.tfcompat-gpu]`` with the
         same keys, or a top-level ``[gpu]`` table.
         """
-        location = Path(path)
-        try:
-            text = location.read_text(encoding="utf-8")
-        except OSError as exc:
-            raise GPUConfigError(f"Cannot read GPU settings from {str(location)!r}: {exc}") from exc
-        if location.suffix == ".toml":
-            return _from_toml(cls, text, location)
-        return _from_ini(cls, text, location)
+        from tfcompat_gpu import _settings_files
+
+        fields, where = _settings_files.read_fields(path)
+        return _build(cls, fields, where)
 
 
 # -- helpers for the readers -----------------------------------------------------------------
@@ -248,63 +269,9 @@ def _build(cls: type[GPUConfig], fields: dict[str, Any], where: str) -> GPUConfi
         raise GPUConfigError(f"{exc} (read from {where})") from None
 
 
-def _from_ini(cls: type[GPUConfig], text: str, location: Path) -> GPUConfig:
-    import configparser
-
-    parser = configparser.ConfigParser()
-    try:
-        parser.read_string(text, source=str(location))
-    except configparser.Error as exc:
-        raise GPUConfigError(f"{str(location)!r} is not a valid INI file: {exc}") from None
-    if not parser.has_section("gpu"):
-        raise GPUConfigError(
-            f"{str(location)!r} has no [gpu] section. Expected INI keys such as "
-            "allow_growth, allow_soft_placement and rate under [gpu]."
-        )
-    fields: dict[str, Any] = {}
-    for key, raw in parser.items("gpu"):
-        name = resolve_key(key, f"{location} [gpu]")
-        fields[name] = parse_text(name, raw, f"{location} [gpu] {key}")
-    return _build(cls, fields, str(location))
-
-
-def _from_toml(cls: type[GPUConfig], text: str, location: Path) -> GPUConfig:
-    if sys.version_info >= (3, 11):
-        import tomllib
-    else:  # pragma: no cover
-        import tomli as tomllib
-
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise GPUConfigError(f"{str(location)!r} is not valid TOML: {exc}") from None
-    table = data.get("tool", {}).get("tfcompat-gpu")
-    where = f"{location} [tool.tfcompat-gpu]"
-    if table is None:
-        table, where = data.get("gpu"), f"{location} [gpu]"
-    if not isinstance(table, dict):
-        raise GPUConfigError(
-            f"{str(location)!r} has no [tool.tfcompat-gpu] (or [gpu]) table with GPU settings."
-        )
-    fields: dict[str, Any] = {}
-    for key, value in table.items():
-        if isinstance(value, dict) and key not in ("memory_limit_mb", "device_count"):
-            continue  # sub-tables such as [tool.tfcompat-gpu.lint] belong to other tools
-        name = resolve_key(key, where)
-        if name == "memory_limit_mb" and isinstance(value, dict):
-            # TOML keys are strings; GPU ids are ints.
-            if not all(str(k).isdigit() for k in value):
-                raise GPUConfigError(
-                    f"{where}: expected GPU ids as keys of memory_limit_mb. Received: {value!r}."
-                )
-            value = {int(k): v for k, v in value.items()}
-        fields[name] = value
-    return _build(cls, fields, where)
-
-
 def _merge_extra(base: bytes, update: bytes) -> bytes:
     if not base:
         return update
-    from tfcompat_gpu import _tf
+    from tfcompat_gpu import _proto
 
-    return _tf.merge_serialized(base, update)
+    return _proto.merge_extra(base, update)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from tfcompat_gpu import _tf
 from tfcompat_gpu._errors import GPUConfigError
+from tfcompat_gpu._kinds import as_int
 from tfcompat_gpu._state import STATE
 from tfcompat_gpu.config import GPUConfig
 from tfcompat_gpu.planning import choose_gpus
@@ -51,10 +52,12 @@ def gpu_device(physical_id: int) -> str:
         tfcompat_gpu.configure(visible_device_list="1,2")
         assert gpu_device(2) == "/device:GPU:1"
     """
-    if isinstance(physical_id, bool) or not isinstance(physical_id, int) or physical_id < 0:
+    number = as_int(physical_id)
+    if number is None or number < 0:
         raise GPUConfigError(
             f"gpu_id: expected a physical GPU number (int >= 0). Received: {physical_id!r}."
         )
+    physical_id = number
     with STATE.lock:
         cfg = STATE.applied or GPUConfig()
         where = STATE.process_wide_where or STATE.applied_where or "<unknown>"

@@ -192,7 +192,7 @@ def plan(
         _tf.require_private_api("per_process_gpu_memory_fraction", fraction)
         base.gpu_options.per_process_gpu_memory_fraction = fraction
     if target.extra_proto:
-        base.MergeFrom(_tf.parse_config_proto(target.extra_proto))
+        base.MergeFrom(_proto.parse_extra(target.extra_proto))
     if base.ListFields():
         _tf.require_private_api("base ConfigProto fields", sorted(_tf.set_fields(base)))
         steps.append(

@@ -11,7 +11,7 @@ and :func:`session` hands its request to it, so a session is prepared once.
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from tfcompat_gpu import _proto, _tf
@@ -49,15 +49,57 @@ def session(config: Any = None, graph: Any = None, target: str = "") -> Any:
         # The common case, kept lean: nothing to merge or compare, TensorFlow builds the
         # process config itself; only the caller is recorded (formatted when read).
         frame = sys._getframe(1)
-        STATE.sessions.append(SessionRecord(_EMPTY, (frame.f_code.co_filename, frame.f_lineno)))
-        return _tf.session_class()(target, graph)
-    where = user_frame()
-    proto = session_config(config, where)
-    return _tf.session_class()(target=target, graph=graph, config=proto)
+        entry = SessionRecord(_EMPTY, (frame.f_code.co_filename, frame.f_lineno))
+        STATE.sessions.append(entry)
+        try:
+            return _tf.session_class()(target, graph)
+        except BaseException:
+            _forget(entry)
+            raise
+    setup = prepare_session(config, user_frame())
+    try:
+        return _tf.session_class()(target=target, graph=graph, config=setup.proto)
+    except BaseException:
+        setup.undo()  # a session TensorFlow refused leaves no trace
+        raise
 
 
 # Per-session fields, from the table.
 _PER_SESSION = tuple(o for o in OPTIONS if not o.process_wide)
+
+
+class _Saved:
+    """The process state before a session was prepared, to put back if it is not created."""
+
+    def __init__(self) -> None:
+        self.applied = STATE.applied
+        self.applied_where = STATE.applied_where
+        self.process_wide_where = STATE.process_wide_where
+        self.context: _tf.ContextSnapshot | None = None
+        self.entry: SessionRecord | None = None
+
+    def keep_context(self) -> None:
+        """Also snapshot TensorFlow's context: the session is about to configure the process."""
+        if self.context is None and _tf.private_api_available():
+            self.context = _tf.ContextSnapshot.take()
+
+    def restore(self) -> None:
+        with STATE.lock:
+            STATE.applied = self.applied
+            STATE.applied_where = self.applied_where
+            STATE.process_wide_where = self.process_wide_where
+            if self.entry is not None:
+                _forget(self.entry)
+            if self.context is not None and not _tf.runtime_started():
+                self.context.restore()
+
+
+def _forget(entry: SessionRecord) -> None:
+    with STATE.lock:
+        for index in range(len(STATE.sessions) - 1, -1, -1):
+            if STATE.sessions[index] is entry:
+                del STATE.sessions[index]
+                break
 
 
 @dataclass(frozen=True)
@@ -67,6 +109,12 @@ class SessionSetup:
     proto: Any
     device: str | None = None
     """TensorFlow device (``/device:GPU:1``) for the ops of the session's graph, or None."""
+    saved: _Saved | None = field(default=None, compare=False, repr=False)
+
+    def undo(self) -> None:
+        """Forget the session and what it set: TensorFlow refused to create it."""
+        if self.saved is not None:
+            self.saved.restore()
 
 
 def session_config(config: Any, where: str, kind: str = "Session") -> Any:
@@ -83,48 +131,61 @@ def prepare_session(config: Any, where: str, kind: str = "Session") -> SessionSe
     The first session of the process sets the process-wide fields nothing set before; later
     ones are checked by :func:`~tfcompat_gpu.conflicts.report_conflicts`.  Under the
     ``"remap"`` policy a session's own ``visible_device_list`` extends the process list instead
-    of conflicting, and :attr:`SessionSetup.device` names where its graph belongs.
+    of conflicting, and :attr:`SessionSetup.device` names where its graph belongs.  If the
+    session is then not created, :meth:`SessionSetup.undo` puts everything back; if this
+    raises, nothing was changed.
     """
+    with STATE.lock:
+        saved = _Saved()
+        try:
+            return _prepare(config, where, kind, saved)
+        except BaseException:
+            saved.restore()
+            raise
+
+
+def _prepare(config: Any, where: str, kind: str, saved: _Saved) -> SessionSetup:
     if config is None:
         # The common case: nothing to merge or compare, TensorFlow uses the process config.
-        with STATE.lock:
-            if STATE.applied is None and _tf.runtime_started():
-                record(_config_in_force(), STATE.started_where or "the start of the eager runtime")
-            STATE.sessions.append(SessionRecord(_EMPTY, where, kind))
-        return SessionSetup(None)
-    request = as_request(config)
-    with STATE.lock:
-        if not frozen():
-            fill = {
-                name: value
-                for name, value in request.process_wide().items()
-                if getattr(STATE.applied or GPUConfig(), name) is None
-            }
-            if fill:
-                apply_request(GPUConfig(**fill), where)
-            if STATE.process_wide_where is None:
-                # The first session fixes TensorFlow's defaults for the process too.
-                STATE.process_wide_where = where
-        elif STATE.applied is None and _tf.runtime_started():
+        if STATE.applied is None and _tf.runtime_started():
             record(_config_in_force(), STATE.started_where or "the start of the eager runtime")
-        checked, device, union = request, None, None
-        if request.visible_ids is not None and get_conflict_policy() == "remap":
-            union = extend_device_list(request.visible_ids)
-            device = gpu_device(request.visible_ids[0])
-            checked = request.replace(visible_device_list=None)
-        active = STATE.applied or GPUConfig()
-        report_conflicts(
-            find_conflicts(active, checked),
-            requested_where=where,
-            active_where=STATE.process_wide_where,
-            kind=kind,
-        )
-        proto = _tf.effective_proto()
-        _overlay_per_session(proto, checked)
-        if union is not None:
-            proto.gpu_options.visible_device_list = union
-        STATE.sessions.append(SessionRecord(request, where, kind))
-        return SessionSetup(proto, device)
+        saved.entry = SessionRecord(_EMPTY, where, kind)
+        STATE.sessions.append(saved.entry)
+        return SessionSetup(None, saved=saved)
+    request = as_request(config)
+    if not frozen():
+        fill = {
+            name: value
+            for name, value in request.process_wide().items()
+            if getattr(STATE.applied or GPUConfig(), name) is None
+        }
+        if fill:
+            saved.keep_context()
+            apply_request(GPUConfig(**fill), where)
+        if STATE.process_wide_where is None:
+            # The first session fixes TensorFlow's defaults for the process too.
+            STATE.process_wide_where = where
+    elif STATE.applied is None and _tf.runtime_started():
+        record(_config_in_force(), STATE.started_where or "the start of the eager runtime")
+    checked, device, union = request, None, None
+    if request.visible_ids is not None and get_conflict_policy() == "remap":
+        union = extend_device_list(request.visible_ids)
+        device = gpu_device(request.visible_ids[0])
+        checked = request.replace(visible_device_list=None)
+    active = STATE.applied or GPUConfig()
+    report_conflicts(
+        find_conflicts(active, checked),
+        requested_where=where,
+        active_where=STATE.process_wide_where,
+        kind=kind,
+    )
+    proto = _tf.effective_proto()
+    _overlay_per_session(proto, checked)
+    if union is not None:
+        proto.gpu_options.visible_device_list = union
+    saved.entry = SessionRecord(request, where, kind)
+    STATE.sessions.append(saved.entry)
+    return SessionSetup(proto, device, saved)
 
 
 _EMPTY = GPUConfig()

@@ -106,7 +106,11 @@ def base_session_init(wrapped: Any, instance: Any, args: Any, kwargs: Any) -> An
         except BaseException:
             _tf.abandon_session(instance)
             raise
-    result = wrapped(target, graph, setup.proto)
+    try:
+        result = wrapped(target, graph, setup.proto)
+    except BaseException:
+        setup.undo()  # a session TensorFlow refused leaves no trace
+        raise
     if setup.device is not None:
         from tfcompat_gpu.patching.placement import place_graph
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from tfcompat_gpu import _tf
 from tfcompat_gpu._errors import GPUConfigConflictError
+from tfcompat_gpu._kinds import as_int
 from tfcompat_gpu._state import STATE
 from tfcompat_gpu._where import user_frame
 
@@ -115,6 +116,9 @@ def on_gpu(gpu_id: int, graph: Any = None) -> GPUPlacement:
     from tfcompat_gpu.conflicts import get_conflict_policy
     from tfcompat_gpu.devices import extend_device_list, gpu_device
 
+    number = as_int(gpu_id)  # numpy integers too
+    if number is not None:
+        gpu_id = number
     with STATE.lock:
         if (
             get_conflict_policy() == "remap"
