@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import json
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from conftest import child_env
-from dropin_support import run_script
+from dropin_support import MARK, run_script
 
 pytestmark = pytest.mark.tf
 
@@ -192,3 +195,80 @@ def test_tf1_hands_the_v1_api_to_the_script_and_modules_beside_it_only(tmp_path)
     assert run.result["library"] == "tensorflow"
     assert run.result["eager"] is False
     assert run.result["value"] == [2.0, 4.0]
+
+
+POOL = """
+    import multiprocessing, sys
+    import tensorflow as tf
+    from dropin_support import emit
+
+    def tf1_worker(x):
+        ph = tf.placeholder(tf.float32, shape=[1])
+        with tf.Session() as sess:
+            value = sess.run(ph * 2.0, feed_dict={ph: [x]}).tolist()
+            c = sess._config
+        return {"api": tf.__name__, "eager": tf.executing_eagerly(), "value": value,
+                "intra": c.intra_op_parallelism_threads,
+                "fraction": round(c.gpu_options.per_process_gpu_memory_fraction, 3)}
+
+    def tf2_worker(x):
+        return {"api": tf.__name__, "eager": tf.executing_eagerly(),
+                "intra": tf.config.threading.get_intra_op_parallelism_threads()}
+
+    if __name__ == "__main__":
+        worker = tf1_worker if sys.argv[1] == "tf1" else tf2_worker
+        out = {}
+        for method in sys.argv[2:]:
+            with multiprocessing.get_context(method).Pool(2) as pool:
+                out[method] = pool.map(worker, [1.0, 2.0])
+        emit(out)
+"""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="forkserver is POSIX-only")
+def test_spawned_and_forkserver_children_get_the_settings_and_tf1(tmp_path):
+    flags = ("--tf1", "--intra-op-threads", "3", "--memory-fraction", "0.4")
+    run = run_script(tmp_path, POOL, *flags, args=("tf1", "spawn", "forkserver"), timeout=300)
+    assert run.rc == 0, run.err
+    for method in ("spawn", "forkserver"):
+        for x, child in zip((1.0, 2.0), run.result[method]):
+            assert child["api"].endswith("compat.v1"), (method, child)
+            assert child == {
+                "api": child["api"],
+                "eager": False,
+                "value": [2 * x],
+                "intra": 3,
+                "fraction": 0.4,
+            }, method
+
+
+def test_spawned_children_of_a_tf2_script_get_the_settings(tmp_path):
+    run = run_script(tmp_path, POOL, "--intra-op-threads", "3", args=("tf2", "spawn"))
+    assert run.rc == 0, run.err
+    assert run.result["spawn"] == [{"api": "tensorflow", "eager": True, "intra": 3}] * 2
+
+
+def test_symlinked_tf1_script_hands_v1_to_modules_beside_its_target(tmp_path):
+    real = tmp_path / "project"
+    real.mkdir()
+    (real / "helper_beside.py").write_text("import tensorflow as tf\nNAME = tf.__name__\n")
+    (real / "train.py").write_text(
+        "import tensorflow as tf\nimport helper_beside\nfrom dropin_support import emit\n"
+        "emit({'main': tf.__name__, 'beside': helper_beside.NAME})\n"
+    )
+    (tmp_path / "train-link.py").symlink_to(real / "train.py")
+    env = child_env()
+    env["PYTHONPATH"] += os.pathsep + str(Path(__file__).resolve().parent)
+    proc = subprocess.run(
+        [sys.executable, "-m", "tfcompat_gpu", "run", "--tf1", "train-link.py"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=env,
+        timeout=240,
+    )
+    assert proc.returncode == 0, proc.stderr
+    line = [x for x in proc.stdout.splitlines() if x.startswith(MARK)][-1]
+    result = json.loads(line[len(MARK) :])
+    assert result["main"].endswith("compat.v1")
+    assert result["beside"] == result["main"]

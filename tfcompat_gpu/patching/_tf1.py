@@ -17,10 +17,14 @@ __all__ = ["V1Import"]
 
 
 class V1Import:
-    """Hands ``tensorflow.compat.v1`` to ``import tensorflow`` in files under ``directory``."""
+    """Hands ``tensorflow.compat.v1`` to ``import tensorflow`` in files under ``directories``.
 
-    def __init__(self, directory: str) -> None:
-        self.directory = os.path.normcase(os.path.abspath(directory))
+    A symlinked script lives in two folders: the link's (its ``__file__``) and the target's
+    (where Python finds its sibling modules); both are given.
+    """
+
+    def __init__(self, *directories: str) -> None:
+        self.directories = {os.path.normcase(os.path.abspath(d)) for d in directories}
         self._original: Callable[..., Any] | None = None
 
     def _ours(self, importer: Mapping[str, Any] | None) -> bool:
@@ -30,7 +34,7 @@ class V1Import:
         if not isinstance(filename, str):
             return False
         folder = os.path.dirname(os.path.normcase(os.path.abspath(filename)))
-        return folder == self.directory
+        return folder in self.directories
 
     def __call__(
         self,

@@ -16,12 +16,16 @@ import os
 import sys
 import traceback
 import types
-from collections.abc import Sequence
+import warnings
+import zipfile
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from tfcompat_gpu._errors import GPUConfigError
+from tfcompat_gpu._errors import GPUConfigError, GPUConfigWarning
 from tfcompat_gpu._options import parse_text
 from tfcompat_gpu.config import GPUConfig
+from tfcompat_gpu.patching._children import RunMode, activate
 
 __all__ = ["REPORT_ENV", "main", "report"]
 
@@ -92,9 +96,29 @@ def _parser() -> _Parser:
 
 
 def _settings(ns: argparse.Namespace) -> GPUConfig:
-    cfg = GPUConfig.from_env()
+    """Environment, then ``--config``, then the flags; each warning shown once, with its source."""
+    stages: list[tuple[str, Callable[[], GPUConfig]]] = [("the environment", GPUConfig.from_env)]
     if ns.config:
-        cfg = cfg.merged(GPUConfig.from_file(ns.config))
+        stages.append((repr(ns.config), lambda: GPUConfig.from_file(ns.config)))
+    stages.append(("the command line", lambda: _from_flags(ns)))
+    cfg = GPUConfig()
+    shown: set[str] = set()
+    for source, read in stages:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", GPUConfigWarning)
+            part = read()
+        for warning in caught:
+            text = str(warning.message)
+            if text not in shown:
+                shown.add(text)
+                print(f"{_PROG}: warning: {text} (from {source})", file=sys.stderr)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", GPUConfigWarning)  # shown above already
+            cfg = cfg.merged(part)
+    return cfg
+
+
+def _from_flags(ns: argparse.Namespace) -> GPUConfig:
     fields: dict[str, Any] = {}
     if ns.allow_growth:
         fields["allow_growth"] = True
@@ -107,10 +131,9 @@ def _settings(ns: argparse.Namespace) -> GPUConfig:
     if ns.log_placement:
         fields["log_device_placement"] = True
     try:
-        flags = GPUConfig(**fields)
+        return GPUConfig(**fields)
     except GPUConfigError as exc:
         raise GPUConfigError(f"{exc} (from the command line)") from None
-    return cfg.merged(flags)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -126,47 +149,124 @@ def main(argv: Sequence[str] | None = None) -> int:
     ns = _parser().parse_args(args)
     try:
         settings = _settings(ns)
+        from tfcompat_gpu.conflicts import get_conflict_policy, set_conflict_policy
+
         if ns.conflict_policy:
-            from tfcompat_gpu.conflicts import set_conflict_policy
-
             set_conflict_policy(ns.conflict_policy)
-        else:
-            from tfcompat_gpu.conflicts import get_conflict_policy
-
-            get_conflict_policy()  # an invalid TFCOMPAT_GPU_CONFLICT_POLICY fails here, not later
+        get_conflict_policy()  # an invalid TFCOMPAT_GPU_CONFLICT_POLICY fails here, not later
+        report_path = _report_path(ns.report)
     except GPUConfigError as exc:
         print(f"{_PROG}: error: {exc}", file=sys.stderr)
         return 2
-    script = ns.script
-    if not os.path.isfile(script):
-        print(f"{_PROG}: error: can't open file {script!r}: no such file", file=sys.stderr)
-        return 2
-    report_path = ns.report or os.environ.get(REPORT_ENV) or None
-    return _run(script, ns.args, settings, tf1=ns.tf1, report_path=report_path)
+    try:
+        target = _Target.find(ns.script)
+    except _CannotRunError as exc:
+        print(f"{_PROG}: error: {exc}", file=sys.stderr)
+        return exc.status
+    mode = RunMode(
+        settings=settings.to_dict(),
+        tf1=ns.tf1,
+        policy=ns.conflict_policy or None,
+        script_dirs=target.folders,
+    )
+    sys.argv = [ns.script, *ns.args]
+    return _run(target, mode, report_path=report_path)
 
 
-def _run(
-    script: str, args: list[str], settings: GPUConfig, *, tf1: bool, report_path: str | None
-) -> int:
-    import tfcompat_gpu
-    from tfcompat_gpu.patching import _sessions
-    from tfcompat_gpu.patching._tf1 import V1Import
+def _report_path(flag: str | None) -> str | None:
+    """The report file, checked before the script runs (it is written when the script ends)."""
+    path = flag or os.environ.get(REPORT_ENV) or None
+    if path is None:
+        return None
+    source = "--report" if flag else f"environment variable {REPORT_ENV}"
+    folder = os.path.dirname(os.path.abspath(path))
+    problem = ""
+    if os.path.isdir(path):
+        problem = "it is a directory"
+    elif not os.path.isdir(folder):
+        problem = f"folder {folder!r} does not exist"
+    elif not os.access(folder, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
+        problem = "it is not writable"
+    if problem:
+        raise GPUConfigError(
+            f"{source}: cannot write the report to {path!r}: {problem}. "
+            "Give a file path in an existing, writable folder."
+        )
+    return path
 
-    path = os.path.abspath(script)
-    tfcompat_gpu.install()
-    _sessions.set_overrides(settings)
-    _on_tensorflow(settings, tf1)
-    v1 = V1Import(os.path.dirname(path)) if tf1 else None
-    sys.argv = [script, *args]
-    sys.path[0] = os.path.dirname(path)
+
+class _CannotRunError(Exception):
+    """The argument is not something Python could run; ``status`` is Python's exit status."""
+
+    def __init__(self, message: str, status: int) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+@dataclass(frozen=True)
+class _Target:
+    """What ``python ARG`` would run: a file, or the ``__main__`` of a folder or zip file."""
+
+    code_path: str
+    """File name the code is compiled under (its frames carry it; ``__file__``)."""
+    path0: str
+    """``sys.path[0]``: the folder of the resolved script (a symlink's target), or the folder/zip."""
+    folders: tuple[str, ...]
+    """The script's folders as given and resolved (``--tf1`` hands them the v1 API)."""
+    source: bytes
+    spec: Any = None
+
+    @classmethod
+    def find(cls, arg: str) -> _Target:
+        path = os.path.abspath(arg)
+        if os.path.isdir(path) or zipfile.is_zipfile(path):
+            return cls._main_of(arg, path)
+        try:
+            with open(path, "rb") as handle:
+                source = handle.read()
+        except FileNotFoundError:
+            raise _CannotRunError(f"can't open file {arg!r}: no such file", 2) from None
+        except OSError as exc:
+            raise _CannotRunError(f"can't open file {arg!r}: {exc.strerror}", 2) from None
+        real = os.path.dirname(os.path.realpath(path))
+        return cls(path, real, tuple(dict.fromkeys((os.path.dirname(path), real))), source)
+
+    @classmethod
+    def _main_of(cls, arg: str, path: str) -> _Target:
+        import pkgutil
+
+        finder = pkgutil.get_importer(path)
+        spec = finder.find_spec("__main__") if finder is not None else None
+        loader: Any = getattr(spec, "loader", None)
+        origin = getattr(spec, "origin", None)
+        source = None
+        if spec is not None and isinstance(origin, str) and hasattr(loader, "get_source"):
+            source = loader.get_source("__main__")
+        if source is None:
+            raise _CannotRunError(f"can't find '__main__' module in {arg!r}", 1)
+        return cls(origin or path, path, (path,), source.encode("utf-8"), spec)
+
+
+def _run(target: _Target, mode: RunMode, *, report_path: str | None) -> int:
+    v1 = activate(mode)
+    sys.path[0] = target.path0
     main_module = types.ModuleType("__main__")
     main_module.__dict__.update(
-        {"__file__": path, "__builtins__": __builtins__, "__cached__": None, "__spec__": None}
+        {
+            "__file__": target.code_path,
+            "__builtins__": __builtins__,
+            "__cached__": None,
+            "__spec__": target.spec,
+            "__loader__": getattr(target.spec, "loader", None),
+        }
     )
     sys.modules["__main__"] = main_module
     try:
-        with open(path, "rb") as source:
-            code = compile(source.read(), path, "exec", dont_inherit=True)
+        try:
+            code = compile(target.source, target.code_path, "exec", dont_inherit=True)
+        except (SyntaxError, ValueError) as exc:  # as Python shows it: no traceback above it
+            traceback.print_exception(type(exc), exc, None)
+            return 1
         if v1 is not None:
             v1.start()
         try:
@@ -174,13 +274,20 @@ def _run(
         finally:
             if v1 is not None:
                 v1.stop()
-    except (SystemExit, KeyboardInterrupt):
+    except SystemExit:
         raise
     except BaseException as exc:  # shown as Python shows it, from the script's frames on
         tb = exc.__traceback__
-        while tb is not None and tb.tb_frame.f_code.co_filename != path:
+        while tb is not None and tb.tb_frame.f_code.co_filename != target.code_path:
             tb = tb.tb_next
-        traceback.print_exception(type(exc), exc, tb or exc.__traceback__)
+        script_tb = tb or exc.__traceback__
+        exc.__traceback__ = script_tb  # what sys.excepthook shows
+        if isinstance(exc, KeyboardInterrupt):
+            # Python prints it, runs the atexit handlers and ends by SIGINT (status 130): let it,
+            # with the script's frames only.
+            _show_without_tool_frames(exc, script_tb)
+            raise
+        sys.excepthook(type(exc), exc, script_tb)
         return 1
     finally:
         if report_path:
@@ -188,21 +295,16 @@ def _run(
     return 0
 
 
-def _on_tensorflow(settings: GPUConfig, tf1: bool) -> None:
-    """Apply the settings (and ``--tf1``) once TensorFlow is imported, whoever imports it."""
-    if not settings.to_dict() and not tf1:
-        return
-    import wrapt
+def _show_without_tool_frames(exc: BaseException, script_tb: Any) -> None:
+    previous = sys.excepthook
 
-    def hook(module: types.ModuleType) -> None:
-        if tf1:
-            module.compat.v1.disable_v2_behavior()
-        if settings.to_dict():
-            from tfcompat_gpu.configuring import configure_at
+    def hook(kind: type[BaseException], value: BaseException, tb: Any) -> None:
+        sys.excepthook = previous
+        if value is exc:
+            value.__traceback__ = tb = script_tb
+        previous(kind, value, tb)
 
-            configure_at(settings, "tfcompat-gpu run options")
-
-    wrapt.register_post_import_hook(hook, "tensorflow")
+    sys.excepthook = hook
 
 
 def report() -> dict[str, Any]:
@@ -235,5 +337,8 @@ def _write_report(path: str) -> None:
         data = report()
     except Exception as exc:  # the script's outcome matters more than the report
         data = {"error": f"{type(exc).__name__}: {exc}"}
-    with open(path, "w", encoding="utf-8") as handle:
-        json.dump(data, handle, indent=2, sort_keys=True, default=str)
+    try:
+        with open(path, "w", encoding="utf-8") as handle:
+            json.dump(data, handle, indent=2, sort_keys=True, default=str)
+    except OSError as exc:  # checked before the run; the script's exit status still stands
+        print(f"{_PROG}: warning: cannot write the report to {path!r}: {exc}", file=sys.stderr)

@@ -1,0 +1,176 @@
+"""tfcompat-gpu run as a command, without TensorFlow: what the user sees is what ``python`` shows.
+
+These run on every Python version the package supports, and compare the runner's output with
+the interpreter's own for the same script: a syntax error, Ctrl-C, a folder, a symlink.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import child_env
+
+
+def _run(cwd: Path, *args: str, runner: bool = True, env: dict[str, str] | None = None):
+    command = [sys.executable, "-m", "tfcompat_gpu", "run"] if runner else [sys.executable]
+    return subprocess.run(
+        [*command, *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=child_env(env),
+        timeout=120,
+    )
+
+
+def _same_as_python(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    ours, python = _run(cwd, *args), _run(cwd, *args, runner=False)
+    assert (ours.returncode, ours.stdout, ours.stderr) == (
+        python.returncode,
+        python.stdout,
+        python.stderr,
+    )
+    return ours
+
+
+def test_syntax_error_looks_as_under_python(tmp_path):
+    (tmp_path / "broken.py").write_text("print('ran')\nx = (\n")
+    run = _same_as_python(tmp_path, "broken.py")
+    assert run.returncode == 1
+    assert run.stderr.startswith(f'  File "{tmp_path / "broken.py"}", line 2\n')
+    assert "SyntaxError" in run.stderr
+    assert "tfcompat_gpu" not in run.stderr
+
+
+def test_ctrl_c_looks_as_under_python_and_ends_by_sigint(tmp_path):
+    (tmp_path / "interrupted.py").write_text(
+        "import atexit, os, signal\n"
+        "atexit.register(lambda: print('atexit ran', flush=True))\n"
+        "def work():\n"
+        "    os.kill(os.getpid(), signal.SIGINT)\n"
+        "work()\n"
+    )
+    run = _same_as_python(tmp_path, "interrupted.py")
+    if os.name == "posix":
+        assert run.returncode == -signal.SIGINT
+    lines = run.stderr.splitlines()
+    assert lines[0] == "Traceback (most recent call last):"
+    assert lines[-1] == "KeyboardInterrupt"
+    assert "tfcompat_gpu" not in run.stderr
+    assert run.stdout == "atexit ran\n"
+
+
+def test_a_folder_runs_its_main_module(tmp_path):
+    app = tmp_path / "app"
+    app.mkdir()
+    (app / "helper.py").write_text("NAME = 'helper'\n")
+    (app / "__main__.py").write_text(
+        "import os, sys, helper\n"
+        "print(sys.argv, __name__, os.path.basename(__file__), helper.NAME)\n"
+        "print(sys.path[0] == os.path.dirname(os.path.abspath(__file__)))\n"
+        "def fail():\n    raise ValueError('from the folder')\n"
+        "fail()\n"
+    )
+    ours = _run(tmp_path, "app", "x")
+    python = _run(tmp_path, "app", "x", runner=False)
+    assert ours.returncode == python.returncode == 1
+    assert ours.stdout == python.stdout == "['app', 'x'] __main__ __main__.py helper\nTrue\n"
+    # Python shows runpy's frames for a folder; the runner shows the script's only.
+    assert ours.stderr.splitlines()[1:] == [
+        line for line in python.stderr.splitlines()[1:] if "runpy" not in line
+    ]
+    assert "tfcompat_gpu" not in ours.stderr
+
+
+def test_a_folder_without_main_module_gets_pythons_message(tmp_path):
+    (tmp_path / "empty").mkdir()
+    ours = _run(tmp_path, "empty")
+    python = _run(tmp_path, "empty", runner=False)
+    assert ours.returncode == python.returncode == 1
+    assert ours.stderr == "tfcompat-gpu run: error: can't find '__main__' module in 'empty'\n"
+    assert "can't find '__main__' module in" in python.stderr
+
+
+@pytest.mark.skipif(not hasattr(os, "symlink"), reason="needs symbolic links")
+def test_symlinked_script_finds_modules_beside_its_target(tmp_path):
+    real = tmp_path / "project"
+    real.mkdir()
+    (real / "sibling.py").write_text("NAME = 'sibling'\n")
+    (real / "train.py").write_text(
+        "import os, sys, sibling\n"
+        "print(sibling.NAME, os.path.basename(sys.path[0]), os.path.basename(__file__))\n"
+    )
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    os.symlink(real / "train.py", bin_dir / "train-link.py")
+    run = _same_as_python(bin_dir, "train-link.py")
+    assert run.returncode == 0, run.stderr
+    assert run.stdout == "sibling project train-link.py\n"
+
+
+@pytest.mark.parametrize(
+    ("report", "problem"),
+    [
+        ("no/such/dir/r.json", "does not exist"),
+        (".", "it is a directory"),
+    ],
+    ids=["missing-folder", "directory"],
+)
+def test_report_path_is_checked_before_the_script_runs(tmp_path, report, problem):
+    (tmp_path / "script.py").write_text("print('ran')\n")
+    run = _run(tmp_path, "--report", report, "script.py")
+    assert run.returncode == 2
+    assert run.stdout == ""
+    assert run.stderr.startswith(
+        f"tfcompat-gpu run: error: --report: cannot write the report to {report!r}"
+    )
+    assert problem in run.stderr
+    assert "Traceback" not in run.stderr
+
+
+def test_report_path_from_the_environment_is_checked_too(tmp_path):
+    (tmp_path / "script.py").write_text("print('ran')\n")
+    run = _run(tmp_path, "script.py", env={"TFCOMPAT_GPU_REPORT": str(tmp_path / "x" / "r.json")})
+    assert run.returncode == 2
+    assert run.stdout == ""
+    assert "environment variable TFCOMPAT_GPU_REPORT: cannot write the report" in run.stderr
+
+
+def test_a_report_that_cannot_be_written_at_exit_keeps_the_scripts_status(tmp_path):
+    (tmp_path / "out").mkdir()
+    (tmp_path / "script.py").write_text("import shutil, sys\nshutil.rmtree('out')\nsys.exit(3)\n")
+    run = _run(tmp_path, "--report", "out/r.json", "script.py")
+    assert run.returncode == 3
+    assert "tfcompat-gpu run: warning: cannot write the report to 'out/r.json'" in run.stderr
+    assert "Traceback" not in run.stderr
+
+
+def test_memory_fraction_above_one_warns_once_naming_its_source(tmp_path):
+    (tmp_path / "script.py").write_text("print('ran')\n")
+    run = _run(tmp_path, "--memory-fraction", "2", "script.py")
+    assert run.returncode == 0, run.stderr
+    assert run.stdout == "ran\n"
+    assert run.stderr.count("is above 1") == 1, run.stderr
+    assert run.stderr.startswith(
+        "tfcompat-gpu run: warning: per_process_gpu_memory_fraction=2.0 is above 1"
+    )
+    assert run.stderr.rstrip().endswith("(from the command line)")
+    assert "dataclasses" not in run.stderr
+
+
+def test_memory_fraction_above_one_from_two_sources_warns_for_each(tmp_path):
+    (tmp_path / "script.py").write_text("print('ran')\n")
+    run = _run(
+        tmp_path, "--memory-fraction", "2", "script.py", env={"TFCOMPAT_GPU_MEMORY_FRACTION": "3"}
+    )
+    assert run.returncode == 0, run.stderr
+    lines = run.stderr.splitlines()
+    assert [line.rsplit("(", 1)[-1] for line in lines] == [
+        "from the environment)",
+        "from the command line)",
+    ]
