@@ -1,7 +1,13 @@
-"""Test matrix: static checks, then the suite under Keras 3, tf_keras and TF 2.15's Keras 2.
+"""Test matrix: static checks, the suite under Keras 3, tf_keras and TF 2.15's Keras 2, and the
+TensorFlow-free parts (config, lint, migrate) on every supported Python.
 
     nox                      # everything (what CI runs)
     nox -s tests-2.21        # one leg
+    nox -s notf              # the TensorFlow-free legs, Python 3.9 to 3.13
+
+Each TensorFlow leg runs on a different Python, so every version TensorFlow has wheels for is
+covered once without paying for the full suite on each: TF 2.21 (Python 3.10-3.13) with Keras 3
+on 3.11 and with tf_keras on 3.13, TF 2.15 (Python 3.9-3.11) on 3.9.
 """
 
 from __future__ import annotations
@@ -15,7 +21,7 @@ nox.options.error_on_missing_interpreters = True
 PYTEST = ("pytest", "-n", "2", "-q", "-p", "no:cacheprovider")
 
 
-@nox.session
+@nox.session(python="3.11")
 def lint(session: nox.Session) -> None:
     """ruff and mypy (strict) on the package."""
     session.install("-e", ".[dev]")
@@ -23,22 +29,29 @@ def lint(session: nox.Session) -> None:
     session.run("mypy")
 
 
-@nox.session(name="tests-2.21")
+@nox.session(name="tests-2.21", python="3.11")
 def tests_221(session: nox.Session) -> None:
     """TensorFlow 2.21 with Keras 3."""
     session.install("-e", ".[test]", "tensorflow-cpu==2.21.0")
     session.run(*PYTEST, *session.posargs)
 
 
-@nox.session(name="tests-2.21-tf_keras")
+@nox.session(name="tests-2.21-tf_keras", python="3.13")
 def tests_221_tf_keras(session: nox.Session) -> None:
     """TensorFlow 2.21 with tf_keras (TF_USE_LEGACY_KERAS=1): the Keras 2 API on TF 2.16+."""
     session.install("-e", ".[test]", "tensorflow-cpu==2.21.0", "tf-keras==2.21.0")
     session.run(*PYTEST, "-m", "tf", *session.posargs, env={"TF_USE_LEGACY_KERAS": "1"})
 
 
-@nox.session(name="tests-2.15")
+@nox.session(name="tests-2.15", python="3.9")
 def tests_215(session: nox.Session) -> None:
     """TensorFlow 2.15, the last release with Keras 2 inside."""
     session.install("-e", ".[test]", "tensorflow-cpu==2.15.1")
     session.run(*PYTEST, "-m", "tf", *session.posargs)
+
+
+@nox.session(python=["3.9", "3.10", "3.12", "3.13"])
+def notf(session: nox.Session) -> None:
+    """Config, lint and migrate without TensorFlow installed: the tests not marked ``tf``."""
+    session.install("-e", ".[test]")
+    session.run(*PYTEST, "-m", "not tf", *session.posargs)

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import ast
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -175,8 +176,10 @@ def test_odd_list_items() -> None:
         "def f(*, a=1, b): pass\n"
         "match p:\n    case tf.config.X(a=1, b=tf.Session):\n        pass\n"
     )
-    # Walked without error, down into the pattern's value reference.
-    assert [(f.line, f.code) for f in check_bytes(source.encode(), "m.py")] == [(5, "TFG009")]
+    # Walked without error, down into the pattern's value reference; before Python 3.10 the
+    # match statement is a syntax error, reported as such.
+    expected = [(5, "TFG009")] if sys.version_info >= (3, 10) else [(4, "TFG000")]
+    assert [(f.line, f.code) for f in check_bytes(source.encode(), "m.py")] == expected
 
 
 def _corpus() -> list[Path]:
