@@ -30,7 +30,7 @@ def test_install_imports_neither_tensorflow_nor_keras():
 _TABLE = """
     import sys
     import tfcompat_gpu
-    from tfcompat_gpu.patching._install import MOVES, _MISSING
+    from tfcompat_gpu.patching._install import MOVES, _MISSING, _resolve
     from dropin_support import flavour
     {before}
     import tensorflow as tf
@@ -45,10 +45,12 @@ _TABLE = """
             if module is None:
                 out[m.module + ":" + m.target] = "not imported"
                 continue
-            owner = module
-            for part in m.target.split(".")[:-1]:
-                owner = getattr(owner, part)
-            value = vars(owner).get(m.target.split(".")[-1], _MISSING)
+            try:
+                owner, name = _resolve(module, m.target)
+            except AttributeError:
+                out[m.module + ":" + m.target] = "not here"  # e.g. no such optimizer
+                continue
+            value = vars(owner).get(name, _MISSING)
             out[m.module + ":" + m.target] = "missing" if value is _MISSING else id(value)
         return out
     plain = state() if not tfcompat_gpu.is_installed() else None
@@ -63,8 +65,8 @@ def _check_table(plain: dict, patched: dict) -> list[str]:
     for move in MOVES:
         key = f"{move.module}:{move.target}"
         before, after = plain[key], patched[key]
-        if before == "not imported":
-            ok = after == "not imported"  # this flavour has no such module
+        if before in ("not imported", "not here"):
+            ok = after == before  # this flavour has no such module or class
         elif move.only_if_missing and before != "missing":
             ok = after == before  # the real one wins
         else:
@@ -94,6 +96,8 @@ def test_every_move_lands_through_the_import_hooks_when_installed_first():
     changed = {k for k, v in after["patched"].items() if v != after["plain"][k]}
     for key in changed:
         assert first["patched"][key] not in ("missing", "not imported"), key
+    for key in changed:
+        assert first["patched"][key] != "not here", key
     unchanged_missing = {k for k, v in after["patched"].items() if v == "missing"}
     assert {k for k, v in first["patched"].items() if v == "missing"} == unchanged_missing
 
@@ -114,7 +118,9 @@ def test_uninstall_restores_every_touched_namespace_exactly():
         def owners():
             seen = {"tf": tf, "K": K, "keras": keras, "tf.compat.v1": tf.compat.v1,
                     "BaseSession": session_module.BaseSession,
-                    "Session": session_module.Session}
+                    "Session": session_module.Session,
+                    "tensorflow.python": sys.modules["tensorflow.python"],
+                    "Adam": keras.optimizers.Adam, "SGD": keras.optimizers.SGD}
             for m in MOVES:
                 if m.module in sys.modules:
                     seen[m.module] = sys.modules[m.module]

@@ -85,7 +85,11 @@ def activate(mode: RunMode) -> V1Import | None:
         from tfcompat_gpu.conflicts import set_conflict_policy
 
         set_conflict_policy(mode.policy)  # type: ignore[arg-type]
-    tfcompat_gpu.install()
+    if mode.legacy_keras:
+        from tfcompat_gpu.patching import _legacy_keras
+
+        _legacy_keras.enable(v1=mode.tf1)
+    tfcompat_gpu.install(legacy_keras=mode.legacy_keras)
     _sessions.set_overrides(settings)
     _on_tensorflow(settings, mode.tf1)
     export(mode)

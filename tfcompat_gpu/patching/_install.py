@@ -17,6 +17,7 @@ from types import ModuleType
 from typing import Any
 
 from tfcompat_gpu._state import STATE
+from tfcompat_gpu.patching._legacy_keras import OPTIMIZERS
 
 __all__ = ["MOVES", "Move", "install", "is_installed", "uninstall"]
 
@@ -79,6 +80,19 @@ KERAS_BACKENDS: tuple[str, ...] = (
     "tf_keras.api._v1.keras.backend",
 )
 
+
+def _tensorflow_backend(module: ModuleType, current: Any) -> Any:
+    from tfcompat_gpu.patching import _keras
+
+    return _keras.tensorflow_backend_of(module)
+
+
+def _keras2_optimizer(module: ModuleType, current: Any) -> Any:
+    from tfcompat_gpu.patching import _legacy_keras
+
+    return _legacy_keras.keras2_optimizer_init(module, current)
+
+
 MOVES: tuple[Move, ...] = (
     Move(
         "tensorflow.python.client.session",
@@ -110,6 +124,40 @@ MOVES: tuple[Move, ...] = (
         for backend in KERAS_BACKENDS
         for name in ("set_session", "get_session")
     ),
+    *(
+        Move(
+            backend,
+            "tensorflow_backend",
+            _tensorflow_backend,
+            only_if_missing=True,
+            why="Keras <= 2.3 code reaches backend.tensorflow_backend as an attribute too "
+            "(`from keras import backend as K; K.tensorflow_backend...`)",
+        )
+        for backend in KERAS_BACKENDS
+    ),
+    *(
+        Move(
+            "tensorflow",
+            f"python.{name}",
+            _v1(name),
+            only_if_missing=True,
+            why=f"TF1 code imported {name} from its private home (`from tensorflow.python import "
+            f"{name}`), which TF2 no longer fills",
+        )
+        for name in ("Session", "InteractiveSession")
+    ),
+    *(
+        Move(
+            namespace,
+            f"{name}.__init__",
+            _keras2_optimizer,
+            only_if_missing=False,
+            why="under legacy_keras, Keras 2's lr= and decay= mean what they meant (Keras "
+            "2.11+ and tf_keras ignore lr= and reject decay=); a pass-through otherwise",
+        )
+        for namespace in ("tf_keras.optimizers", "keras.optimizers")
+        for name in OPTIMIZERS
+    ),
 )
 
 
@@ -134,14 +182,21 @@ def is_installed() -> bool:
     return _installed
 
 
-def install() -> None:
+def install(*, legacy_keras: bool | None = None) -> None:
     """Patch TensorFlow and Keras for legacy code; idempotent, thread-safe, imports neither.
 
     After it, ``tf.Session``/``tf.ConfigProto``/``tf.GPUOptions``/``tf.InteractiveSession``
-    exist on TF2, every v1 session goes through the process config and the conflict check, and
-    Keras' ``set_session``/``get_session`` work under Keras 2, tf_keras and Keras 3 (including
-    ``import keras.backend.tensorflow_backend``).  The patches land when the modules are
-    imported, or at once for those already imported.
+    exist on TF2 (and ``Session``/``InteractiveSession`` in ``tensorflow.python``), every v1
+    session goes through the process config and the conflict check, and Keras'
+    ``set_session``/``get_session`` work under Keras 2, tf_keras and Keras 3 (including
+    ``import keras.backend.tensorflow_backend`` and ``K.tensorflow_backend``).  The patches land
+    when the modules are imported, or at once for those already imported.
+
+    ``legacy_keras=True`` (default: the ``TFCOMPAT_GPU_LEGACY_KERAS`` variable) runs Keras 2
+    code on a Keras 3 install: ``import keras`` becomes tf_keras (``TF_USE_LEGACY_KERAS=1``
+    included) and Keras 2's optimizer arguments work.  It must come before TensorFlow or Keras is
+    imported; a missing or mismatched tf_keras raises :class:`GPUConfigError` naming both
+    versions and the install command.
 
     Example::
 
@@ -151,7 +206,13 @@ def install() -> None:
         sess = tf.Session(config=tf.ConfigProto(gpu_options=tf.GPUOptions(allow_growth=True)))
     """
     global _installed
+    from tfcompat_gpu.patching import _legacy_keras
+
+    if legacy_keras is None:
+        legacy_keras = _legacy_keras.requested()
     with _lock:
+        if legacy_keras:
+            _legacy_keras.enable()  # checks first: nothing changes when it raises
         if _installed:
             return
         _installed = True
@@ -198,6 +259,9 @@ def uninstall() -> None:
         for _, stop in reversed(_extras):
             stop()
         _extras.clear()
+        from tfcompat_gpu.patching import _legacy_keras
+
+        _legacy_keras.disable()
 
 
 def _on_import(module: ModuleType) -> None:
@@ -213,7 +277,12 @@ def _resolve(module: ModuleType, target: str) -> tuple[Any, str]:
     *path, name = target.split(".")
     owner: Any = module
     for part in path:
-        owner = getattr(owner, part)
+        child = getattr(owner, part, None)
+        if child is None and isinstance(owner, ModuleType):  # a submodule TF hides (python)
+            child = sys.modules.get(f"{owner.__name__}.{part}")
+        if child is None:
+            raise AttributeError(part)
+        owner = child
     return owner, name
 
 

@@ -25,7 +25,13 @@ from tfcompat_gpu._env import legacy_keras_requested
 from tfcompat_gpu._errors import GPUConfigError
 from tfcompat_gpu.config import GPUConfig
 
-__all__ = ["flavour", "install_finder", "session_function", "uninstall_finder"]
+__all__ = [
+    "flavour",
+    "install_finder",
+    "session_function",
+    "tensorflow_backend_of",
+    "uninstall_finder",
+]
 
 SHIM = "keras.backend.tensorflow_backend"
 
@@ -152,15 +158,39 @@ class _ShimFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 
     def exec_module(self, module: ModuleType) -> None:
         backend = importlib.import_module("keras.backend")
-        module.__doc__ = (
-            "keras.backend.tensorflow_backend of Keras <= 2.3, restored by tfcompat_gpu: "
-            "every name comes from keras.backend (set_session/get_session included)."
-        )
+        existing = vars(backend).get("tensorflow_backend")
+        if isinstance(existing, ModuleType):
+            # Already reached as K.tensorflow_backend: the import returns that same module.
+            sys.modules[module.__name__] = existing
+            return
+        _delegate_to(module, backend)
 
-        def __getattr__(name: str) -> Any:
-            return getattr(backend, name)
 
-        module.__getattr__ = __getattr__  # type: ignore[method-assign]
+def _delegate_to(module: ModuleType, backend: ModuleType) -> None:
+    module.__doc__ = (
+        "keras.backend.tensorflow_backend of Keras <= 2.3, restored by tfcompat_gpu: "
+        f"every name comes from {backend.__name__} (set_session/get_session included)."
+    )
+
+    def __getattr__(name: str) -> Any:
+        return getattr(backend, name)
+
+    module.__getattr__ = __getattr__  # type: ignore[method-assign]
+
+
+def tensorflow_backend_of(backend: ModuleType) -> ModuleType:
+    """The ``tensorflow_backend`` attribute of a Keras ``backend`` namespace (Keras <= 2.3).
+
+    On ``keras.backend`` it is the module ``import keras.backend.tensorflow_backend`` gives.
+    """
+    if sys.modules.get("keras.backend") is backend and _finder in sys.meta_path:
+        shim = sys.modules.get(SHIM)
+        if shim is None:
+            shim = importlib.import_module(SHIM)
+        return shim
+    module = ModuleType(f"{backend.__name__}.tensorflow_backend")
+    _delegate_to(module, backend)
+    return module
 
 
 _finder = _ShimFinder()

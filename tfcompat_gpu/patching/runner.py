@@ -25,7 +25,9 @@ from typing import Any
 from tfcompat_gpu._errors import GPUConfigError, GPUConfigWarning
 from tfcompat_gpu._options import parse_text
 from tfcompat_gpu.config import GPUConfig
+from tfcompat_gpu.patching import _legacy_keras
 from tfcompat_gpu.patching._children import RunMode, activate
+from tfcompat_gpu.patching._hints import Flags, hint
 
 __all__ = ["REPORT_ENV", "main", "report"]
 
@@ -84,6 +86,12 @@ def _parser() -> _Parser:
         "--tf1",
         action="store_true",
         help="the script (and modules beside it) get tensorflow.compat.v1, v2 behaviour off",
+    )
+    parser.add_argument(
+        "--legacy-keras",
+        action="store_true",
+        help="Keras 2 code on a Keras 3 install: `import keras` is tf_keras (or "
+        "TFCOMPAT_GPU_LEGACY_KERAS=1)",
     )
     parser.add_argument(
         "--report",
@@ -155,6 +163,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             set_conflict_policy(ns.conflict_policy)
         get_conflict_policy()  # an invalid TFCOMPAT_GPU_CONFLICT_POLICY fails here, not later
         report_path = _report_path(ns.report)
+        legacy_keras = ns.legacy_keras or _legacy_keras.requested()
+        if legacy_keras:
+            _legacy_keras.check_available()  # before the script starts, naming the versions
     except GPUConfigError as exc:
         print(f"{_PROG}: error: {exc}", file=sys.stderr)
         return 2
@@ -166,6 +177,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     mode = RunMode(
         settings=settings.to_dict(),
         tf1=ns.tf1,
+        legacy_keras=legacy_keras,
         policy=ns.conflict_policy or None,
         script_dirs=target.folders,
     )
@@ -288,6 +300,14 @@ def _run(target: _Target, mode: RunMode, *, report_path: str | None) -> int:
             _show_without_tool_frames(exc, script_tb)
             raise
         sys.excepthook(type(exc), exc, script_tb)
+        flags = Flags(
+            tf1=mode.tf1,
+            legacy_keras=mode.legacy_keras,
+            soft_placement=mode.settings.get("allow_soft_placement"),
+        )
+        line = hint(exc, flags)
+        if line:
+            print(line, file=sys.stderr)
         return 1
     finally:
         if report_path:

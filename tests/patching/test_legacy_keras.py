@@ -1,0 +1,311 @@
+"""``tfcompat-gpu run --legacy-keras``: Keras 2 scripts on a Keras 3 install, with real tf_keras.
+
+Module identity is checked against the modules Python really loaded (no file of Keras 3 is
+imported); GPU settings are checked in the report, in the session Keras uses and, on simulated
+GPUs (``tests/simgpu.py``), in TensorFlow's own memory-growth setting.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import ROOT, child_env
+from dropin_support import run_child, run_script
+
+pytestmark = pytest.mark.tf
+
+
+def _major(name: str) -> int:
+    try:
+        return int(importlib.metadata.version(name).split(".")[0])
+    except importlib.metadata.PackageNotFoundError:
+        return 0
+
+
+KERAS3 = _major("keras") >= 3
+needs_keras3 = pytest.mark.skipif(not KERAS3, reason="Keras 2 is `keras` here (TF <= 2.15)")
+needs_tf_keras = pytest.mark.skipif(
+    not KERAS3 or _major("tf-keras") < 2, reason="needs Keras 3 and tf_keras installed"
+)
+
+KERAS2_SCRIPT = """
+    import importlib.metadata, os, sys
+    import numpy as np
+    import tensorflow as tf
+    from simgpu import simulate_gpus
+    gpus = simulate_gpus(1)
+    import keras.backend.tensorflow_backend as KTF
+    from keras import backend as K
+    from keras.layers import Dense
+    from keras.models import Sequential
+    from keras.optimizers import Adam, SGD
+    from keras.utils import np_utils
+    import keras, tf_keras
+    from dropin_support import emit
+
+    config = tf.ConfigProto()
+    config.gpu_options.allow_growth = True
+    config.gpu_options.per_process_gpu_memory_fraction = 0.4
+    sess = tf.Session(config=config)
+    KTF.set_session(sess)
+
+    x = np.random.rand(48, 4).astype("float32")
+    y = np_utils.to_categorical(np.random.randint(3, size=(48,)), 3)
+    def batches():
+        while True:
+            for i in range(0, 48, 16):
+                yield x[i:i + 16], y[i:i + 16]
+    model = Sequential([Dense(8, activation="relu", input_dim=4), Dense(3, activation="softmax")])
+    model.compile(optimizer=Adam(lr=0.005), loss="categorical_crossentropy")
+    history = model.fit_generator(batches(), steps_per_epoch=3, epochs=2, verbose=0)
+
+    keras3_dir = str(importlib.metadata.distribution("keras").locate_file("keras"))
+    loaded = [m.__file__ for m in list(sys.modules.values()) if getattr(m, "__file__", None)]
+    emit({
+        "epochs": len(history.history["loss"]),
+        "lr": round(float(K.get_value(model.optimizer.lr)), 4),
+        "keras": keras.__name__,
+        "dense_is_tf_keras": Dense is tf_keras.layers.Dense,
+        "layers_is_tf_keras": keras.layers is tf_keras.layers or keras.__name__.endswith("_v1.keras"),
+        "model_is_tf_keras": isinstance(model, tf_keras.Model),
+        "keras3_files": [f for f in loaded if f.startswith(keras3_dir + os.sep)],
+        "ktf_is_attribute": K.tensorflow_backend is KTF,
+        "keras_session_fraction": round(K.get_session()._config.gpu_options.per_process_gpu_memory_fraction, 2),
+        "growth_on_gpu": tf.config.experimental.get_memory_growth(gpus[0]),
+        "eager": tf.executing_eagerly(),
+    })
+"""
+
+
+@needs_tf_keras
+@pytest.mark.parametrize("tf1", [False, True], ids=["tf2", "tf1"])
+def test_keras2_script_runs_on_tf_keras_with_its_gpu_config(tmp_path, tf1):
+    flags = ["--legacy-keras", "--tf1"] if tf1 else ["--legacy-keras"]
+    run = run_script(tmp_path, KERAS2_SCRIPT, *flags)
+    assert run.rc == 0, run.err
+    out = run.result
+    assert out["keras"] == ("tf_keras.api._v1.keras" if tf1 else "tf_keras")
+    assert out["epochs"] == 2
+    assert out["lr"] == 0.005  # Keras 2's lr=, which tf_keras alone would ignore
+    assert out["dense_is_tf_keras"]
+    assert out["layers_is_tf_keras"]
+    assert out["model_is_tf_keras"]
+    assert out["keras3_files"] == []  # no second Keras: not one file of Keras 3 was loaded
+    assert out["ktf_is_attribute"]
+    assert out["keras_session_fraction"] == 0.4
+    assert out["growth_on_gpu"] is True
+    assert out["eager"] is (not tf1)
+    assert run.report["config"] == {"allow_growth": True, "per_process_gpu_memory_fraction": 0.4}
+    assert "Traceback" not in run.err
+
+
+@needs_tf_keras
+def test_environment_variable_and_install_argument_do_the_same():
+    out = run_child(
+        """
+        import os
+        import tfcompat_gpu
+        tfcompat_gpu.install(legacy_keras=True)
+        import keras, tf_keras, keras.layers, keras.utils.np_utils
+        import tensorflow as tf
+        from keras.optimizers import SGD
+        from tf_keras.optimizers.schedules import InverseTimeDecay
+        sgd = SGD(lr=0.1, decay=0.5, momentum=0.9)
+        emit({"same": keras is tf_keras, "layers": keras.layers is tf_keras.layers,
+              "np_utils": keras.utils.np_utils.to_categorical([1], 2).tolist(),
+              "tf_keras_env": os.environ.get("TF_USE_LEGACY_KERAS"),
+              "tf.keras": tf.keras.layers.Dense is keras.layers.Dense,
+              "decay": isinstance(sgd._learning_rate, InverseTimeDecay)
+                       and round(float(sgd._learning_rate(2)), 4),
+              "momentum": sgd.momentum})
+        """
+    )
+    assert out == {
+        "same": True,
+        "layers": True,
+        "np_utils": [[0.0, 1.0]],
+        "tf_keras_env": "1",
+        "tf.keras": True,
+        "decay": 0.05,  # Keras 2: lr / (1 + decay * iterations)
+        "momentum": 0.9,
+    }
+    run = run_child(
+        "import tfcompat_gpu, keras, tf_keras\nemit(keras is tf_keras)\n",
+        env={"TFCOMPAT_GPU_LEGACY_KERAS": "1"},
+    )
+    assert run is False  # the variable alone does nothing without install() / run
+    run = run_child(
+        "import tfcompat_gpu\ntfcompat_gpu.install()\nimport keras, tf_keras\nemit(keras is tf_keras)\n",
+        env={"TFCOMPAT_GPU_LEGACY_KERAS": "1"},
+    )
+    assert run is True
+
+
+@needs_tf_keras
+def test_uninstall_gives_keras_3_back_and_too_late_is_an_error():
+    out = run_child(
+        """
+        import tfcompat_gpu
+        tfcompat_gpu.install(legacy_keras=True)
+        import keras
+        first = keras.__name__
+        tfcompat_gpu.uninstall()
+        import importlib, sys
+        keras3 = importlib.import_module("keras")
+        try:
+            tfcompat_gpu.install(legacy_keras=True)
+            error = None
+        except tfcompat_gpu.GPUConfigError as exc:
+            error = str(exc)
+        emit({"first": first, "after": keras3.__version__.split(".")[0], "error": error})
+        """
+    )
+    assert out["first"] == "tf_keras"
+    assert out["after"] == "3"
+    assert out["error"].startswith("legacy_keras: Keras 3 was imported before")
+
+
+def _site_without_tf_keras(tmp_path: Path, fake_version: str | None) -> Path:
+    """A copy of this interpreter's site-packages (symlinks) without tf_keras, or with its
+    metadata saying ``fake_version``: a real environment, as a user's would be."""
+    import sysconfig
+
+    site = Path(sysconfig.get_paths()["purelib"])
+    farm = tmp_path / "site"
+    farm.mkdir()
+    for entry in site.iterdir():
+        if entry.name.startswith(("tf_keras-", "tf_keras")) and fake_version is None:
+            continue
+        if entry.name.startswith("tf_keras-") and entry.name.endswith(".dist-info"):
+            info = farm / f"tf_keras-{fake_version}.dist-info"
+            info.mkdir()
+            (info / "METADATA").write_text(
+                f"Metadata-Version: 2.1\nName: tf_keras\nVersion: {fake_version}\n"
+            )
+            continue
+        (farm / entry.name).symlink_to(entry)
+    return farm
+
+
+@needs_keras3
+@pytest.mark.parametrize("fake", [None, "2.19.0"], ids=["missing", "mismatched"])
+def test_missing_or_mismatched_tf_keras_is_one_clear_error_before_the_script(tmp_path, fake):
+    farm = _site_without_tf_keras(tmp_path, fake)
+    (tmp_path / "script.py").write_text("print('ran')\n")
+    env = child_env()
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), str(farm)])
+    proc = subprocess.run(
+        [sys.executable, "-S", "-m", "tfcompat_gpu", "run", "--legacy-keras", "script.py"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=env,
+        timeout=120,
+    )
+    tf_version = next(
+        importlib.metadata.version(d)
+        for d in ("tensorflow-cpu", "tensorflow")
+        if importlib.util.find_spec("tensorflow") and _major(d)
+    )
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stdout == ""
+    assert proc.stderr.count("\n") == 1
+    assert "Traceback" not in proc.stderr
+    assert proc.stderr.startswith("tfcompat-gpu run: error: --legacy-keras")
+    assert f"TensorFlow {tf_version}" in proc.stderr
+    assert 'pip install "tfcompat-gpu[legacy-keras]"' in proc.stderr
+    if fake:
+        assert f"tf_keras {fake} does not match" in proc.stderr
+
+
+@needs_tf_keras
+def test_children_started_with_spawn_get_legacy_keras(tmp_path):
+    script = """
+        import multiprocessing
+        import keras
+        from dropin_support import emit
+
+        def worker(_):
+            import tf_keras
+            from keras.utils import np_utils
+            return [keras.__name__, keras is tf_keras, np_utils.to_categorical([0], 2).tolist()]
+
+        if __name__ == "__main__":
+            with multiprocessing.get_context("spawn").Pool(1) as pool:
+                emit(pool.map(worker, [0]))
+    """
+    run = run_script(tmp_path, script, "--legacy-keras")
+    assert run.rc == 0, run.err
+    assert run.result == [["tf_keras", True, [[1.0, 0.0]]]]
+
+
+EXAMPLE = ROOT / "legacy_examples" / "keras2_generator_training.py"
+
+
+@pytest.mark.parametrize("tf1", [False, True], ids=["tf2", "tf1"])
+def test_keras2_example_runs_with_legacy_keras(tmp_path, tf1):
+    if tf1 and not KERAS3:
+        pytest.skip("Keras 2.15's optimizers do not run in a v1 graph; tf_keras's v1 API does")
+    if KERAS3 and _major("tf-keras") < 2:
+        pytest.skip("needs tf_keras")
+    flags = ["--legacy-keras", "--tf1"] if tf1 else ["--legacy-keras"]
+    report = tmp_path / "report.json"
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "tfcompat_gpu",
+            "run",
+            "--report",
+            str(report),
+            *flags,
+            EXAMPLE.name,
+        ],
+        capture_output=True,
+        text=True,
+        cwd=EXAMPLE.parent,
+        env=child_env(),
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[-2:] == ["epochs: 2", "learning rate: 0.005"]
+    data = json.loads(report.read_text())
+    assert data["config"] == {"allow_growth": True, "per_process_gpu_memory_fraction": 0.4}
+    assert data["where"] == f"{EXAMPLE.name}:15"
+
+
+LEGACY_NAMES = """
+    from tensorflow.python import Session, InteractiveSession
+    from keras import backend
+    import keras.backend.tensorflow_backend as KTF
+    import tensorflow as tf
+    from dropin_support import emit
+    tf.compat.v1.disable_eager_execution()
+    sess = Session(config=tf.compat.v1.ConfigProto(intra_op_parallelism_threads=2))
+    backend.tensorflow_backend.set_session(sess)
+    emit({"session": Session is tf.compat.v1.Session,
+          "interactive": InteractiveSession is tf.compat.v1.InteractiveSession,
+          "attribute": backend.tensorflow_backend is KTF,
+          "threads": sess._config.intra_op_parallelism_threads})
+"""
+
+
+@pytest.mark.parametrize(
+    "flags",
+    [(), ("--tf1",), ("--legacy-keras",), ("--tf1", "--legacy-keras")],
+    ids=["plain", "tf1", "legacy-keras", "both"],
+)
+def test_legacy_names_reached_other_ways(tmp_path, flags):
+    if "--legacy-keras" in flags and not KERAS3:
+        pytest.skip("Keras 2 is `keras` here")
+    run = run_script(tmp_path, LEGACY_NAMES, *flags)
+    assert run.rc == 0, run.err
+    assert run.result == {"session": True, "interactive": True, "attribute": True, "threads": 2}
+    assert run.report["sessions"][0]["config"]["intra_op_parallelism_threads"] == 2

@@ -1,0 +1,157 @@
+"""The one-line hints after a failing script's traceback: where they belong, and nowhere else.
+
+The failures are real: Keras 3 rejecting Keras 2 calls, TensorFlow 2 lacking TF1 names, and a
+v1 graph whose op is pinned to a GPU this machine does not have.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+
+import pytest
+from dropin_support import run_child, run_script
+
+pytestmark = pytest.mark.tf
+
+KERAS3 = int(importlib.metadata.version("keras").split(".")[0]) >= 3
+
+# Each case: code that fails for real -> which hint, if any, each flag combination gets.
+MATRIX = r"""
+    import tensorflow as tf
+    import keras
+    import numpy as np
+    from tfcompat_gpu.patching._hints import Flags, hint
+
+    def failure(code):
+        try:
+            exec(code, {"tf": tf, "keras": keras, "np": np})
+        except BaseException as exc:
+            return exc
+        raise AssertionError(code)
+
+    cases = {
+        "lr": "keras.optimizers.Adam(lr=0.001)",
+        "fit_generator": "m = keras.Sequential([keras.layers.Dense(1)]); m.fit_generator(iter([]))",
+        "np_utils": "from keras.utils import np_utils",
+        "layers.core": "import keras.layers.core",
+        "placeholder": "tf.placeholder(tf.float32)",
+        "v1 optimizer": "tf.train.AdamOptimizer(0.1)",
+        "placeholder in eager": "tf.compat.v1.placeholder(tf.float32)",
+        "pinned": (
+            "g = tf.Graph()\n"
+            "with g.as_default(), tf.device('/device:GPU:0'):\n"
+            "    x = tf.constant(1.0) * 2.0\n"
+            "config = tf.compat.v1.ConfigProto(allow_soft_placement=False)\n"
+            "with tf.compat.v1.Session(graph=g, config=config) as s:\n"
+            "    s.run(x)\n"
+        ),
+        "unrelated": "1 / 0",
+        "tf typo": "tf.nonexistent_function()",
+        "keras model typo": "keras.Sequential().fit_generatr",
+        "wrong argument": "keras.optimizers.Adam(lrate=0.1)",
+        "user error like keras": "raise ValueError('Argument(s) not recognized: {\\'lr\\': 1}')",
+    }
+    flags = {"none": Flags(), "tf1": Flags(tf1=True), "legacy": Flags(legacy_keras=True),
+             "soft": Flags(soft_placement=False)}
+    out = {}
+    for name, code in cases.items():
+        exc = failure(code)
+        out[name] = {f: hint(exc, flag) for f, flag in flags.items()}
+    emit(out)
+"""
+
+
+def _flag(line: str | None) -> str | None:
+    if line is None:
+        return None
+    assert line.startswith("tfcompat-gpu run: hint: ")
+    flags = [f for f in ("--legacy-keras", "--tf1", "--soft-placement") if f in line]
+    assert len(flags) == 1, line
+    return flags[0]
+
+
+@pytest.mark.skipif(not KERAS3, reason="Keras 2 is `keras` here: its API is not a failure")
+def test_each_hint_where_it_belongs_and_nowhere_else():
+    out = run_child(MATRIX)
+    got = {name: {f: _flag(line) for f, line in by_flag.items()} for name, by_flag in out.items()}
+    keras = {
+        "none": "--legacy-keras",
+        "tf1": "--legacy-keras",
+        "legacy": None,
+        "soft": "--legacy-keras",
+    }
+    tf1 = {"none": "--tf1", "tf1": None, "legacy": "--tf1", "soft": "--tf1"}
+    pinned = {
+        "none": "--soft-placement",
+        "tf1": "--soft-placement",
+        "legacy": "--soft-placement",
+        "soft": None,
+    }
+    nothing = {"none": None, "tf1": None, "legacy": None, "soft": None}
+    assert got == {
+        "lr": keras,
+        "fit_generator": keras,
+        "np_utils": keras,
+        "layers.core": keras,
+        "placeholder": tf1,
+        "v1 optimizer": tf1,
+        "placeholder in eager": tf1,
+        "pinned": pinned,
+        "unrelated": nothing,
+        "tf typo": nothing,
+        "keras model typo": nothing,
+        "wrong argument": nothing,
+        "user error like keras": nothing,
+    }
+    assert "Adam" not in out["lr"]["none"]
+    assert "the lr= argument" in out["lr"]["none"]
+    assert "model.fit_generator()" in out["fit_generator"]["none"]
+    assert "(tf.placeholder)" in out["placeholder"]["none"]
+    assert "(tf.train.AdamOptimizer)" in out["v1 optimizer"]["none"]
+    assert "/device:GPU:0" in out["pinned"]["none"]
+
+
+TF1_SCRIPT = """
+    import tensorflow as tf
+    x = tf.placeholder(tf.float32, shape=[1])
+    print("built")
+"""
+
+
+def test_tf1_hint_is_the_last_line_after_the_traceback_and_gone_with_the_flag(tmp_path):
+    failed = run_script(tmp_path, TF1_SCRIPT)
+    assert failed.rc == 1
+    lines = failed.err.rstrip("\n").splitlines()
+    assert lines[-2] == "AttributeError: module 'tensorflow' has no attribute 'placeholder'"
+    assert lines[-1].startswith("tfcompat-gpu run: hint: this is TensorFlow 1 graph code")
+    assert "--tf1" in lines[-1]
+    assert sum("hint:" in line for line in lines) == 1
+    passed = run_script(tmp_path, TF1_SCRIPT, "--tf1")
+    assert passed.rc == 0, passed.err
+    assert passed.out == "built\n"
+    assert "tfcompat-gpu run: hint" not in passed.err
+
+
+@pytest.mark.skipif(not KERAS3, reason="Keras 2 is `keras` here")
+def test_keras2_hint_after_the_traceback_and_the_script_unchanged(tmp_path):
+    script = "import keras\nprint('before')\nkeras.optimizers.Adam(lr=0.01)\nprint('after')\n"
+    run = run_script(tmp_path, script)
+    assert run.rc == 1
+    assert run.out == "before\n"  # the hint changed nothing of what ran
+    lines = run.err.rstrip("\n").splitlines()
+    assert lines[-2].startswith("ValueError: Argument(s) not recognized")
+    assert lines[-1] == (
+        "tfcompat-gpu run: hint: this is Keras 2 code (the lr= argument), which Keras 3 "
+        "removed: rerun with --legacy-keras to run it on tf_keras."
+    )
+
+
+def test_no_hint_for_a_script_that_fails_for_its_own_reasons(tmp_path):
+    run = run_script(tmp_path, "import tensorflow as tf\nraise SystemExit('bad input')\n")
+    assert run.rc == 1
+    assert run.err.endswith("\nbad input\n")
+    assert "tfcompat-gpu run: hint" not in run.err
+    run = run_script(tmp_path, "import tensorflow as tf\n{}['missing']\n")
+    assert run.rc == 1
+    assert run.err.rstrip().splitlines()[-1] == "KeyError: 'missing'"
+    assert "tfcompat-gpu run: hint" not in run.err

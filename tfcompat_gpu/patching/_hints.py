@@ -1,0 +1,171 @@
+"""One line after a failing script's traceback when the failure says which ``run`` flag it needs.
+
+Three failures have a flag for an answer: Keras 2 API on Keras 3 (``--legacy-keras``), TF1 graph
+API on TF2 without ``--tf1``, and an op pinned to a GPU the machine lacks (``--soft-placement``).
+The hint is read off the exception after the script ended; it never changes what ran.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import sys
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any
+
+__all__ = ["Flags", "hint"]
+
+_PROG = "tfcompat-gpu run"
+KERAS2_METHODS = frozenset({"fit_generator", "evaluate_generator", "predict_generator"})
+KERAS2_ARGUMENTS = ("lr",)  # Keras 3 rejects it (it only warns about decay=)
+_NO_ATTRIBUTE = re.compile(r"^module '([\w.]+)' has no attribute '(\w+)'")
+_NO_METHOD = re.compile(r"^'(\w+)' object has no attribute '(\w+)'")
+_NOT_RECOGNIZED = re.compile(r"Argument\(s\) not recognized: \{(.*)\}")
+_PINNED = re.compile(
+    r"(Cannot assign a device for operation|Could not satisfy explicit device specification)"
+    r".*?(/device:GPU:\d+|/job:[\w/:]*device:GPU:\d+)",
+    re.DOTALL,
+)
+
+
+@dataclass(frozen=True)
+class Flags:
+    """The run's flags that a hint could suggest."""
+
+    tf1: bool = False
+    legacy_keras: bool = False
+    soft_placement: bool | None = None
+
+
+def hint(exc: BaseException, flags: Flags) -> str | None:
+    """The line to print after ``exc``'s traceback, or None."""
+    try:
+        seen: set[int] = set()
+        current: BaseException | None = exc
+        while current is not None and id(current) not in seen:
+            seen.add(id(current))
+            text = _hint_for(current, flags)
+            if text:
+                return f"{_PROG}: hint: {text}"
+            current = current.__cause__ or current.__context__
+    except Exception:  # a hint must never hide the script's own error
+        return None
+    return None
+
+
+def _hint_for(exc: BaseException, flags: Flags) -> str | None:
+    if not flags.legacy_keras:
+        what = _keras2_on_keras3(exc)
+        if what:
+            return (
+                f"this is Keras 2 code ({what}), which Keras 3 removed: rerun with "
+                f"--legacy-keras to run it on tf_keras{_tf_keras_note()}."
+            )
+    if not flags.tf1:
+        what = _tf1_on_tf2(exc)
+        if what:
+            return (
+                f"this is TensorFlow 1 graph code ({what}): rerun with --tf1 to give it "
+                "tensorflow.compat.v1 with v2 behaviour off."
+            )
+    if flags.soft_placement is None:
+        match = _PINNED.search(str(exc))
+        if match and _tf_error(exc):
+            return (
+                f"an op is pinned to {match.group(2)}, which this machine does not have: rerun "
+                "with --soft-placement to let TensorFlow put it on a device that exists."
+            )
+    return None
+
+
+def _tf_keras_note() -> str:
+    if importlib.util.find_spec("tf_keras") is None:
+        return ' (install it first: pip install "tfcompat-gpu[legacy-keras]")'
+    return ""
+
+
+def _keras3_loaded() -> bool:
+    keras = sys.modules.get("keras")
+    version = str(getattr(keras, "__version__", "0"))
+    return keras is not None and version.split(".")[0].isdigit() and int(version.split(".")[0]) >= 3
+
+
+def _keras2_on_keras3(exc: BaseException) -> str | None:
+    if not _keras3_loaded():
+        return None
+    message = str(exc)
+    if isinstance(exc, ModuleNotFoundError):
+        name = exc.name or ""
+        return f"import {name}" if name.startswith("keras.") else None
+    if isinstance(exc, ImportError):
+        name = exc.name or ""
+        return f"an import from {name}" if name == "keras" or name.startswith("keras.") else None
+    if isinstance(exc, (ValueError, TypeError)):
+        match = _NOT_RECOGNIZED.search(message)
+        if match and _raised_in(exc, "keras"):
+            for argument in KERAS2_ARGUMENTS:
+                if re.search(rf"'{argument}'\s*:", match.group(1)):
+                    return f"the {argument}= argument"
+        return None
+    if isinstance(exc, AttributeError):
+        owner, name = _attribute_error(exc, _NO_METHOD)
+        if name in KERAS2_METHODS and _is_keras_object(getattr(exc, "obj", None), owner):
+            return f"model.{name}()"
+        owner, name = _attribute_error(exc, _NO_ATTRIBUTE)
+        if owner and (owner == "keras" or owner.startswith("keras.")):
+            return f"{owner}.{name}"
+    return None
+
+
+def _tf1_on_tf2(exc: BaseException) -> str | None:
+    tf = sys.modules.get("tensorflow")
+    if tf is None:
+        return None
+    if isinstance(exc, RuntimeError) and "is not compatible with eager execution" in str(exc):
+        return str(exc).split(" is not", 1)[0]
+    if not isinstance(exc, AttributeError):
+        return None
+    owner, name = _attribute_error(exc, _NO_ATTRIBUTE)
+    if not owner or not name or not (owner == "tensorflow" or owner.startswith("tensorflow.")):
+        return None
+    if ".compat.v1" in owner:
+        return None
+    rest = owner.split("._api.v2.", 1)[1] if "._api.v2." in owner else ""
+    v1: Any = tf.compat.v1
+    for part in rest.split(".") if rest else ():
+        v1 = getattr(v1, part, None)
+    if v1 is None or not hasattr(v1, name):
+        return None
+    public = "tf." + (f"{rest}." if rest else "") + name
+    return public
+
+
+def _attribute_error(exc: BaseException, pattern: re.Pattern[str]) -> tuple[str, str]:
+    match = pattern.match(str(exc))
+    if not match:
+        return "", ""
+    obj = getattr(exc, "obj", None)
+    if isinstance(obj, ModuleType):
+        return obj.__name__, match.group(2)
+    return match.group(1), match.group(2)
+
+
+def _is_keras_object(obj: Any, class_name: str) -> bool:
+    if obj is not None:
+        return any(getattr(cls, "__module__", "").startswith("keras") for cls in type(obj).__mro__)
+    return class_name in ("Sequential", "Model", "Functional")  # Python 3.9: no exc.obj
+
+
+def _raised_in(exc: BaseException, package: str) -> bool:
+    tb = exc.__traceback__
+    while tb is not None:
+        module = tb.tb_frame.f_globals.get("__name__", "")
+        if isinstance(module, str) and (module == package or module.startswith(package + ".")):
+            return True
+        tb = tb.tb_next
+    return False
+
+
+def _tf_error(exc: BaseException) -> bool:
+    return any(getattr(cls, "__module__", "").startswith("tensorflow") for cls in type(exc).__mro__)

@@ -1,0 +1,298 @@
+"""Keras 2 scripts on a Keras 3 install: ``import keras`` is tf_keras (``--legacy-keras``).
+
+TensorFlow's own switch, ``TF_USE_LEGACY_KERAS=1``, makes ``tf.keras`` tf_keras but leaves
+``import keras`` on Keras 3.  Here a finder first on ``sys.meta_path`` hands every ``keras`` and
+``keras.*`` import the tf_keras module of the same name: the very module object, never a copy,
+so ``keras.layers.Dense is tf_keras.layers.Dense``.  Keras 2 module paths that tf_keras keeps
+only under ``tf_keras.src`` (``keras.utils.np_utils``, ``keras.layers.core``) resolve there.
+Keras 2 optimizer arguments that tf_keras drops (``lr=``, which it ignores with a log line, and
+``decay=``, which it rejects) mean what they meant in Keras 2.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import os
+import sys
+import threading
+from collections.abc import Sequence
+from types import ModuleType
+from typing import Any
+
+from tfcompat_gpu._errors import GPUConfigError
+
+__all__ = [
+    "LEGACY_KERAS_ENV",
+    "OPTIMIZERS",
+    "check_available",
+    "disable",
+    "enable",
+    "is_enabled",
+    "keras2_optimizer_init",
+    "requested",
+]
+
+LEGACY_KERAS_ENV = "TFCOMPAT_GPU_LEGACY_KERAS"
+_TF_ENV = "TF_USE_LEGACY_KERAS"
+_INSTALL = 'pip install "tfcompat-gpu[legacy-keras]"'
+_TF_DISTRIBUTIONS = (
+    "tensorflow",
+    "tensorflow-cpu",
+    "tensorflow-gpu",
+    "tensorflow-intel",
+    "tensorflow-macos",
+    "tensorflow-aarch64",
+    "tensorflow-rocm",
+    "tf-nightly",
+    "tf-nightly-cpu",
+)
+OPTIMIZERS = (
+    "Adadelta",
+    "Adafactor",
+    "Adagrad",
+    "Adam",
+    "Adamax",
+    "AdamW",
+    "Ftrl",
+    "Lion",
+    "Nadam",
+    "RMSprop",
+    "SGD",
+)
+"""tf_keras optimizers that take ``lr=`` / ``decay=`` again under ``--legacy-keras``."""
+
+
+def requested(environ: Any = None) -> bool:
+    """``TFCOMPAT_GPU_LEGACY_KERAS`` is set to a true value."""
+    env = os.environ if environ is None else environ
+    value = str(env.get(LEGACY_KERAS_ENV, "")).strip().lower()
+    if value in ("", "0", "false", "no", "off"):
+        return False
+    if value in ("1", "true", "yes", "on"):
+        return True
+    raise GPUConfigError(
+        f"environment variable {LEGACY_KERAS_ENV}: expected a boolean (1/0, true/false, "
+        f"yes/no, on/off). Received: {env.get(LEGACY_KERAS_ENV)!r}."
+    )
+
+
+def _version(*names: str) -> str | None:
+    import importlib.metadata
+
+    for name in names:
+        try:
+            return importlib.metadata.version(name)
+        except importlib.metadata.PackageNotFoundError:
+            continue
+    return None
+
+
+def _minor(version: str) -> tuple[int, ...]:
+    parts: list[int] = []
+    for part in version.split(".")[:2]:
+        digits = "".join(c for c in part if c.isdigit())
+        parts.append(int(digits or 0))
+    return tuple(parts)
+
+
+def keras_is_3() -> bool:
+    """The installed ``keras`` distribution is Keras 3 (or later)."""
+    version = _version("keras")
+    return version is not None and _minor(version)[0] >= 3
+
+
+def check_available() -> str:
+    """Raise :class:`GPUConfigError` unless a tf_keras matching TensorFlow is installed.
+
+    Returns the package that holds Keras 2: ``"tf_keras"``, or ``"keras"`` where ``keras`` is
+    Keras 2 already (TensorFlow <= 2.15).  Reads package metadata; imports neither.
+    """
+    tf_version = _version(*_TF_DISTRIBUTIONS)
+    if tf_version is None and importlib.util.find_spec("tensorflow") is None:
+        raise GPUConfigError(
+            "--legacy-keras runs Keras 2 code on tf_keras, which needs TensorFlow: it is not "
+            f"installed. Install TensorFlow, then tf_keras of the same version: {_INSTALL}."
+        )
+    if not keras_is_3() and (tf_version is None or _minor(tf_version) < (2, 16)):
+        return "keras"  # Keras 2 is `keras` here: nothing to alias
+    tf_keras_version = _version("tf-keras", "tf_keras")
+    if tf_keras_version is None or importlib.util.find_spec("tf_keras") is None:
+        wanted = f"tf_keras {'.'.join(map(str, _minor(tf_version)))}.x " if tf_version else ""
+        raise GPUConfigError(
+            f"--legacy-keras needs tf_keras, which is not installed (TensorFlow {tf_version}). "
+            f"Install {wanted}with: {_INSTALL} (tf_keras must have TensorFlow's version)."
+        )
+    if tf_version is not None and _minor(tf_keras_version) != _minor(tf_version):
+        want = ".".join(map(str, _minor(tf_version)))
+        raise GPUConfigError(
+            f"--legacy-keras: tf_keras {tf_keras_version} does not match TensorFlow {tf_version} "
+            f"(tf_keras works only with the TensorFlow of its own version). Install the matching "
+            f'one: {_INSTALL} "tf-keras=={want}.*".'
+        )
+    return "tf_keras"
+
+
+# -- the aliasing finder ------------------------------------------------------------------------
+
+
+class _KerasIsTfKeras(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """``keras[.X]`` -> the module ``tf_keras[.X]``; ``tf_keras.X`` missing -> ``tf_keras.src.X``.
+
+    Where ``keras`` is Keras 2 itself (``package="keras"``, ``root=None``) only the second part
+    applies: ``keras.X`` missing -> ``keras.src.X``.
+    """
+
+    def __init__(self) -> None:
+        self._found: dict[str, ModuleType] = {}
+        self._lock = threading.Lock()
+        self.package = "tf_keras"
+        self.root: str | None = "tf_keras"
+
+    def _canonical(self, fullname: str, path: Sequence[str] | None) -> str | None:
+        if fullname == "keras":
+            return self.root
+        if not fullname.startswith(("keras.", "tf_keras.")):
+            return None
+        parent, _, child = fullname.rpartition(".")
+        owner = sys.modules.get(parent)
+        real_parent = getattr(owner, "__name__", parent)
+        if owner is not None and real_parent != parent:
+            return f"{real_parent}.{child}"  # a child of an aliased package: the real child
+        package = self.package
+        if fullname.startswith(package + ".") and not fullname.startswith(package + ".src."):
+            if importlib.machinery.PathFinder.find_spec(fullname, path) is not None:
+                return None  # a real module: imported as usual
+            rest = fullname[len(package) + 1 :]
+            for api in ("api._v1.keras.", "api._v2.keras."):
+                rest = rest[len(api) :] if rest.startswith(api) else rest
+            return f"{package}.src.{rest}"  # a Keras 2 path kept only in the sources
+        return None
+
+    def find_spec(
+        self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
+    ) -> importlib.machinery.ModuleSpec | None:
+        real = self._canonical(fullname, path)
+        if real is None:
+            return None
+        try:
+            module = importlib.import_module(real)
+        except ModuleNotFoundError as exc:
+            if exc.name is not None and (real == exc.name or real.startswith(exc.name + ".")):
+                return None  # no such module: the next finder says so
+            raise
+        with self._lock:
+            self._found[fullname] = module
+        return importlib.machinery.ModuleSpec(fullname, self)
+
+    def create_module(self, spec: importlib.machinery.ModuleSpec) -> ModuleType | None:
+        return None
+
+    def exec_module(self, module: ModuleType) -> None:
+        # The import system returns what sys.modules holds after exec_module: the real module.
+        with self._lock:
+            sys.modules[module.__name__] = self._found.pop(module.__name__)
+
+
+_finder = _KerasIsTfKeras()
+_lock = threading.RLock()
+_enabled = False
+_previous_env: str | None = None
+_aliases: set[str] = set()
+
+
+def is_enabled() -> bool:
+    return _enabled
+
+
+def enable(*, v1: bool = False) -> None:
+    """Make ``keras`` tf_keras for this process; TensorFlow and Keras must not be imported yet.
+
+    ``v1=True`` (``run --tf1``): ``keras`` is tf_keras's v1 API, the ``tf.compat.v1.keras`` that
+    graph-mode code gets (its optimizers are the ones that work in a v1 graph).
+    """
+    global _enabled, _previous_env
+    with _lock:
+        if _enabled:
+            return
+        package = check_available()
+        _finder.package = package
+        _finder.root = (
+            None if package == "keras" else "tf_keras.api._v1.keras" if v1 else "tf_keras"
+        )
+        if package == "keras":  # Keras 2 already: its old module paths only
+            if _finder not in sys.meta_path:
+                sys.meta_path.insert(0, _finder)
+            _enabled = True
+            return
+        keras = sys.modules.get("keras")
+        if keras is not None and getattr(keras, "__name__", "") != "tf_keras":
+            raise GPUConfigError(
+                "legacy_keras: Keras 3 was imported before; `import keras` can no longer become "
+                "tf_keras. Call tfcompat_gpu.install(legacy_keras=True) before anything imports "
+                "keras or TensorFlow (or use tfcompat-gpu run --legacy-keras)."
+            )
+        if "tensorflow" in sys.modules and os.environ.get(_TF_ENV) not in ("1", "true", "True"):
+            raise GPUConfigError(
+                "legacy_keras: TensorFlow was imported before, so tf.keras is Keras 3 for this "
+                "process. Call tfcompat_gpu.install(legacy_keras=True) before importing "
+                f"TensorFlow, or set {_TF_ENV}=1 (or use tfcompat-gpu run --legacy-keras)."
+            )
+        _previous_env = os.environ.get(_TF_ENV)
+        os.environ[_TF_ENV] = "1"
+        if _finder not in sys.meta_path:
+            sys.meta_path.insert(0, _finder)
+        _enabled = True
+
+
+def disable() -> None:
+    """Undo :func:`enable`: ``import keras`` finds Keras 3 again (modules bound stay bound)."""
+    global _enabled
+    with _lock:
+        if not _enabled:
+            return
+        _enabled = False
+        if _finder in sys.meta_path:
+            sys.meta_path.remove(_finder)
+        for name, module in list(sys.modules.items()):
+            if name.startswith(("keras", "tf_keras")) and getattr(module, "__name__", name) != name:
+                del sys.modules[name]
+        if _previous_env is None:
+            os.environ.pop(_TF_ENV, None)
+        else:
+            os.environ[_TF_ENV] = _previous_env
+
+
+# -- Keras 2 optimizer arguments ----------------------------------------------------------------
+
+
+def keras2_optimizer_init(module: ModuleType, current: Any) -> Any:
+    """Wrap a tf_keras optimizer's ``__init__``: ``lr=`` and ``decay=`` as in Keras 2.
+
+    Keras 2 (up to 2.10) took ``lr`` for ``learning_rate`` and ``decay`` for the time-based
+    decay ``lr / (1 + decay * iterations)``; tf_keras ignores the first and rejects the second.
+    A pass-through unless legacy Keras is on (Keras 3's own optimizers are never reached then:
+    ``keras`` is tf_keras).
+    """
+    import wrapt
+
+    def init(wrapped: Any, instance: Any, args: Any, kwargs: Any) -> Any:
+        if not _enabled or ("lr" not in kwargs and "decay" not in kwargs):
+            return wrapped(*args, **kwargs)
+        kwargs = dict(kwargs)
+        if "lr" in kwargs:
+            lr = kwargs.pop("lr")
+            if "learning_rate" not in kwargs and not args:
+                kwargs["learning_rate"] = lr
+        decay = kwargs.pop("decay", 0.0)
+        if decay:
+            from tf_keras.optimizers.schedules import InverseTimeDecay
+
+            rate = kwargs.get("learning_rate", args[0] if args else 0.001)
+            kwargs["learning_rate"] = InverseTimeDecay(rate, decay_steps=1, decay_rate=decay)
+            args = args[1:]
+        return wrapped(*args, **kwargs)
+
+    return wrapt.FunctionWrapper(current, init)
