@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from types import ModuleType
 from typing import Any
 
+from tfcompat_gpu._env import legacy_keras_requested
 from tfcompat_gpu._errors import GPUConfigError
 
 __all__ = [
@@ -234,7 +235,7 @@ def enable(*, v1: bool = False) -> None:
                 "tf_keras. Call tfcompat_gpu.install(legacy_keras=True) before anything imports "
                 "keras or TensorFlow (or use tfcompat-gpu run --legacy-keras)."
             )
-        if "tensorflow" in sys.modules and os.environ.get(_TF_ENV) not in ("1", "true", "True"):
+        if "tensorflow" in sys.modules and not legacy_keras_requested():
             raise GPUConfigError(
                 "legacy_keras: TensorFlow was imported before, so tf.keras is Keras 3 for this "
                 "process. Call tfcompat_gpu.install(legacy_keras=True) before importing "
