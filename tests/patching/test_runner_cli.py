@@ -6,6 +6,7 @@ the interpreter's own for the same script: a syntax error, Ctrl-C, a folder, a s
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import signal
 import subprocess
@@ -174,3 +175,26 @@ def test_memory_fraction_above_one_from_two_sources_warns_for_each(tmp_path):
         "from the environment)",
         "from the command line)",
     ]
+
+
+def test_legacy_keras_variable_with_a_bad_value_exits_2(tmp_path):
+    (tmp_path / "script.py").write_text("print('ran')\n")
+    run = _run(tmp_path, "script.py", env={"TFCOMPAT_GPU_LEGACY_KERAS": "maybe"})
+    assert run.returncode == 2
+    assert run.stdout == ""
+    assert run.stderr == (
+        "tfcompat-gpu run: error: environment variable TFCOMPAT_GPU_LEGACY_KERAS: expected a "
+        "boolean (1/0, true/false, yes/no, on/off). Received: 'maybe'.\n"
+    )
+
+
+@pytest.mark.skipif(
+    importlib.util.find_spec("tensorflow") is not None, reason="TensorFlow is installed here"
+)
+def test_legacy_keras_without_tensorflow_says_what_to_install(tmp_path):
+    (tmp_path / "script.py").write_text("print('ran')\n")
+    run = _run(tmp_path, "--legacy-keras", "script.py")
+    assert run.returncode == 2
+    assert run.stdout == ""
+    assert run.stderr.startswith("tfcompat-gpu run: error: --legacy-keras runs Keras 2 code")
+    assert 'pip install "tfcompat-gpu[legacy-keras]"' in run.stderr
