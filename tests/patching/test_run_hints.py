@@ -37,6 +37,7 @@ MATRIX = r"""
         "placeholder": "tf.placeholder(tf.float32)",
         "v1 optimizer": "tf.train.AdamOptimizer(0.1)",
         "placeholder in eager": "tf.compat.v1.placeholder(tf.float32)",
+        "session on eager tensors": "x = tf.constant(1.0)\nwith tf.compat.v1.Session() as s:\n    s.run(x)",
         "pinned": (
             "g = tf.Graph()\n"
             "with g.as_default(), tf.device('/device:GPU:0'):\n"
@@ -96,6 +97,7 @@ def test_each_hint_where_it_belongs_and_nowhere_else():
         "placeholder": tf1,
         "v1 optimizer": tf1,
         "placeholder in eager": tf1,
+        "session on eager tensors": tf1,
         "pinned": pinned,
         "unrelated": nothing,
         "tf typo": nothing,

@@ -122,8 +122,12 @@ def _tf1_on_tf2(exc: BaseException) -> str | None:
     tf = sys.modules.get("tensorflow")
     if tf is None:
         return None
-    if isinstance(exc, RuntimeError) and "is not compatible with eager execution" in str(exc):
-        return str(exc).split(" is not", 1)[0]
+    if isinstance(exc, RuntimeError):
+        if "is not compatible with eager execution" in str(exc):
+            return str(exc).split(" is not", 1)[0]
+        if str(exc).startswith("The Session graph is empty"):
+            return "sess.run() on a graph built eagerly"
+        return None
     if not isinstance(exc, AttributeError):
         return None
     owner, name = _attribute_error(exc, _NO_ATTRIBUTE)
