@@ -198,3 +198,25 @@ def test_legacy_keras_without_tensorflow_says_what_to_install(tmp_path):
     assert run.stdout == ""
     assert run.stderr.startswith("tfcompat-gpu run: error: --legacy-keras runs Keras 2 code")
     assert 'pip install "tfcompat-gpu[legacy-keras]"' in run.stderr
+
+
+@pytest.mark.parametrize(
+    ("name", "content"),
+    [
+        ("latin1.ini", b"[gpu]\nrate = 0.5\xe9\n"),
+        ("binary.ini", b"\x00\x01\x02\xff\xfe"),
+        ("bom.ini", b"\xef\xbb\xbf[gpu]\nrate = 50%\n"),
+        ("percent.ini", b"[gpu]\nrate = 50%\n"),
+        ("tool.toml", b"tool = 3\n"),
+    ],
+    ids=["latin-1", "binary", "bom-percent", "percent", "toml-tool-int"],
+)
+def test_a_bad_config_file_exits_2_with_our_message(tmp_path, name, content):
+    (tmp_path / name).write_bytes(content)
+    (tmp_path / "script.py").write_text("print('ran')\n")
+    run = _run(tmp_path, "--config", name, "script.py")
+    assert run.returncode == 2, run.stderr
+    assert run.stdout == ""
+    assert run.stderr.startswith("tfcompat-gpu run: error: ")
+    assert name in run.stderr
+    assert "Traceback" not in run.stderr
