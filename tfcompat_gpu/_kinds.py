@@ -25,8 +25,7 @@ import math
 import numbers
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, ClassVar, Union
+from typing import Any, ClassVar, NamedTuple, Union
 
 from tfcompat_gpu._errors import GPUConfigError
 
@@ -154,8 +153,22 @@ class Kind:
 
 _TRUE = frozenset({"1", "true", "yes", "on"})
 _FALSE = frozenset({"0", "false", "no", "off"})
-_DIGITS = re.compile(r"\d+")
-_NUMBER = re.compile(r"\d+(\.\d*)?|\.\d+")
+
+
+def _digits(text: str) -> bool:
+    """``text`` is a non-negative integer written in ASCII digits."""
+    return text.isascii() and text.isdigit()
+
+
+def _type_name(key: str) -> bool:
+    """``key`` reads as a TensorFlow device type: ``CPU``, ``GPU``, ``XLA_GPU``."""
+    return (
+        key.isascii()
+        and key[:1].isalpha()
+        and key.isupper()
+        and key.replace("_", "").isalnum()
+        and not any(c.islower() for c in key)
+    )
 
 
 class Switch(Kind):
@@ -194,7 +207,7 @@ class Count(Kind):
         return count
 
     def parse(self, text: str) -> int:
-        if not _DIGITS.fullmatch(text):
+        if not _digits(text):
             raise TextError("an integer >= 0")
         return int(text)
 
@@ -224,8 +237,9 @@ class Fraction(Kind):
         except ValueError:
             pass
         fix = ""
-        if text.endswith("%") and _NUMBER.fullmatch(text[:-1].strip()):
-            fix = f"Write the share as a fraction: {text} is {float(text[:-1]) / 100:g}."
+        number = text[:-1].strip()
+        if text.endswith("%") and number.replace(".", "", 1).isdigit() and number.isascii():
+            fix = f"Write the share as a fraction: {text} is {float(number) / 100:g}."
         raise TextError("a number in (0, 1]", fix)
 
 
@@ -279,7 +293,7 @@ class MemoryLimits(Kind):
             per_gpu: dict[int, list[int]] = {}
             for chunk in text.split(";"):
                 key, _, limits = chunk.partition(":")
-                if not _DIGITS.fullmatch(key.strip()):
+                if not _digits(key.strip()):
                     raise TextError(self._TEXT)
                 if int(key) in per_gpu:
                     raise TextError(
@@ -294,7 +308,7 @@ class MemoryLimits(Kind):
 
     def _ints(self, part: str) -> list[int]:
         values = [p.strip() for p in part.split(",")]
-        if not all(_DIGITS.fullmatch(v) for v in values):
+        if not all(_digits(v) for v in values):
             raise TextError(self._TEXT)
         return [int(v) for v in values]
 
@@ -318,8 +332,7 @@ class MemoryLimits(Kind):
 # -- visible_device_list ---------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class DeviceListProblem:
+class DeviceListProblem(NamedTuple):
     """Why a ``visible_device_list`` text is malformed."""
 
     entry: str
@@ -330,8 +343,7 @@ class DeviceListProblem:
     """The id listed twice, when that is the problem."""
 
 
-@dataclass(frozen=True)
-class DeviceListForm:
+class DeviceListForm(NamedTuple):
     """A word accepted as a ``visible_device_list`` (``"local_rank"``, ``"auto:2"``)."""
 
     word: str
@@ -473,7 +485,6 @@ class DeviceCount(Kind):
 
     name = "device_count"
     proto = "map"
-    _TYPE = re.compile(r"^[A-Z][A-Z0-9_]*$")
     _EXPECTED = 'a dict of device type to count such as {"CPU": 2, "GPU": 0}'
 
     def check(self, name: str, value: object) -> FrozenDict:
@@ -481,7 +492,7 @@ class DeviceCount(Kind):
             raise fail(name, value, self._EXPECTED)
         counts = {}
         for key, count in value.items():
-            if not isinstance(key, str) or not self._TYPE.match(key):
+            if not isinstance(key, str) or not _type_name(key):
                 fix = (
                     f"Device types are upper case: {key.upper()!r}." if isinstance(key, str) else ""
                 )
@@ -498,7 +509,7 @@ class DeviceCount(Kind):
         counts: dict[str, int] = {}
         for part in text.split(","):
             kind, _, count = part.partition(":")
-            if not _DIGITS.fullmatch(count.strip()):
+            if not _digits(count.strip()):
                 raise TextError('entries such as "CPU:2,GPU:0"')
             if kind.strip() in counts:
                 raise TextError(

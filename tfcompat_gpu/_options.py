@@ -25,9 +25,8 @@ Example::
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from tfcompat_gpu._errors import GPUConfigError
 from tfcompat_gpu._kinds import (
@@ -267,8 +266,7 @@ _BY_KEY: dict[str, str] = {
 }
 
 
-@dataclass(frozen=True)
-class Exclusive:
+class Exclusive(NamedTuple):
     """Two fields TensorFlow cannot honour together; setting one drops the other on merge."""
 
     first: str
@@ -326,6 +324,8 @@ def show_value(name: str, value: Any) -> str:
 def unknown_setting(key: str, where: str = "") -> GPUConfigError:
     """The error for a key that names no option, with the closest name when there is one."""
     names = sorted(OPTIONS_BY_NAME)
+    import difflib
+
     close = difflib.get_close_matches(key.strip().lower().replace("-", "_"), sorted(_BY_KEY), n=1)
     hint = f" Did you mean {_BY_KEY[close[0]]!r}?" if close else ""
     place = f" in {where}" if where else ""
