@@ -6,10 +6,11 @@ import ast
 from dataclasses import dataclass
 from typing import Any
 
+from tfcompat_gpu.lint.flow import Flow
 from tfcompat_gpu.lint.registry import RULES_BY_CODE, Severity
 from tfcompat_gpu.lint.tfapi import CONFIG_FIELDS, TRACKED_ROOTS
 
-__all__ = ["Event", "FileContext", "Loop", "RawFinding", "Scope", "expr_key"]
+__all__ = ["EVENTS_KEPT", "Event", "FileContext", "Loop", "RawFinding", "Scope", "expr_key"]
 
 _WATCHED = TRACKED_ROOTS | CONFIG_FIELDS
 
@@ -29,6 +30,7 @@ class RawFinding:
 class Event:
     line: int
     label: str
+    col: int = 0
 
 
 @dataclass(frozen=True)
@@ -37,12 +39,22 @@ class Loop:
     iter_key: str | None
 
 
+EVENTS_KEPT = 4
+"""Events kept per scope: the first one may sit in a branch that excludes a later statement."""
+
+
 class Scope:
     __slots__ = ("gpu_init", "started")
 
     def __init__(self) -> None:
-        self.gpu_init: Event | None = None
-        self.started: Event | None = None
+        self.gpu_init: list[Event] = []
+        self.started: list[Event] = []
+
+    def note(self, event: Event, started: bool) -> None:
+        if started and len(self.started) < EVENTS_KEPT:
+            self.started.append(event)
+        if len(self.gpu_init) < EVENTS_KEPT:
+            self.gpu_init.append(event)
 
 
 class FileContext:
@@ -59,6 +71,9 @@ class FileContext:
         self.eager_disabled = False
         self.state: dict[str, Any] = {}
         """Scratch space of the rules, keyed by rule module."""
+        self.tree: ast.AST | None = None
+        self.source: str | None = None
+        self._flow: Flow | None = None
         self.watched: set[str] = set(_WATCHED)
         """Words whose presence makes a statement worth walking (see ``walk``)."""
         self._watch_changed = True
@@ -105,16 +120,27 @@ class FileContext:
             return base + "." + ".".join(parts)
         return base
 
-    def gpu_init_event(self) -> Event | None:
-        for scope in reversed(self.scopes):
-            if scope.gpu_init is not None:
-                return scope.gpu_init
-        return None
+    @property
+    def flow(self) -> Flow:
+        """Which statements of this file can run together (built on first use)."""
+        if self._flow is None:
+            tree = self.tree if isinstance(self.tree, ast.Module) else ast.Module([], [])
+            self._flow = Flow(tree, self.source)
+        return self._flow
 
-    def started_event(self) -> Event | None:
+    def gpu_init_event(self, node: ast.AST) -> Event | None:
+        """The first GPU enumeration before ``node`` on a path that also runs ``node``."""
+        return self._event_before(node, True)
+
+    def started_event(self, node: ast.AST) -> Event | None:
+        """The first runtime start before ``node`` on a path that also runs ``node``."""
+        return self._event_before(node, False)
+
+    def _event_before(self, node: ast.AST, gpu_init: bool) -> Event | None:
         for scope in reversed(self.scopes):
-            if scope.started is not None:
-                return scope.started
+            for event in scope.gpu_init if gpu_init else scope.started:
+                if self.flow.after((event.line, event.col), node):
+                    return event
         return None
 
 

@@ -13,7 +13,7 @@ import ast
 import re
 from typing import Any
 
-from tfcompat_gpu.lint.context import Event, FileContext, Loop, Scope, expr_key
+from tfcompat_gpu.lint.context import EVENTS_KEPT, Event, FileContext, Loop, Scope, expr_key
 from tfcompat_gpu.lint.dispatch import CALL_HANDLERS, END_HANDLERS, NODE_HANDLERS, REF_HANDLERS
 from tfcompat_gpu.lint.tfapi import (
     DISABLES,
@@ -30,8 +30,8 @@ from tfcompat_gpu.lint.tfapi import (
 __all__ = ["walk"]
 
 
-def _note_call(ctx: FileContext, name: str, line: int) -> None:
-    """Record the first GPU enumeration / runtime start of the current scope."""
+def _note_call(ctx: FileContext, name: str, node: ast.Call) -> None:
+    """Record the GPU enumerations / runtime starts of the current scope."""
     kind = call_kind(name)
     if kind == NOTHING:
         return
@@ -40,12 +40,10 @@ def _note_call(ctx: FileContext, name: str, line: int) -> None:
         return
     scope = ctx.scopes[-1]
     if kind == STARTS or (kind == OP and not ctx.eager_disabled):
-        if scope.started is None:
-            scope.started = Event(line, f"`{display(name)}(...)`")
-        if scope.gpu_init is None:
-            scope.gpu_init = scope.started
-    elif kind == ENUMERATES and scope.gpu_init is None:
-        scope.gpu_init = Event(line, f"`{display(name)}(...)`")
+        if len(scope.started) < EVENTS_KEPT:
+            scope.note(Event(node.lineno, f"`{display(name)}(...)`", node.col_offset), True)
+    elif kind == ENUMERATES and len(scope.gpu_init) < EVENTS_KEPT:
+        scope.note(Event(node.lineno, f"`{display(name)}(...)`", node.col_offset), False)
 
 
 class _Exit:
@@ -167,6 +165,8 @@ def walk(tree: ast.AST, ctx: FileContext, source: str | None = None) -> None:
     no rule can fire there, since every rule starts from such a name.  Most code of a project
     is like that, so this roughly halves the walk on ordinary code.
     """
+    ctx.tree = tree
+    ctx.source = source
     stack: list[Any] = [tree]
     text = source or ""
     starts = _line_starts(text) if source is not None else None
@@ -225,7 +225,7 @@ def walk(tree: ast.AST, ctx: FileContext, source: str | None = None) -> None:
                         if handlers:
                             for handler in handlers:
                                 handler(ctx, node, name)
-                        _note_call(ctx, name, node.lineno)
+                        _note_call(ctx, name, node)
             else:
                 push(base)
             if node.keywords:

@@ -143,8 +143,8 @@ def _check_value(ctx: FileContext, field: str, value: ast.expr) -> None:
             ctx.report("TFG011", value, "visible_device_list='0,1'", value=literal, reason=problem)
             return
         visible = ctx.state.get("cuda_visible")
-        if visible is not None:
-            count, cuda = visible
+        if visible is not None and ctx.flow.together(visible[2], value):
+            count, cuda, _ = visible
             for gpu_id in ids:
                 if gpu_id >= count:
                     ctx.report(
@@ -213,25 +213,37 @@ def _session(ctx: FileContext, node: ast.Call, name: str) -> None:
     if spec is None:
         return
     values = spec.flat()
-    sessions: list[tuple[int, dict[str, object]]] = ctx.state.setdefault("sessions", [])
-    if not sessions:
-        sessions.append((node.lineno, values))
+    sessions: list[tuple[ast.Call, dict[str, object]]] = ctx.state.setdefault("sessions", [])
+    sessions.append((node, values))
+    # The first session the program can run together with this one fixed the process-wide
+    # settings; a field this session leaves unset asks for nothing.
+    earlier = [(first_node, _diffs(values, first)) for first_node, first in sessions[:-1]]
+    if not any(diffs for _, diffs in earlier):
         return
-    first_line, first = sessions[0]
+    for first_node, diffs in earlier:
+        if ctx.flow.together(first_node, node):
+            if diffs:
+                ctx.report(
+                    "TFG005",
+                    node,
+                    "create one ConfigProto and pass it to every session",
+                    fields=", ".join(diffs),
+                    first=f"line {first_node.lineno}",
+                )
+            return
+
+
+def _diffs(values: dict[str, object], first: dict[str, object]) -> list[str]:
     diffs = []
-    for field, default in _DEFAULTS.items():
-        mine, theirs = values.get(field, default), first.get(field, default)
+    for field, mine in values.items():
+        default = _DEFAULTS.get(field, _UNKNOWN)
+        if default is _UNKNOWN:
+            continue
+        theirs = first.get(field, default)
         if mine is _UNKNOWN or theirs is _UNKNOWN or _same(mine, theirs):
             continue
         diffs.append(f"{field}={_show(mine)} (first: {_show(theirs)})")
-    if diffs:
-        ctx.report(
-            "TFG005",
-            node,
-            "create one ConfigProto and pass it to every session",
-            fields=", ".join(diffs),
-            first=f"line {first_line}",
-        )
+    return diffs
 
 
 def _same(a: Any, b: Any) -> bool:

@@ -110,7 +110,7 @@ def _stored(ctx: FileContext, where: ast.AST, key: str, value: ast.expr) -> None
             "TFG015", value, f"os.environ[{key!r}] = {fixed}", key=key, kind=kind, fixed=fixed
         )
     if key in _CUDA_VARS:
-        event = ctx.gpu_init_event()
+        event = ctx.gpu_init_event(where)
         if event is not None:
             ctx.report(
                 "TFG004",
@@ -123,7 +123,7 @@ def _stored(ctx: FileContext, where: ast.AST, key: str, value: ast.expr) -> None
         if key == "CUDA_VISIBLE_DEVICES" and isinstance(literal, str):
             count = cuda_visible_count(literal)
             if count is not None:
-                ctx.state["cuda_visible"] = (count, literal)
+                ctx.state["cuda_visible"] = (count, literal, value)
     elif key == "TF_FORCE_GPU_ALLOW_GROWTH" and isinstance(literal, str):
         wanted = allow_growth_env_problem(literal)
         if wanted is not None:

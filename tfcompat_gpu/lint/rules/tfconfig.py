@@ -155,7 +155,7 @@ def _threads(ctx: FileContext, node: ast.Call, name: str) -> None:
 
 @on_call(*_FROZEN)
 def _frozen(ctx: FileContext, node: ast.Call, name: str) -> None:
-    event = ctx.started_event()
+    event = ctx.started_event(node)
     if event is not None:
         setter = display(name)
         ctx.report(
@@ -181,9 +181,11 @@ def _growth_end(ctx: FileContext) -> None:
     state = ctx.state.get("growth")
     if state is None:
         return
-    visible = {key for key, _, _ in state["visible"]}
     for key, node, partial in state["growth"]:
-        if partial and key not in visible:
+        if partial and not any(
+            v_key == key and ctx.flow.together(v_node, node)
+            for v_key, v_node, _ in state["visible"]
+        ):
             ctx.report(
                 "TFG006",
                 node,
@@ -192,7 +194,7 @@ def _growth_end(ctx: FileContext) -> None:
             )
     for g_key, g_node, _ in state["growth"]:
         for v_key, v_node, _ in state["virtual"]:
-            if _same_device(g_key, v_key):
+            if _same_device(g_key, v_key) and ctx.flow.together(g_node, v_node):
                 later, earlier = (
                     (v_node, g_node) if v_node.lineno >= g_node.lineno else (g_node, v_node)
                 )
