@@ -38,7 +38,7 @@ CONFIG_FIELDS = frozenset(
 
 # Only these import roots can matter to a rule; ignoring numpy & co. keeps reference
 # callbacks off the hot path.
-TRACKED_ROOTS = frozenset({"tensorflow", "keras", "tf_keras", "os", "tfcompat_gpu"})
+TRACKED_ROOTS = frozenset({"tensorflow", "keras", "tf_keras", "os", "subprocess", "tfcompat_gpu"})
 
 
 def display(name: str) -> str:

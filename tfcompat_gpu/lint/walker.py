@@ -14,7 +14,13 @@ import re
 from typing import Any
 
 from tfcompat_gpu.lint.context import EVENTS_KEPT, Event, FileContext, Loop, Scope, expr_key
-from tfcompat_gpu.lint.dispatch import CALL_HANDLERS, END_HANDLERS, NODE_HANDLERS, REF_HANDLERS
+from tfcompat_gpu.lint.dispatch import (
+    CALL_HANDLERS,
+    END_HANDLERS,
+    KEYWORD_HANDLERS,
+    NODE_HANDLERS,
+    REF_HANDLERS,
+)
 from tfcompat_gpu.lint.tfapi import (
     DISABLES,
     ENUMERATES,
@@ -180,6 +186,7 @@ def walk(tree: ast.AST, ctx: FileContext, source: str | None = None) -> None:
     node_handlers = NODE_HANDLERS
     call_handlers = CALL_HANDLERS
     ref_handlers = REF_HANDLERS
+    keyword_handlers = KEYWORD_HANDLERS
     kinds = _KIND
     child_fields = _CHILD_FIELDS
     AST = ast.AST
@@ -229,6 +236,10 @@ def walk(tree: ast.AST, ctx: FileContext, source: str | None = None) -> None:
             else:
                 push(base)
             if node.keywords:
+                for kw in node.keywords:
+                    if kw.arg in keyword_handlers:
+                        for on_kw in keyword_handlers[kw.arg]:
+                            on_kw(ctx, node, kw)
                 extend([kw.value for kw in reversed(node.keywords)])
             if node.args:
                 extend(node.args[::-1])

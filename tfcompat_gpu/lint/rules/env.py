@@ -1,4 +1,5 @@
-"""Environment variables: TFG003 misspelled names, TFG004 set too late, TFG015 non-str values,
+"""Environment variables: TFG003 misspelled names (in ``os.environ``, its copies, ``os.putenv``,
+``os.environ.update`` / ``setdefault`` and the ``env=`` of child processes), TFG004 set too late, TFG015 non-str values,
 TFG016 invalid TF_FORCE_GPU_ALLOW_GROWTH values.  Also records the names bound to environment
 strings (for TFG008) and a literal CUDA_VISIBLE_DEVICES (for TFG017)."""
 
@@ -7,7 +8,7 @@ from __future__ import annotations
 import ast
 
 from tfcompat_gpu.lint.context import FileContext
-from tfcompat_gpu.lint.dispatch import on_call, on_node
+from tfcompat_gpu.lint.dispatch import on_call, on_keyword, on_node
 from tfcompat_gpu.lint.values import allow_growth_env_problem, cuda_visible_count, suggest_env_var
 
 __all__ = ["environ_key", "is_env_value"]
@@ -80,10 +81,76 @@ def _env_call(ctx: FileContext, node: ast.Call, name: str) -> None:
         _stored(ctx, node, key.value, node.args[1])
 
 
+def _is_environ_copy(ctx: FileContext, node: ast.AST) -> bool:
+    """``os.environ.copy()``, ``dict(os.environ, ...)``, ``{**os.environ, ...}``."""
+    cls = node.__class__
+    if cls is ast.Call:
+        func = node.func  # type: ignore[attr-defined]
+        if func.__class__ is ast.Name and func.id == "dict":
+            args = node.args  # type: ignore[attr-defined]
+            return bool(args) and ctx.resolve(args[0]) == "os.environ"
+        return ctx.resolve(func) == "os.environ.copy"
+    if cls is ast.Dict:
+        return any(
+            key is None and ctx.resolve(value) == "os.environ"
+            for key, value in zip(node.keys, node.values)  # type: ignore[attr-defined]
+        )
+    return False
+
+
+def _check_mapping(ctx: FileContext, node: ast.AST) -> None:
+    """Names in an environment given as ``{...}`` or ``dict(..., KEY=...)``."""
+    if node.__class__ is ast.Dict:
+        for key in node.keys:
+            if key is not None and key.__class__ is ast.Constant and isinstance(key.value, str):
+                _check_name(ctx, key, key.value)
+    elif node.__class__ is ast.Call:
+        func = node.func
+        if func.__class__ is ast.Name and func.id == "dict":
+            for arg in node.args:
+                _check_mapping(ctx, arg)
+            for keyword in node.keywords:
+                if keyword.arg is not None:
+                    _check_name(ctx, keyword.value, keyword.arg)
+
+
+@on_keyword("env")
+def _env_keyword(ctx: FileContext, node: ast.Call, keyword: ast.keyword) -> None:
+    # subprocess.run(..., env={...}), Popen(env=dict(os.environ, ...)), any launcher's env=.
+    _check_mapping(ctx, keyword.value)
+
+
+@on_call("os.environ.update")
+def _environ_update(ctx: FileContext, node: ast.Call, name: str) -> None:
+    for arg in node.args:
+        _check_mapping(ctx, arg)
+    for keyword in node.keywords:
+        if keyword.arg is not None:
+            _check_name(ctx, keyword.value, keyword.arg)
+
+
 @on_node(ast.Assign)
 def _assign(ctx: FileContext, node: ast.Assign) -> None:
     for target in node.targets:
+        if target.__class__ is ast.Subscript and target.value.__class__ is ast.Name:
+            # env = os.environ.copy(); env["CUDA_VISIBLE_DEVICES"] = "1"
+            copies: set[str] | None = ctx.state.get("environ_copies")
+            index = target.slice
+            if (
+                copies
+                and target.value.id in copies
+                and index.__class__ is ast.Constant
+                and isinstance(index.value, str)
+            ):
+                _check_name(ctx, index, index.value)
+                continue
         if target.__class__ is ast.Name:
+            if _is_environ_copy(ctx, node.value):
+                _check_mapping(ctx, node.value)
+                ctx.state.setdefault("environ_copies", set()).add(target.id)
+                ctx.watch(target.id)
+            elif "environ_copies" in ctx.state:
+                ctx.state["environ_copies"].discard(target.id)
             env_names: set[str] | None = ctx.state.get("env_names")
             if is_env_value(ctx, node.value):
                 if env_names is None:
