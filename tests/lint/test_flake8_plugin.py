@@ -34,7 +34,11 @@ def test_protocol() -> None:
     assert results[0][2].startswith("TFG003 environment variable 'CUDA_VISIBLE_DEVCIES'")
 
 
-@pytest.mark.parametrize("path", sorted(FIXTURES.glob("tfg0[0-1]*.py"))[1:], ids=lambda p: p.stem)
+# flake8 hands plugins parsed trees only: the files that do not parse are not theirs.
+PARSED = [p for p in sorted(FIXTURES.glob("tfg0[0-1]*.py")) if not p.stem.startswith("tfg000")]
+
+
+@pytest.mark.parametrize("path", PARSED, ids=lambda p: p.stem)
 def test_same_findings_as_check(path: Path) -> None:
     select, want = expected(path)
     want = {(line, code) for line, code in want if code in default_codes()}

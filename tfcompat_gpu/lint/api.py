@@ -34,6 +34,7 @@ def check(
     select: Iterable[str] | str | None = None,
     ignore: Iterable[str] | str | None = None,
     strict: bool = False,
+    target_version: str | None = None,
 ) -> Report:
     """Lint ``paths`` for GPU-configuration mistakes, or check the live process.
 
@@ -43,7 +44,10 @@ def check(
     created so far are checked; TensorFlow is neither imported nor started.
 
     ``select`` replaces the default rules (codes or prefixes: ``["TFG"]`` is every rule),
-    ``ignore`` removes some; either may be one string (``"TFG003,TFG005"``).  ``strict=True`` raises :class:`tfcompat_gpu.GPUConfigError`
+    ``ignore`` removes some; either may be one string (``"TFG003,TFG005"``).
+    ``target_version`` (``"1.15"``, ``"2.16"``) is the TensorFlow the code runs on; by default
+    it is read from the project's ``tensorflow`` requirement.  On TensorFlow 1 targets the
+    rules about moving to TensorFlow 2 are off.  ``strict=True`` raises :class:`tfcompat_gpu.GPUConfigError`
     listing the findings instead of returning them.
 
     Example::
@@ -67,7 +71,12 @@ def check(
 
         if isinstance(paths, (str, os.PathLike)):
             paths = [paths]
-        report = lint_paths([os.fspath(p) for p in paths], select=chosen, ignore=ignored)
+        report = lint_paths(
+            [os.fspath(p) for p in paths],
+            select=chosen,
+            ignore=ignored,
+            target_version=target_version,
+        )
     if strict and report.findings:
         from tfcompat_gpu._errors import GPUConfigError
 

@@ -67,6 +67,12 @@ def _check_parser() -> argparse.ArgumentParser:
         help="worker processes (default: one per idle CPU; 1: no workers)",
     )
     parser.add_argument(
+        "--target-version",
+        metavar="VERSION",
+        help="TensorFlow the code runs on (1.15, 2.16; default: read from the project's "
+        "tensorflow requirement, else the latest); TF1 targets turn the TF2-migration rules off",
+    )
+    parser.add_argument(
         "--exit-zero", action="store_true", help="exit 0 even when there are findings"
     )
     return parser
@@ -89,6 +95,7 @@ def _check(argv: list[str]) -> int:
             exclude=args.exclude,
             config=config,
             jobs=args.jobs if args.jobs > 0 else default_jobs(),
+            target_version=args.target_version,
         )
     except ConfigError as exc:
         print(f"tfcompat-gpu check: {exc}", file=sys.stderr)

@@ -8,6 +8,7 @@
     ignore = ["TFG013"]
     exclude = ["legacy/*"]
     per-file-ignores = { "tests/*" = ["TFG006"] }
+    target-version = "1.15"          # default: read from the project's tensorflow requirement
 """
 
 from __future__ import annotations
@@ -20,10 +21,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tfcompat_gpu.lint.registry import RULES, default_codes
+from tfcompat_gpu.lint.target import TargetError, parse_target
 
 __all__ = ["ConfigError", "LintConfig", "find_config", "load_config", "select_codes"]
 
-KEYS = frozenset({"select", "extend-select", "ignore", "exclude", "per-file-ignores"})
+KEYS = frozenset(
+    {"select", "extend-select", "ignore", "exclude", "per-file-ignores", "target-version"}
+)
 
 
 class ConfigError(ValueError):
@@ -40,6 +44,7 @@ class LintConfig:
     ignore: list[str] = field(default_factory=list)
     exclude: list[str] = field(default_factory=list)
     per_file_ignores: dict[str, list[str]] = field(default_factory=dict)
+    target_version: tuple[int, int] | None = None
 
     def ignored_for(self, path: str) -> frozenset[str]:
         """Codes (or prefixes) ignored for ``path`` by per-file-ignores."""
@@ -134,6 +139,12 @@ def load_config(path: str | None) -> LintConfig:
     if not isinstance(pfi, dict):
         raise ConfigError(f"{path}: per-file-ignores must be a table of pattern = [codes]")
     config.per_file_ignores = {k: _strings(v, k) for k, v in pfi.items()}
+    if "target-version" in table:
+        value = table["target-version"]
+        try:
+            config.target_version = parse_target(str(value))
+        except TargetError as exc:
+            raise ConfigError(f"{path}: {exc}") from exc
     for selector in [
         *(config.select or []),
         *config.extend_select,

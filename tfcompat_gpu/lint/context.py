@@ -8,7 +8,7 @@ from typing import Any
 
 from tfcompat_gpu.lint.flow import Flow
 from tfcompat_gpu.lint.registry import RULES_BY_CODE, Severity
-from tfcompat_gpu.lint.tfapi import CONFIG_FIELDS, TRACKED_ROOTS
+from tfcompat_gpu.lint.tfapi import CONFIG_FIELDS, TRACKED_ROOTS, for_target
 
 __all__ = ["EVENTS_KEPT", "Event", "FileContext", "Loop", "RawFinding", "Scope", "expr_key"]
 
@@ -71,6 +71,8 @@ class FileContext:
         self.eager_disabled = False
         self.state: dict[str, Any] = {}
         """Scratch space of the rules, keyed by rule module."""
+        self.target: tuple[int, int] | None = None
+        """The TensorFlow (major, minor) the project runs on; None: the latest."""
         self.tree: ast.AST | None = None
         self.source: str | None = None
         self._flow: Flow | None = None
@@ -93,12 +95,15 @@ class FileContext:
         **fields: object,
     ) -> None:
         rule = RULES_BY_CODE[code]
+        message = rule.message.format(**fields)
+        if self.target is not None:
+            message, fix = for_target(message, self.target), for_target(fix, self.target)
         self.findings.append(
             RawFinding(
                 code,
                 getattr(node, "lineno", 1),
                 getattr(node, "col_offset", 0),
-                rule.message.format(**fields),
+                message,
                 fix,
                 severity or rule.severity,
             )

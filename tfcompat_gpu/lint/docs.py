@@ -89,6 +89,9 @@ def rule_page(rule: Rule, level: int = 2) -> str:
             "both": "checks source files and the running process",
         }[rule.scope],
     ]
+    if rule.since > (0, 0):
+        major, minor = rule.since
+        flags.append(f"for target TensorFlow {major}.{minor} and later")
     return "\n".join(
         [
             f"{head} {rule.code} {rule.name}",

@@ -14,15 +14,18 @@ import re
 import stat
 import tokenize
 import warnings
+from typing import Optional
 
 from tfcompat_gpu.lint import rules as _rules  # noqa: F401  (registers the rule callbacks)
 from tfcompat_gpu.lint.context import FileContext, RawFinding
-from tfcompat_gpu.lint.registry import RULES_BY_CODE
+from tfcompat_gpu.lint.registry import RULES_BY_CODE, applies
 from tfcompat_gpu.lint.report import Finding
+from tfcompat_gpu.lint.tolerant import repair
 from tfcompat_gpu.lint.walker import walk
 
 __all__ = [
     "MAX_BYTES",
+    "Target",
     "check_bytes",
     "check_path",
     "check_tree",
@@ -92,18 +95,31 @@ def decode_source(data: bytes) -> str:
     return data.decode(encoding)
 
 
-def check_tree(tree: ast.AST, path: str, source: str | None = None) -> list[RawFinding]:
+Target = Optional[tuple[int, int]]
+"""The TensorFlow (major, minor) a project runs on; None: the latest."""
+_PYTHON2_TARGET = (1, 15)
+"""TensorFlow 2 never ran on Python 2: a Python 2 file targets TensorFlow 1."""
+
+
+def check_tree(
+    tree: ast.AST, path: str, source: str | None = None, target: Target = None
+) -> list[RawFinding]:
     """Run every rule over a parsed module (no suppression, no selection).
 
-    Passing the module's ``source`` lets the walk skip statements no rule can be about.
+    Passing the module's ``source`` lets the walk skip statements no rule can be about;
+    ``target`` (a TensorFlow ``(major, minor)``) turns off the rules that do not apply to it.
     """
     ctx = FileContext(path)
+    ctx.target = target
     walk(tree, ctx, source)
-    ctx.findings.sort(key=lambda f: (f.line, f.col, f.code))
-    return ctx.findings
+    found = ctx.findings
+    if target is not None:
+        found = [f for f in found if applies(f.code, target)]
+    found.sort(key=lambda f: (f.line, f.col, f.code))
+    return found
 
 
-def check_bytes(data: bytes, path: str) -> list[Finding]:
+def check_bytes(data: bytes, path: str, target: Target = None) -> list[Finding]:
     """Check one file's content; ``path`` is only used in the findings."""
     if b"\x00" in data:
         return _unreadable(path, "file contains a NUL byte")
@@ -122,15 +138,17 @@ def check_bytes(data: bytes, path: str) -> list[Finding]:
             warnings.simplefilter("ignore")
             tree = ast.parse(source, path)
     except SyntaxError as exc:
-        return _unreadable(
-            path, f"syntax error: {exc.msg}", exc.lineno or 1, max((exc.offset or 1) - 1, 0)
-        )
+        return _tolerant(source, path, exc, target)
     except (RecursionError, MemoryError):
         return _unreadable(path, "code is nested too deeply to parse")
     except (ValueError, OverflowError) as exc:
         return _unreadable(path, f"cannot parse: {exc}")
+    return _checked(tree, source, path, target)
+
+
+def _checked(tree: ast.AST, source: str, path: str, target: Target) -> list[Finding]:
     try:
-        raw = check_tree(tree, path, source)
+        raw = check_tree(tree, path, source, target)
     except RecursionError:
         return _unreadable(path, "code is nested too deeply to check")
     except Exception as exc:  # a bug in a rule must not end the run
@@ -148,7 +166,32 @@ def check_bytes(data: bytes, path: str) -> list[Finding]:
     return findings
 
 
-def check_path(path: str, display: str | None = None) -> list[Finding]:
+def _tolerant(source: str, path: str, error: SyntaxError, target: Target) -> list[Finding]:
+    """TFG000 for a file Python 3 cannot parse, plus what the rules find in the rest of it."""
+    line, col = error.lineno or 1, max((error.offset or 1) - 1, 0)
+    try:
+        repaired = repair(source)
+    except (RecursionError, MemoryError):
+        repaired = None
+    if repaired is None:
+        return _unreadable(path, f"syntax error: {error.msg}", line, col)
+    tree, text, python2 = repaired
+    what = "Python 2 code: " if python2 else ""
+    head = unchecked(
+        path,
+        f"{what}syntax error: {error.msg}; only the lines Python 3 can read were checked",
+        line,
+        col,
+    )
+    if python2:
+        target = min(target or _PYTHON2_TARGET, _PYTHON2_TARGET)
+    rest = _checked(tree, text, path, target)
+    if rest and rest[0].code == "TFG000":  # the repaired text failed a check itself
+        return head
+    return head + rest
+
+
+def check_path(path: str, display: str | None = None, target: Target = None) -> list[Finding]:
     """Check one file on disk."""
     shown = display or path
     try:
@@ -171,4 +214,4 @@ def check_path(path: str, display: str | None = None) -> list[Finding]:
                 data += handle.read(MAX_BYTES + 1 - len(data))
     except OSError as exc:
         return _unreadable(shown, f"cannot read file: {exc.strerror or exc}")
-    return check_bytes(data, shown)
+    return check_bytes(data, shown, target)

@@ -2,19 +2,28 @@
 
 from __future__ import annotations
 
+import functools
 import gc
 import os
 from collections.abc import Iterable, Sequence
 
 from tfcompat_gpu._files import iter_python_files
-from tfcompat_gpu.lint.config import LintConfig, find_config, load_config, select_codes
-from tfcompat_gpu.lint.engine import check_path, unchecked
+from tfcompat_gpu.lint.config import (
+    ConfigError,
+    LintConfig,
+    find_config,
+    load_config,
+    select_codes,
+)
+from tfcompat_gpu.lint.engine import Target, check_path, unchecked
 from tfcompat_gpu.lint.report import Finding, Report
+from tfcompat_gpu.lint.target import TargetError, infer_target, parse_target
 
 __all__ = ["default_jobs", "lint_paths"]
 
 
-def _check_all(files: list[str], jobs: int) -> Iterable[list[Finding]]:
+def _check_all(files: list[str], jobs: int, target: Target) -> Iterable[list[Finding]]:
+    check = functools.partial(check_path, target=target) if target is not None else check_path
     # Files are independent: with several CPUs, fork workers as flake8 and ruff do. Small runs
     # stay in-process, where a pool would cost more than it saves.
     if jobs > 1 and len(files) >= 4 * jobs:
@@ -23,10 +32,10 @@ def _check_all(files: list[str], jobs: int) -> Iterable[list[Finding]]:
         try:
             context = multiprocessing.get_context("fork")
         except ValueError:  # no fork on this platform
-            return map(check_path, files)
+            return map(check, files)
         with context.Pool(jobs) as pool:
-            return pool.map(check_path, files, chunksize=max(1, len(files) // (jobs * 4)))
-    return map(check_path, files)
+            return pool.map(check, files, chunksize=max(1, len(files) // (jobs * 4)))
+    return map(check, files)
 
 
 def default_jobs() -> int:
@@ -61,8 +70,13 @@ def lint_paths(
     config: LintConfig | None = None,
     use_config: bool = True,
     jobs: int = 1,
+    target_version: str | None = None,
 ) -> Report:
-    """Lint files and directories; settings given here extend or override pyproject.toml."""
+    """Lint files and directories; settings given here extend or override pyproject.toml.
+
+    The target TensorFlow is ``target_version``, else the configuration's, else the one the
+    project's requirements declare (see :mod:`tfcompat_gpu.lint.target`).
+    """
     if config is None:
         config = load_config(find_config(paths)) if use_config else LintConfig(root=os.getcwd())
     codes = select_codes(
@@ -70,9 +84,20 @@ def lint_paths(
         [*config.extend_select, *extend_select],
         [*config.ignore, *ignore],
     )
-    patterns = [*config.exclude, *exclude]
     report = Report()
     findings: list[Finding] = report.findings
+    if target_version is not None:
+        try:
+            target: Target = parse_target(target_version)
+        except TargetError as exc:
+            raise ConfigError(str(exc)) from exc
+    elif config.target_version is not None:
+        target = config.target_version
+    else:
+        target = infer_target(config.root if config.path else (paths[0] if paths else "."))
+    report.target = target
+    patterns = [*config.exclude, *exclude]
+
     problems: list[tuple[str, str]] = []
     files = list(iter_python_files(paths, patterns, lambda path, why: problems.append((path, why))))
     report.files = len(files)
@@ -81,7 +106,7 @@ def lint_paths(
     collecting = gc.isenabled()
     gc.disable()
     try:
-        results = list(_check_all(files, jobs))
+        results = list(_check_all(files, jobs, target))
     finally:
         if collecting:
             gc.enable()

@@ -19,6 +19,7 @@ __all__ = [
     "TF2_CALLS",
     "Rule",
     "Severity",
+    "applies",
     "default_codes",
 ]
 
@@ -42,6 +43,9 @@ class Rule:
     """"static" (source files), "runtime" (the live process) or "both"."""
     summary: str = ""
     """A few words for tables (`tfcompat-gpu rules`, the README)."""
+    since: tuple[int, int] = (0, 0)
+    """The oldest target TensorFlow (major, minor) the rule applies to: the rules about moving
+    to TensorFlow 2 say nothing to a project that stays on TensorFlow 1."""
 
 
 def _tf2(name: str) -> str:
@@ -56,8 +60,10 @@ RULES: tuple[Rule, ...] = (
         severity="error",
         message="{reason}; the file was not checked",
         what="Reports a file the lint could not check: it does not parse (Python 2 syntax, broken "
-        "code), is not UTF-8, contains a NUL byte, is larger than the size cap, cannot be read, "
-        "or is a dangling link.",
+        "code), is not in the encoding it declares, contains a NUL byte, is larger than the size "
+        "cap, cannot be read, or is a dangling link. A file that does not parse is still read "
+        "where it can be: the lines Python 3 cannot read (`print 'x'`, `except E, e:`) are set "
+        "aside and every rule runs on the rest; a Python 2 file is checked for TensorFlow 1.",
         why="A file that is silently skipped is a file whose GPU configuration nobody checked.",
         example="print 'hello'  # Python 2 syntax",
         use_instead="print('hello')",
@@ -213,6 +219,7 @@ RULES: tuple[Rule, ...] = (
     Rule(
         code="TFG009",
         name="legacy-tf1-api",
+        since=(2, 0),
         default=True,
         severity="error",
         message="`{used}` does not exist on TensorFlow 2; use {instead}",
@@ -283,6 +290,7 @@ RULES: tuple[Rule, ...] = (
     Rule(
         code="TFG013",
         name="deprecated-config-name",
+        since=(2, 1),
         default=True,
         severity="warning",
         message="`{used}` is a deprecated alias; use `{instead}`",
@@ -401,3 +409,8 @@ TF2_CALLS: dict[str, str] = {
 
 def default_codes() -> frozenset[str]:
     return frozenset(rule.code for rule in RULES if rule.default)
+
+
+def applies(code: str, target: tuple[int, int] | None) -> bool:
+    """Whether rule ``code`` speaks to a project targeting TensorFlow ``target`` (None: latest)."""
+    return target is None or RULES_BY_CODE[code].since <= target

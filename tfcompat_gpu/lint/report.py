@@ -55,6 +55,8 @@ class Report:
     findings: list[Finding] = field(default_factory=list)
     files: int = 0
     """Number of files checked (0 for the runtime check)."""
+    target: tuple[int, int] | None = None
+    """The TensorFlow (major, minor) the files were checked for; None: the latest."""
 
     @property
     def ok(self) -> bool:

@@ -8,6 +8,8 @@ change the runtime go in these tables.
 
 from __future__ import annotations
 
+import re
+
 from tfcompat_gpu._tfnames import canonical
 
 __all__ = [
@@ -22,6 +24,7 @@ __all__ = [
     "call_kind",
     "canonical",
     "display",
+    "for_target",
 ]
 
 # Attributes that rules check on any object (``cfg.gpu_options.allow_growth = ...``).
@@ -177,3 +180,27 @@ def call_kind(name: str) -> int:
             kind = OP
     _CALL_KIND[name] = kind
     return kind
+
+
+# tf.config names that appeared in TensorFlow 2.1; older releases (1.14, 1.15, 2.0) have only
+# the experimental spelling, so a fix for them must name that one.
+_NEWER_NAMES = {
+    "tf.config." + new: "tf.config.experimental." + old
+    for new, old in (
+        ("set_logical_device_configuration", "set_virtual_device_configuration"),
+        ("get_logical_device_configuration", "get_virtual_device_configuration"),
+        ("LogicalDeviceConfiguration", "VirtualDeviceConfiguration"),
+        ("list_physical_devices", "list_physical_devices"),
+        ("list_logical_devices", "list_logical_devices"),
+        ("set_visible_devices", "set_visible_devices"),
+        ("get_visible_devices", "get_visible_devices"),
+    )
+}
+_NEWER = re.compile(r"\btf\.config\.(?:" + "|".join(n[10:] for n in _NEWER_NAMES) + r")\b")
+
+
+def for_target(text: str, target: tuple[int, int] | None) -> str:
+    """``text`` with the tf.config names of TensorFlow >= 2.1 spelled as ``target`` has them."""
+    if target is None or target >= (2, 1) or "tf.config." not in text:
+        return text
+    return _NEWER.sub(lambda m: _NEWER_NAMES[m.group(0)], text)
