@@ -148,7 +148,10 @@ def readme_span() -> str:
             "mistakes in\nsource files without importing TensorFlow; `tfcompat_gpu.check()` "
             "with no paths checks the\nrunning process (`check(strict=True)` in a test "
             "raises on findings). Exit status 0 / 1 / 2;\n`# noqa: TFG003`; settings in "
-            "`[tool.tfcompat-gpu.lint]`. Details: [docs/lint.md](docs/lint.md).",
+            "`[tool.tfcompat-gpu.lint]`. Findings that combine two statements hold on one path\n"
+            "the program can take; Python 2 files are still checked; `--target-version 1.15` (by\n"
+            "default read from the project's `tensorflow` requirement) keeps the TF2-migration\n"
+            "rules off for TensorFlow 1 projects. Details: [docs/lint.md](docs/lint.md).",
             "",
             CI_SNIPPETS,
             "### Rules",
