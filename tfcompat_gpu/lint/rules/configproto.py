@@ -5,9 +5,8 @@ TFG017 ids beyond CUDA_VISIBLE_DEVICES."""
 from __future__ import annotations
 
 import ast
-from typing import Any
 
-from tfcompat_gpu._options import OPTIONS
+from tfcompat_gpu._options import OPTIONS, same_value, show_value
 from tfcompat_gpu.lint.context import FileContext
 from tfcompat_gpu.lint.dispatch import on_call, on_node
 from tfcompat_gpu.lint.rules.env import is_env_value
@@ -20,24 +19,21 @@ _UNKNOWN = object()
 _CONFIG = "tensorflow.ConfigProto"
 _GPU_OPTIONS = "tensorflow.GPUOptions"
 
-# TensorFlow's defaults of the process-wide fields of the option table, plus the allocator type.
-_DEFAULTS: dict[str, object] = {
-    "allow_growth": False,
-    "per_process_gpu_memory_fraction": 0,
-    "visible_device_list": "",
-    "allocator_type": "",
-    "intra_op_parallelism_threads": 0,
-    "inter_op_parallelism_threads": 0,
-}
-_PROCESS_WIDE = frozenset(
-    option.proto_path.rpartition(".")[2]
+# The process-wide fields of the option table by their ConfigProto field name (TensorFlow
+# creates them once per process), plus the allocator type, which the table does not model.
+_OPTION_OF_FIELD = {
+    option.proto_path.rpartition(".")[2]: option
     for option in OPTIONS
     if option.process_wide and option.name != "memory_limit_mb"
-) | {"allocator_type"}
+}
+_ALLOCATOR = "allocator_type"
+_PROCESS_WIDE = frozenset(_OPTION_OF_FIELD) | {_ALLOCATOR}
+# Fields whose value must be a number: an environment string there is a bug (TFG008).
+_CONVERSIONS = {"count": ("an int", "int"), "fraction": ("a float", "float")}
 _NUMERIC = {
-    "intra_op_parallelism_threads": ("an int", "int"),
-    "inter_op_parallelism_threads": ("an int", "int"),
-    "per_process_gpu_memory_fraction": ("a float", "float"),
+    field: _CONVERSIONS[option.kind.name]
+    for field, option in _OPTION_OF_FIELD.items()
+    if option.kind.name in _CONVERSIONS
 }
 
 
@@ -234,23 +230,34 @@ def _session(ctx: FileContext, node: ast.Call, name: str) -> None:
 
 
 def _diffs(values: dict[str, object], first: dict[str, object]) -> list[str]:
+    """The process-wide fields this session sets to other values than the first one has."""
     diffs = []
     for field, mine in values.items():
-        default = _DEFAULTS.get(field, _UNKNOWN)
-        if default is _UNKNOWN:
+        if field not in _PROCESS_WIDE or (field not in first and mine is _UNKNOWN):
             continue
-        theirs = first.get(field, default)
-        if mine is _UNKNOWN or theirs is _UNKNOWN or _same(mine, theirs):
+        theirs = first.get(field)
+        if mine is _UNKNOWN or theirs is _UNKNOWN or _same(field, mine, theirs):
             continue
-        diffs.append(f"{field}={_show(mine)} (first: {_show(theirs)})")
+        diffs.append(f"{field}={_show(field, mine)} (first: {_show(field, theirs)})")
     return diffs
 
 
-def _same(a: Any, b: Any) -> bool:
+def _unset_if_zero(value: object) -> object:
+    # A proto field holding its zero value (0, 0.0, "", False) is unset to TensorFlow.
+    return None if isinstance(value, (int, float, str)) and not value else value
+
+
+def _same(field: str, a: object, b: object) -> bool:
+    a, b = _unset_if_zero(a), _unset_if_zero(b)
     if isinstance(a, str) and isinstance(b, str):
         return a.replace(" ", "") == b.replace(" ", "")
-    return bool(a == b)
+    option = _OPTION_OF_FIELD.get(field)
+    return a == b if option is None else same_value(option.name, a, b)
 
 
-def _show(value: object) -> str:
-    return repr(value)
+def _show(field: str, value: object) -> str:
+    option = _OPTION_OF_FIELD.get(field)
+    value = _unset_if_zero(value)
+    if option is None:
+        return repr(value) if value is not None else "'' (TensorFlow's default)"
+    return show_value(option.name, value)
