@@ -19,8 +19,10 @@ import warnings
 
 __all__ = ["repair"]
 
-_MAX_REPAIRS = 200
+_MAX_REPAIRS = 100
 """Give up on a file needing more: what is left would say little about it."""
+_MAX_CHARS = 512 * 1024
+"""Each repair parses the file again: larger broken files get their TFG000 only."""
 
 _PY2_STATEMENT = re.compile(r"[ \t]*(?:print\b(?![ \t]*[=(.,)\[\]]|[ \t]*$)|exec[ \t]+[\"'\w])")
 _PY2_EXCEPT = re.compile(r"^(?P<head>[ \t]*except\b[^,:#]*(?:\([^)]*\))?[^,:#]*),[ \t]*\w+[ \t]*:")
@@ -78,6 +80,8 @@ def repair(source: str) -> tuple[ast.Module, str, bool] | None:
     """A syntax tree of ``source`` with the lines Python 3 cannot read neutralised, the text
     it was parsed from, and whether Python 2 statements were seen; None when too much of the
     file had to go."""
+    if len(source) > _MAX_CHARS:
+        return None
     lines = source.splitlines(keepends=True)
     if any("\r" in line.rstrip("\r\n") for line in lines):
         return None  # a lone carriage return: line numbers would not match
