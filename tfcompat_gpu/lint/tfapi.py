@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from tfcompat_gpu._options import OPTIONS
 from tfcompat_gpu._tfnames import canonical
 
 __all__ = [
@@ -27,17 +28,13 @@ __all__ = [
     "for_target",
 ]
 
-# Attributes that rules check on any object (``cfg.gpu_options.allow_growth = ...``).
+# Attributes that rules check on any object (``cfg.gpu_options.allow_growth = ...``): the
+# process-wide fields of the option table, plus the allocator type it does not model.
 CONFIG_FIELDS = frozenset(
-    {
-        "allow_growth",
-        "per_process_gpu_memory_fraction",
-        "visible_device_list",
-        "allocator_type",
-        "intra_op_parallelism_threads",
-        "inter_op_parallelism_threads",
-    }
-)
+    option.proto_path.rpartition(".")[2]
+    for option in OPTIONS
+    if option.process_wide and option.name != "memory_limit_mb"
+) | {"allocator_type"}
 
 # Only these import roots can matter to a rule; ignoring numpy & co. keeps reference
 # callbacks off the hot path.

@@ -10,7 +10,7 @@ from tfcompat_gpu._options import OPTIONS, same_value, show_value
 from tfcompat_gpu.lint.context import FileContext
 from tfcompat_gpu.lint.dispatch import on_call, on_node
 from tfcompat_gpu.lint.rules.env import is_env_value
-from tfcompat_gpu.lint.tfapi import SESSIONS, canonical
+from tfcompat_gpu.lint.tfapi import CONFIG_FIELDS, SESSIONS, canonical
 from tfcompat_gpu.lint.values import fraction_problem, parse_visible_device_list
 
 __all__: list[str] = []
@@ -26,8 +26,7 @@ _OPTION_OF_FIELD = {
     for option in OPTIONS
     if option.process_wide and option.name != "memory_limit_mb"
 }
-_ALLOCATOR = "allocator_type"
-_PROCESS_WIDE = frozenset(_OPTION_OF_FIELD) | {_ALLOCATOR}
+_PROCESS_WIDE = CONFIG_FIELDS
 # Fields whose value must be a number: an environment string there is a bug (TFG008).
 _CONVERSIONS = {"count": ("an int", "int"), "fraction": ("a float", "float")}
 _NUMERIC = {
