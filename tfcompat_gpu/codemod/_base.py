@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Collection
 from typing import ClassVar, Literal
 
 import libcst as cst
-from libcst.codemod import CodemodContext, VisitorBasedCodemodCommand
+from libcst.codemod import Codemod, CodemodContext, VisitorBasedCodemodCommand
 from libcst.metadata import (
     ParentNodeProvider,
     PositionProvider,
     ProviderT,
-    QualifiedNameProvider,
+    QualifiedName,
+    Scope,
     ScopeProvider,
 )
 
+from tfcompat_gpu.codemod._emit import names_in
 from tfcompat_gpu.codemod._names import imported_names
 
 __all__ = ["TARGETS", "MigrationCommand", "Target"]
@@ -21,26 +25,46 @@ __all__ = ["TARGETS", "MigrationCommand", "Target"]
 Target = Literal["facade", "tf2"]
 TARGETS: tuple[Target, ...] = ("facade", "tf2")
 
+# context.scratch keys shared by the commands of one run
+RENAMER = "tfcompat_gpu.renamer"
+TAKEN = "tfcompat_gpu.taken"
+SOURCE = "tfcompat_gpu.source"
+
 
 class MigrationCommand(VisitorBasedCodemodCommand):
     """Base of the migration commands.
 
     Warnings are ``"LINE: message"`` strings in ``context.warnings``; the CLI prefixes the path.
+    ``TOKENS`` is the cheap pre-check: a file in which it finds nothing is one this command
+    leaves alone and says nothing about, so it need not be parsed for it (None: every file).
     """
 
     DESCRIPTION: str = ""
+    TOKENS: ClassVar[re.Pattern[str] | None] = None
     METADATA_DEPENDENCIES: ClassVar[tuple[ProviderT, ...]] = (
         PositionProvider,
-        QualifiedNameProvider,
         ScopeProvider,
         ParentNodeProvider,
     )
 
     def __init__(self, context: CodemodContext, target: Target = "facade") -> None:
-        super().__init__(context)
+        # The commands use plain visit_/leave_ methods, not matcher decorators: skipping the
+        # matcher machinery's set-up and per-node checks makes a walk several times cheaper.
+        Codemod.__init__(self, context)
+        cst.CSTTransformer.__init__(self)
         if target not in TARGETS:
             raise ValueError(f"Expected target to be one of {TARGETS}. Received: target={target!r}")
         self.target: Target = target
+
+    on_visit = cst.CSTTransformer.on_visit
+    on_leave = cst.CSTTransformer.on_leave  # type: ignore[assignment]
+    on_visit_attribute = cst.CSTTransformer.on_visit_attribute
+    on_leave_attribute = cst.CSTTransformer.on_leave_attribute
+
+    @classmethod
+    def wanted(cls, source: str) -> bool:
+        """Whether ``source`` may hold something for this command (never a false "no")."""
+        return cls.TOKENS is None or cls.TOKENS.search(source) is not None
 
     def line_of(self, node: cst.CSTNode) -> int:
         return self.get_metadata(PositionProvider, node).start.line
@@ -48,9 +72,41 @@ class MigrationCommand(VisitorBasedCodemodCommand):
     def warn_at(self, node: cst.CSTNode, message: str) -> None:
         self.warn(f"{self.line_of(node)}: {message}")
 
+    def qualified_names(self, node: cst.CSTNode) -> Collection[QualifiedName]:
+        # asked of the scope for the few nodes that need them: QualifiedNameProvider would
+        # walk the whole tree to prepare an answer for every node
+        scope: Scope | None = self.get_metadata(ScopeProvider, node, None)
+        return set() if scope is None else scope.get_qualified_names_for(node)
+
     def names_of(self, node: cst.CSTNode) -> set[str]:
-        return imported_names(self.get_metadata(QualifiedNameProvider, node, set()))
+        return imported_names(self.qualified_names(node))
+
+    def source_text(self) -> str:
+        """The text of the file being migrated."""
+        source: str | None = self.context.scratch.get(SOURCE)
+        return self.module.code if source is None else source
 
     def parent(self, node: cst.CSTNode) -> cst.CSTNode | None:
         parent: cst.CSTNode | None = self.get_metadata(ParentNodeProvider, node, None)
         return parent
+
+    def code_of(self, node: cst.CSTNode) -> str:
+        """The code of a node of the file, as it reads once the renames of this run are done.
+
+        Code a command moves elsewhere (a setting's value into ``configure()``) is taken from
+        the original tree; without this a deprecated name in it would survive the run.
+        """
+        renamer = self.context.scratch.get(RENAMER)
+        if renamer is not None and renamer is not self:
+            renamed = node.visit(renamer)
+            if isinstance(renamed, cst.CSTNode):
+                node = renamed
+        return self.module.code_for_node(node)
+
+    def taken_names(self, module: cst.Module) -> set[str]:
+        """Identifiers in use in the file; every command adds the names it introduces."""
+        taken: set[str] | None = self.context.scratch.get(TAKEN)
+        if taken is None:
+            taken = names_in(module)
+            self.context.scratch[TAKEN] = taken
+        return taken

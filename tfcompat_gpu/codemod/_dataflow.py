@@ -83,6 +83,36 @@ class Dataflow:
         ret = self._info.parent(node)
         return self.statement_of(ret) if isinstance(ret, cst.Return) else None
 
+    def declared_outside(self, name: cst.Name) -> bool:
+        """Whether the function assigning ``name`` declares it ``global`` or ``nonlocal``.
+
+        Such an assignment sets a variable other functions read at any time, so it stays.
+        """
+        node: cst.CSTNode | None = name
+        while node is not None and not isinstance(node, (cst.FunctionDef, cst.Lambda)):
+            node = self._info.parent(node)
+        if not isinstance(node, cst.FunctionDef):
+            return False
+        found = False
+
+        class _Declarations(cst.CSTVisitor):
+            def visit_Global(self, statement: cst.Global) -> None:
+                nonlocal found
+                found = found or any(n.name.value == name.value for n in statement.names)
+
+            def visit_Nonlocal(self, statement: cst.Nonlocal) -> None:
+                nonlocal found
+                found = found or any(n.name.value == name.value for n in statement.names)
+
+            def visit_FunctionDef(self, inner: cst.FunctionDef) -> bool:
+                return inner is node
+
+            def visit_ClassDef(self, inner: cst.ClassDef) -> bool:
+                return False
+
+        node.visit(_Declarations())
+        return found
+
     def uses(self, target: cst.Name) -> list[cst.Name]:
         """The Names that read the value assigned to ``target``, in source order.
 

@@ -7,7 +7,7 @@ tf.compat.v1.Session`` are the same thing to a migration.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator
+from collections.abc import Collection, Iterable, Iterator
 
 import libcst as cst
 from libcst.metadata import QualifiedName, QualifiedNameSource
@@ -86,15 +86,42 @@ def prefix_for(node: cst.BaseExpression, canonical_name: str) -> str | None:
     return None
 
 
+_IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "BaseException"})
+
+
+def _guards_imports(statement: cst.Try) -> bool:
+    """``try: import x / except ImportError: ...`` (or a bare or broader ``except``)."""
+    for handler in statement.handlers:
+        kinds = handler.type
+        if kinds is None:
+            return True
+        names = [e.value for e in kinds.elements] if isinstance(kinds, cst.Tuple) else [kinds]
+        if any(dotted(name) in _IMPORT_ERRORS for name in names):
+            return True
+    return False
+
+
 def top_level_imports(
     module: cst.Module,
 ) -> Iterator[tuple[cst.SimpleStatementLine, cst.Import | cst.ImportFrom]]:
-    """Each module-level ``import`` / ``from ... import`` with the statement line holding it."""
+    """Each module-level ``import`` / ``from ... import`` with the statement line holding it.
+
+    Imports in the body of a module-level ``try`` that catches ``ImportError`` count: an
+    import left there that fails under TF2 sends the whole block to its ``except``.
+    """
     for statement in module.body:
-        if isinstance(statement, cst.SimpleStatementLine):
-            for small in statement.body:
-                if isinstance(small, (cst.Import, cst.ImportFrom)):
-                    yield statement, small
+        lines: Iterable[cst.CSTNode] = [statement]
+        if (
+            isinstance(statement, cst.Try)
+            and isinstance(statement.body, cst.IndentedBlock)
+            and _guards_imports(statement)
+        ):
+            lines = statement.body.body
+        for line in lines:
+            if isinstance(line, cst.SimpleStatementLine):
+                for small in line.body:
+                    if isinstance(small, (cst.Import, cst.ImportFrom)):
+                        yield line, small
 
 
 def tf_root_alias(module: cst.Module) -> str | None:

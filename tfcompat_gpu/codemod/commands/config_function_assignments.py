@@ -6,14 +6,16 @@ assignment left it on) is removed, with a comment line saying what was removed a
 
 from __future__ import annotations
 
+import ast
+import re
 from collections.abc import Sequence
 
 import libcst as cst
-from libcst.metadata import QualifiedNameProvider
 
 from tfcompat_gpu.codemod._base import MigrationCommand
-from tfcompat_gpu.codemod._emit import free_name, growth_loop_code, names_in, statements
-from tfcompat_gpu.codemod._names import imported_names, prefix_for
+from tfcompat_gpu.codemod._emit import free_name, growth_loop_code, statements
+from tfcompat_gpu.codemod._names import prefix_for
+from tfcompat_gpu.codemod.commands.rename_deprecated_config import RENAMES
 
 __all__ = ["SETTERS", "ConfigFunctionAssignmentsCommand"]
 
@@ -38,13 +40,60 @@ LOGICAL_DEVICES = frozenset(
 )
 
 
+_ATTRIBUTE_ASSIGNMENT = re.compile(r"\w\s*\.\s*\w+\s*=[^=]")
+
+
+def _assigns_tensorflow_attribute(source: str) -> bool:
+    """Whether ``source`` assigns to an attribute of a name imported from TensorFlow."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return True  # let LibCST say what is wrong with it
+    bound: set[str] = set()
+    assigned: list[ast.Attribute] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.split(".")[0] == "tensorflow":
+                    bound.add(alias.asname or "tensorflow")
+        elif isinstance(node, ast.ImportFrom):
+            if node.module and node.module.split(".")[0] == "tensorflow" and not node.level:
+                bound.update(alias.asname or alias.name for alias in node.names)
+        elif (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Attribute)
+        ):
+            assigned.append(node.targets[0])
+    for target in assigned:
+        root: ast.expr = target
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        if isinstance(root, ast.Name) and root.id in bound:
+            return True
+    return False
+
+
+_LOGICAL_TOKENS = re.compile(
+    "|".join(sorted({name.rsplit(".", 1)[1] for name in LOGICAL_DEVICES}))
+)
+
+
 class ConfigFunctionAssignmentsCommand(MigrationCommand):
     DESCRIPTION: str = (
         "Replace assignments to tf.config setters (tf.config.X = value) by calls to them."
     )
 
+    @classmethod
+    def wanted(cls, source: str) -> bool:
+        return (
+            "tensorflow" in source
+            and _ATTRIBUTE_ASSIGNMENT.search(source) is not None
+            and _assigns_tensorflow_attribute(source)
+        )
+
     def visit_Module(self, node: cst.Module) -> None:
-        self._taken = names_in(node)
+        self._taken = self.taken_names(node)
         # placeholders of removed assignments: their comment lines move to the next statement;
         # the placeholders are kept alive here so that their ids stay theirs
         self._removed_lines: dict[int, list[cst.EmptyLine]] = {}
@@ -56,13 +105,11 @@ class ConfigFunctionAssignmentsCommand(MigrationCommand):
                 self.outer = outer
 
             def visit_Call(self, call: cst.Call) -> None:
-                names = imported_names(
-                    self.outer.get_metadata(QualifiedNameProvider, call.func, set())
-                )
-                if names & LOGICAL_DEVICES:
+                if self.outer.names_of(call.func) & LOGICAL_DEVICES:
                     self.outer._logical_devices = True
 
-        node.visit(_FindLogical(self))
+        if _LOGICAL_TOKENS.search(self.source_text()):
+            node.visit(_FindLogical(self))
 
     def leave_SimpleStatementLine(
         self, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine
@@ -78,8 +125,11 @@ class ConfigFunctionAssignmentsCommand(MigrationCommand):
         names = self.names_of(target)
         setter = next(iter(sorted(names & (SETTERS | {GROWTH}))), None)
         if setter is None:
+            # named as they read after this run's renames
             configured = sorted(
-                n for n in names if n.startswith(("tensorflow.config.", "tensorflow.debugging."))
+                RENAMES.get(n, n)
+                for n in names
+                if n.startswith(("tensorflow.config.", "tensorflow.debugging."))
             )
             if configured:
                 self.warn_at(
@@ -96,7 +146,7 @@ class ConfigFunctionAssignmentsCommand(MigrationCommand):
                 "left unchanged: call the function instead",
             )
             return updated_node
-        value = self.module.code_for_node(assign.value)
+        value = self.code_of(assign.value)
         if setter == SOFT_PLACEMENT and not (
             isinstance(assign.value, cst.Name) and assign.value.value == "True"
         ):

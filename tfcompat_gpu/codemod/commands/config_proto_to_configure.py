@@ -9,16 +9,16 @@ and reported: a half-translated config would silently change what the program as
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TypeVar, Union, cast
+from typing import ClassVar, TypeVar, Union, cast
 
 import libcst as cst
 from libcst.codemod.visitors import AddImportsVisitor
 from libcst.metadata import (
     Assignment,
     PositionProvider,
-    QualifiedNameProvider,
     Scope,
     ScopeProvider,
 )
@@ -27,7 +27,7 @@ from tfcompat_gpu._options import option_for_proto_path
 from tfcompat_gpu.codemod import _emit_facade
 from tfcompat_gpu.codemod._base import MigrationCommand
 from tfcompat_gpu.codemod._dataflow import CannotFollow, Dataflow
-from tfcompat_gpu.codemod._emit import names_in, statements
+from tfcompat_gpu.codemod._emit import statements
 from tfcompat_gpu.codemod._emit_tf2 import tf2_code
 from tfcompat_gpu.codemod._imports import remove_stale_imports
 from tfcompat_gpu.codemod._names import (
@@ -49,6 +49,17 @@ __all__ = ["ConfigProtoToConfigureCommand"]
 _Block = Union[cst.Module, cst.IndentedBlock]
 _SESSION_PARAMS = ("target", "graph", "config")
 _N = TypeVar("_N", bound=cst.CSTNode)
+
+
+def _comments_in(node: cst.CSTNode) -> list[cst.Comment]:
+    found: list[cst.Comment] = []
+
+    class _Collect(cst.CSTVisitor):
+        def visit_Comment(self, comment: cst.Comment) -> None:
+            found.append(comment)
+
+    node.visit(_Collect())
+    return found
 
 
 def _leading_lines(statement: cst.BaseStatement) -> list[cst.EmptyLine]:
@@ -84,6 +95,10 @@ class _Plan:
 
 class ConfigProtoToConfigureCommand(MigrationCommand):
     DESCRIPTION: str = "Replace ConfigProto/GPUOptions passed to sessions or set_session by tfcompat_gpu.configure()."
+    # every name the command matches ends in one of these, however it is imported
+    TOKENS: ClassVar[re.Pattern[str] | None] = re.compile(
+        r"\b(?:ConfigProto|GPUOptions|Session|InteractiveSession|set_session|get_session)\b"
+    )
 
     # ------------------------------------------------------------------ analysis
 
@@ -96,7 +111,7 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
         self._factories: set[cst.FunctionDef] = set()
         self._migrated = False
         self._tf = tf_root_alias(node)
-        self._taken = names_in(node)
+        self._taken = self.taken_names(node)
         calls: list[cst.Call] = []
 
         class _Calls(cst.CSTVisitor):
@@ -264,6 +279,11 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
                 )
             else:
                 target, line = assigned
+                if self._flow.declared_outside(target):
+                    raise CannotFollow(
+                        f"{target.value} is declared global or nonlocal, so code elsewhere "
+                        "may read it"
+                    )
                 config.building.append(line)
                 self._read_uses(target, "", found, config)
         if gpu_options is not None:
@@ -426,9 +446,9 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
             return path, None, None
         line = self._flow.statement_of(assign)
         if value_key is not None:
-            key = self.module.code_for_node(value_key)
+            key = self.code_of(value_key)
             value: cst.BaseExpression = cst.parse_expression(
-                f"{{{key}: {self.module.code_for_node(assign.value)}}}"
+                f"{{{key}: {self.code_of(assign.value)}}}"
             )
             return "device_count[]", line, value
         return path, line, assign.value
@@ -465,7 +485,7 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
         counts: list[str] = []
         for _, path, value in sorted(found, key=lambda item: item[0]):
             if path == "device_count[]":
-                counts.append(self.module.code_for_node(value)[1:-1])
+                counts.append(self.code_of(value)[1:-1])
                 continue
             option = option_for_proto_path(path)
             if option is None:
@@ -476,7 +496,7 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
         if counts:
             base = config.settings.get("device_count")
             items = (
-                [self.module.code_for_node(e) for e in base.elements]
+                [self.code_of(e) for e in base.elements]
                 if isinstance(base, cst.Dict)
                 else []
             )
@@ -540,23 +560,30 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
             plan.replace_anchor.add(anchor)
         plan.calls.update(calls)
         gone = sorted(remove | ({anchor} if config.anchor_replaced else set()), key=self.line_of)
-        plan.comments[anchor] = self._comments(gone)
+        plan.comments[anchor] = self._comments(gone, [sink for sink in calls if sink in config.sinks])
         self._migrated = True
         if self.target == "facade" and (
             new or any(SESSION in self._kinds.get(c, set()) for c in calls)
         ):
             AddImportsVisitor.add_needed_import(self.context, _emit_facade.IMPORT)
 
-    def _comments(self, gone: Sequence[cst.BaseStatement]) -> list[cst.EmptyLine]:
-        """Comments of the removed statements, kept above the statement that replaces them."""
+    def _comments(
+        self, gone: Sequence[cst.BaseStatement], replaced: Sequence[cst.Call]
+    ) -> list[cst.EmptyLine]:
+        """Comments of the removed statements and replaced calls, kept above the new code.
+
+        That includes comments inside a multi-line ``ConfigProto(...)`` call: they explain
+        the settings, which the new code carries.
+        """
         lines: list[cst.EmptyLine] = []
         for index, statement in enumerate(gone):
             lead = _leading_lines(statement)
             lines += lead if index == 0 else [line for line in lead if line.comment is not None]
-            if isinstance(statement, cst.SimpleStatementLine):
-                comment = statement.trailing_whitespace.comment
-                if comment is not None:
-                    lines.append(cst.EmptyLine(comment=comment))
+            if isinstance(statement, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
+                statement = statement.with_changes(leading_lines=[])
+            lines += [cst.EmptyLine(comment=comment) for comment in _comments_in(statement)]
+        for call in replaced:
+            lines += [cst.EmptyLine(comment=comment) for comment in _comments_in(call)]
         return lines
 
     def _plan_sink(
@@ -576,7 +603,8 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
                 remove.add(set_session)
                 return
             assigned = self._flow.assigned_name(sink)
-            if assigned is not None:
+            # a global/nonlocal session is read by other functions: it stays, built anew
+            if assigned is not None and not self._flow.declared_outside(assigned[0]):
                 target, line = assigned
                 uses = self._set_session_uses(target)
                 if uses is not None:
@@ -635,14 +663,14 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
         for index, arg in enumerate(sink.args):
             key = arg.keyword.value if arg.keyword is not None else _SESSION_PARAMS[index]
             if key != "config":
-                args.append(f"{key}={self.module.code_for_node(arg.value)}")
+                args.append(f"{key}={self.code_of(arg.value)}")
             elif keep_config:
                 # session(config, graph, target): the config goes first
-                args.insert(0, self.module.code_for_node(arg.value))
+                args.insert(0, self.code_of(arg.value))
         if self.target == "facade" and not interactive:
             return cst.parse_expression(_emit_facade.session_code(args))
         name = INTERACTIVE_SESSION if interactive else SESSION
-        raw = {q.name for q in self.get_metadata(QualifiedNameProvider, sink.func, set())}
+        raw = {q.name for q in self.qualified_names(sink.func)}
         func = self.module.code_for_node(sink.func)
         prefix = prefix_for(sink.func, name)
         if f"tensorflow.{name.split('.', 1)[1]}" in raw and prefix is not None:
@@ -653,7 +681,7 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
     # ------------------------------------------------------------------ emitted code
 
     def _configure_statements(self, config: _Config) -> list[cst.BaseStatement]:
-        settings = {k: self.module.code_for_node(v) for k, v in config.settings.items()}
+        settings = {k: self.code_of(v) for k, v in config.settings.items()}
         assert config.anchor is not None
         indent = " " * self.get_metadata(PositionProvider, config.anchor).start.column
         if config.factory is not None:
@@ -669,7 +697,7 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
         if self.target == "facade":
             return statements(_emit_facade.configure_code(settings, indent))
         return statements(
-            tf2_code(config.settings, self.module.code_for_node, self._tf_prefix, self._taken)
+            tf2_code(config.settings, self.code_of, self._tf_prefix, self._taken)
         )
 
     # ------------------------------------------------------------------ rewriting
@@ -698,7 +726,8 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
             new[0] = new[0].with_changes(leading_lines=comments)
             return cast("cst.FlattenSentinel[_N]", cst.FlattenSentinel(new))
         if new:
-            new[0] = new[0].with_changes(leading_lines=result.leading_lines)
+            lead = [*result.leading_lines, *(line for line in comments if line.comment)]
+            new[0] = new[0].with_changes(leading_lines=lead)
             result = result.with_changes(leading_lines=[])
         return cast("cst.FlattenSentinel[_N]", cst.FlattenSentinel([*new, result]))
 

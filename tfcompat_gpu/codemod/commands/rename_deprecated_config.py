@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+from typing import ClassVar
+
 import libcst as cst
 
 from tfcompat_gpu.codemod._base import MigrationCommand
@@ -33,6 +36,14 @@ class RenameDeprecatedConfigCommand(MigrationCommand):
     DESCRIPTION: str = (
         "Rename deprecated tf.config.experimental device functions to their tf.config names."
     )
+    TOKENS: ClassVar[re.Pattern[str] | None] = re.compile(
+        r"\b(?:" + "|".join(sorted({name.rsplit(".", 1)[1] for name in RENAMES})) + r")\b"
+    )
+
+    @classmethod
+    def wanted(cls, source: str) -> bool:
+        # only the spelling through ``...config.experimental.NAME`` is renamed
+        return "experimental" in source and super().wanted(source)
 
     def leave_Attribute(
         self, original_node: cst.Attribute, updated_node: cst.Attribute
