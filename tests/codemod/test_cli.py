@@ -89,9 +89,11 @@ def test_unparsable_file_is_reported_and_skipped(
     project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     (project / "broken.py").write_text("def oops(:\n")
-    assert main(["migrate", "--write", str(project)]) == 0
+    # the others are migrated; the skipped file makes the run fail at the end
+    assert main(["migrate", "--write", str(project)]) == 1
     err = capsys.readouterr().err
-    assert f"{project / 'broken.py'}: skipped: cannot parse it" in err
+    # the column is Python's: the ``:`` after the parenthesis
+    assert f"{project / 'broken.py'}: skipped: cannot parse it (line 1, column 10:" in err
     assert (project / "broken.py").read_text() == "def oops(:\n"
     assert (project / "train.py").read_text() == MIGRATED
 

@@ -1,24 +1,29 @@
-"""``tfcompat-gpu migrate [--write | --check] [--target facade|tf2] PATHS...``.
+"""``tfcompat-gpu migrate [--write | --check] [--target facade|tf2] [-j N] PATHS...``.
 
 Prints a unified diff by default, rewrites in place with ``--write``, and with ``--check`` exits
-1 when anything would change (for CI).  Exit 2 is a usage error.  A file that does not parse is
-reported on stderr and skipped.  Warnings (``path:line: why``) go to stderr.
+1 when anything would change (for CI).  A file that cannot be read, parsed or written is
+reported as ``path: skipped: reason``, left untouched, and makes the run exit 1 at the end; the
+other files are still processed.  Exit 2 is a usage error.  Warnings (``path:line: why``) go
+to stderr.  Files are found as ``check`` finds them (:mod:`tfcompat_gpu._files`).
 """
 
 from __future__ import annotations
 
 import argparse
 import difflib
+import os
+import re
 import sys
-from collections.abc import Iterator, Sequence
-from pathlib import Path
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import TextIO
 
-__all__ = ["INSTALL_HINT", "main"]
+__all__ = ["INSTALL_HINT", "main", "unified_diff"]
 
 INSTALL_HINT = (
     'tfcompat-gpu migrate needs LibCST, an optional dependency: pip install "tfcompat-gpu[migrate]"'
 )
-_SKIPPED_DIRS = frozenset({".git", ".hg", ".tox", ".nox", ".venv", "venv", "__pycache__"})
+_LINE = re.compile(r"[^\n]*\n|[^\n]+\Z")
 
 
 class _UsageError(Exception):
@@ -49,19 +54,158 @@ def _parser() -> _Parser:
         default="facade",
         help="facade: tfcompat_gpu.configure() (default); tf2: plain tf.config calls where exact",
     )
+    parser.add_argument(
+        "-j",
+        "--jobs",
+        type=int,
+        default=0,
+        metavar="N",
+        help="worker processes (default: one per idle CPU)",
+    )
     parser.add_argument("paths", nargs="+", metavar="PATH", help="files or directories")
     return parser
 
 
-def _files(paths: Sequence[str]) -> Iterator[Path]:
-    for raw in paths:
-        path = Path(raw)
-        if path.is_dir():
-            for found in sorted(path.rglob("*.py")):
-                if not _SKIPPED_DIRS.intersection(found.relative_to(path).parts[:-1]):
-                    yield found
+def unified_diff(old: str, new: str, shown: str) -> str:
+    """A diff ``git apply`` accepts: lines split on ``\\n`` only, a missing final newline marked."""
+    out: list[str] = []
+    for line in difflib.unified_diff(
+        _LINE.findall(old), _LINE.findall(new), fromfile=f"a/{shown}", tofile=f"b/{shown}"
+    ):
+        out.append(line)
+        if not line.endswith("\n"):
+            out.append("\n\\ No newline at end of file\n")
+    return "".join(out)
+
+
+@dataclass
+class _Outcome:
+    messages: list[str] = field(default_factory=list)
+    diff: bytes = b""
+    changed: bool = False
+    failed: bool = False
+
+
+def _shown(path: str) -> str:
+    relative = os.path.relpath(path)
+    return (path if relative.startswith("..") else relative).replace(os.sep, "/")
+
+
+def _migrate_one(job: tuple[str, str, str]) -> _Outcome:
+    from libcst import ParserSyntaxError
+
+    from tfcompat_gpu.codemod._io import Skip, read_source, write_source
+    from tfcompat_gpu.codemod.api import migrate_source
+
+    path, target, mode = job
+    outcome = _Outcome()
+    try:
+        source = read_source(path)
+        try:
+            result = migrate_source(source.text, target=target, filename=path)  # type: ignore[arg-type]
+        except SyntaxError as error:
+            raise Skip(
+                f"cannot parse it (line {error.lineno}, column {error.offset}: {error.msg})"
+            ) from None
+        except ParserSyntaxError as error:
+            raise Skip(
+                f"cannot parse it (line {error.raw_line}, column {error.raw_column + 1}: "
+                f"{error.message})"
+            ) from None
+        except RecursionError:
+            raise Skip("cannot parse it (nested too deeply)") from None
+        outcome.messages += [f"{path}:{warning}" for warning in result.warnings]
+        if not result.changed:
+            return outcome
+        outcome.changed = True
+        if mode == "check":
+            outcome.messages.append(f"{path}: would be migrated")
+        elif mode == "write":
+            write_source(source, source.encode(result.code))
+            outcome.messages.append(f"{path}: migrated")
         else:
+            diff = unified_diff(
+                source.full_text(source.text), source.full_text(result.code), _shown(path)
+            )
+            outcome.diff = diff.encode(source.encoding, "surrogateescape")
+    except Skip as why:
+        outcome.messages.append(f"{path}: skipped: {why}")
+        outcome.failed = True
+    except Exception as error:  # a bug on one file must not stop the run
+        outcome.messages.append(f"{path}: skipped: internal error ({error!r})")
+        outcome.failed = True
+    return outcome
+
+
+def _within(path: str, roots: Sequence[str]) -> bool:
+    return any(path == root or path.startswith(root.rstrip(os.sep) + os.sep) for root in roots)
+
+
+def _files(paths: Sequence[str], note: Callable[[str], None]) -> Iterator[str]:
+    """The files to migrate, each real file once; links leading outside ``paths`` skipped."""
+    from tfcompat_gpu._files import iter_python_files
+
+    roots = [os.path.realpath(path) for path in paths]
+    found = list(iter_python_files(paths, on_error=lambda p, why: note(f"{p}: skipped: {why}")))
+    real = {path: os.path.realpath(path) for path in found}
+    direct = {real[path] for path in found if not os.path.islink(path)}
+    seen: set[str] = set()
+    for path in found:
+        target = real[path]
+        if os.path.islink(path):
+            if not _within(target, roots):
+                note(
+                    f"{path}: note: skipped, a symbolic link to {target}, outside the paths given"
+                )
+                continue
+            if target in direct:
+                continue  # migrated under its own name
+        if target not in seen:
+            seen.add(target)
             yield path
+
+
+def _run(jobs: list[tuple[str, str, str]], workers: int) -> Iterable[_Outcome]:
+    # Files are independent: forked workers as check has; small runs stay in-process.
+    if workers > 1 and len(jobs) >= 4 * workers:
+        import multiprocessing
+
+        try:
+            context = multiprocessing.get_context("fork")
+        except ValueError:  # no fork on this platform
+            yield from map(_migrate_one, jobs)
+            return
+        with context.Pool(workers) as pool:
+            yield from pool.imap(_migrate_one, jobs, chunksize=max(1, len(jobs) // (workers * 8)))
+        return
+    yield from map(_migrate_one, jobs)
+
+
+class _Progress:
+    """``[#####.....] 37/200`` on one line of a terminal's stderr; nothing elsewhere."""
+
+    def __init__(self, stream: TextIO, total: int) -> None:
+        self._stream = stream
+        self._total = total
+        self._on = total > 1 and stream.isatty()
+        self._done = 0
+
+    def say(self, line: str) -> None:
+        self._stream.write(("\r\x1b[K" if self._on else "") + line + "\n")
+
+    def step(self) -> None:
+        self._done += 1
+        if self._on:
+            filled = 30 * self._done // self._total
+            self._stream.write(
+                f"\r[{'#' * filled}{'.' * (30 - filled)}] {self._done}/{self._total} files"
+            )
+            self._stream.flush()
+
+    def close(self) -> None:
+        if self._on:
+            self._stream.write("\r\x1b[K")
+            self._stream.flush()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -76,7 +220,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except SystemExit as done:  # --help
         return done.code if isinstance(done.code, int) else 0
-    missing = [p for p in options.paths if not Path(p).exists()]
+    missing = [p for p in options.paths if not os.path.lexists(p)]
     if missing:
         print(f"tfcompat-gpu migrate: no such file or directory: {missing[0]}", file=sys.stderr)
         return 2
@@ -85,38 +229,36 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ImportError:
         print(INSTALL_HINT, file=sys.stderr)
         return 2
-    from tfcompat_gpu.codemod.api import migrate_source
+    from tfcompat_gpu.lint.run import default_jobs
 
+    stderr = sys.stderr
+    failed = False
+
+    def note(line: str) -> None:
+        nonlocal failed
+        failed = failed or ": skipped: " in line
+        print(line, file=stderr)
+
+    mode = "write" if options.write else "check" if options.check else "diff"
+    jobs = [(path, options.target, mode) for path in _files(options.paths, note)]
+    progress = _Progress(stderr, len(jobs))
     changed = 0
-    for path in _files(options.paths):
-        try:
-            source = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as error:
-            print(f"{path}: skipped: cannot read it ({error})", file=sys.stderr)
-            continue
-        try:
-            result = migrate_source(source, target=options.target, filename=str(path))
-        except Exception as error:  # one bad file must not stop the run
-            reason = str(error).splitlines()[0] if str(error) else type(error).__name__
-            print(f"{path}: skipped: cannot parse it ({reason})", file=sys.stderr)
-            continue
-        for warning in result.warnings:
-            print(f"{path}:{warning}", file=sys.stderr)
-        if result.code == source:
-            continue
-        changed += 1
-        if options.check:
-            print(f"{path}: would be migrated", file=sys.stderr)
-        elif options.write:
-            path.write_text(result.code, encoding="utf-8")
-            print(f"{path}: migrated", file=sys.stderr)
-        else:
-            sys.stdout.writelines(
-                difflib.unified_diff(
-                    source.splitlines(keepends=True),
-                    result.code.splitlines(keepends=True),
-                    fromfile=f"a/{path}",
-                    tofile=f"b/{path}",
-                )
-            )
-    return 1 if options.check and changed else 0
+    out = sys.stdout
+    for outcome in _run(jobs, options.jobs if options.jobs > 0 else default_jobs()):
+        for line in outcome.messages:
+            progress.say(line)
+        if outcome.diff:
+            # the diff is in the file's own encoding, so that it applies to the file's bytes
+            out.flush()
+            buffer = getattr(out, "buffer", None)
+            if buffer is not None:
+                buffer.write(outcome.diff)
+                buffer.flush()
+            else:
+                out.write(outcome.diff.decode("utf-8", "replace"))
+        changed += outcome.changed
+        failed = failed or outcome.failed
+        progress.step()
+    progress.close()
+    out.flush()
+    return 1 if failed or (options.check and changed) else 0
