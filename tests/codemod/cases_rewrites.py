@@ -897,6 +897,193 @@ config.allow_soft_placement = True
 for _id, _code, _warnings in _LEFT:
     case(_id, _code, _code, _warnings)
 
+# ---------------------------------------------------------------- scoping and comments kept
+case(
+    # the session is a global other functions read: it stays, built from the process config
+    "global-session-stays",
+    """\
+import tensorflow as tf
+sess = None
+
+def init():
+    global sess
+    config = tf.ConfigProto()
+    config.gpu_options.allow_growth = True
+    sess = tf.Session(config=config)
+
+def predict(x):
+    return sess.run(x)
+""",
+    """\
+import tensorflow as tf
+import tfcompat_gpu
+
+sess = None
+
+def init():
+    global sess
+    tfcompat_gpu.configure(allow_growth=True)
+    sess = tfcompat_gpu.session()
+
+def predict(x):
+    return sess.run(x)
+""",
+)
+case(
+    "nonlocal-session-stays",
+    """\
+import tensorflow as tf
+
+def make():
+    sess = None
+    def init():
+        nonlocal sess
+        sess = tf.Session(config=tf.ConfigProto(allow_soft_placement=True))
+    init()
+    return sess
+""",
+    """\
+import tensorflow as tf
+import tfcompat_gpu
+
+def make():
+    sess = None
+    def init():
+        nonlocal sess
+        tfcompat_gpu.configure(allow_soft_placement=True)
+        sess = tfcompat_gpu.session()
+    init()
+    return sess
+""",
+)
+case(
+    "global-session-stays-tf2",
+    """\
+import tensorflow as tf
+sess = None
+
+def init():
+    global sess
+    sess = tf.Session(config=tf.ConfigProto(log_device_placement=True))
+""",
+    """\
+import tensorflow as tf
+sess = None
+
+def init():
+    global sess
+    tf.debugging.set_log_device_placement(True)
+    sess = tf.compat.v1.Session()
+""",
+    target="tf2",
+)
+case(
+    # a global config may be read anywhere: left, and said so
+    "global-config-left",
+    """\
+import tensorflow as tf
+
+def init():
+    global config
+    config = tf.ConfigProto()
+    config.gpu_options.allow_growth = True
+    return tf.Session(config=config)
+""",
+    """\
+import tensorflow as tf
+
+def init():
+    global config
+    config = tf.ConfigProto()
+    config.gpu_options.allow_growth = True
+    return tf.Session(config=config)
+""",
+    [(5, "config is declared global or nonlocal"), (7, "built where the migration cannot follow")],
+)
+case(
+    # on TF2 the Keras import fails: left in the try, it would send the block to except
+    "guarded-import-is-removed",
+    """\
+try:
+    import tensorflow as tf
+    from keras.backend.tensorflow_backend import set_session
+    config = tf.ConfigProto()
+    config.gpu_options.allow_growth = True
+    set_session(tf.Session(config=config))
+except ImportError:
+    tf = None
+""",
+    """\
+import tfcompat_gpu
+
+try:
+    import tensorflow as tf
+    tfcompat_gpu.configure(allow_growth=True)
+except ImportError:
+    tf = None
+""",
+)
+case(
+    "guarded-import-is-removed-tf2",
+    """\
+try:
+    import tensorflow as tf
+    import keras.backend.tensorflow_backend as KTF
+except (ImportError, AttributeError):
+    tf = None
+config = tf.ConfigProto(allow_soft_placement=True)
+KTF.set_session(tf.Session(config=config))
+""",
+    """\
+try:
+    import tensorflow as tf
+except (ImportError, AttributeError):
+    tf = None
+tf.config.set_soft_device_placement(True)
+""",
+    target="tf2",
+)
+case(
+    "comments-inside-a-multiline-call-are-kept",
+    """\
+import tensorflow as tf
+config = tf.ConfigProto(
+    allow_soft_placement=True,  # fall back to the CPU
+    # growth keeps the other jobs on this GPU alive
+    gpu_options=tf.GPUOptions(allow_growth=True),
+)
+sess = tf.Session(config=config)
+""",
+    """\
+import tensorflow as tf
+import tfcompat_gpu
+
+# fall back to the CPU
+# growth keeps the other jobs on this GPU alive
+tfcompat_gpu.configure(allow_soft_placement=True, allow_growth=True)
+""",
+)
+case(
+    "comments-inside-an-inline-config-are-kept",
+    """\
+import tensorflow as tf
+with tf.Session(config=tf.ConfigProto(
+        log_device_placement=True,  # noisy, on purpose
+)) as sess:
+    sess.run(1)
+""",
+    """\
+import tensorflow as tf
+import tfcompat_gpu
+
+# noisy, on purpose
+tfcompat_gpu.configure(log_device_placement=True)
+with tfcompat_gpu.session() as sess:
+    sess.run(1)
+""",
+)
+
+
 # ---------------------------------------------------------------- no-ops: silent and unchanged
 NOOPS: list[tuple[str, str]] = [
     (
