@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Collection
 from typing import ClassVar, Literal
@@ -9,7 +10,6 @@ from typing import ClassVar, Literal
 import libcst as cst
 from libcst.codemod import Codemod, CodemodContext, VisitorBasedCodemodCommand
 from libcst.metadata import (
-    ParentNodeProvider,
     PositionProvider,
     ProviderT,
     QualifiedName,
@@ -29,6 +29,36 @@ TARGETS: tuple[Target, ...] = ("facade", "tf2")
 RENAMER = "tfcompat_gpu.renamer"
 TAKEN = "tfcompat_gpu.taken"
 SOURCE = "tfcompat_gpu.source"
+PARENTS = "tfcompat_gpu.parents"
+
+_FIELDS: dict[type[cst.CSTNode], tuple[str, ...]] = {}
+
+
+def parent_map(module: cst.Module) -> dict[cst.CSTNode, cst.CSTNode]:
+    """Each node's parent, read from the node fields without rebuilding any node.
+
+    ``ParentNodeProvider`` answers the same through ``node.children``, which rebuilds every
+    node it asks; this costs a fraction of that.
+    """
+    parents: dict[cst.CSTNode, cst.CSTNode] = {}
+    todo: list[cst.CSTNode] = [module]
+    while todo:
+        node = todo.pop()
+        kind = type(node)
+        names = _FIELDS.get(kind)
+        if names is None:
+            names = _FIELDS[kind] = tuple(f.name for f in dataclasses.fields(node))
+        for name in names:
+            value = getattr(node, name)
+            if isinstance(value, cst.CSTNode):
+                parents[value] = node
+                todo.append(value)
+            elif isinstance(value, (list, tuple)):
+                for item in value:
+                    if isinstance(item, cst.CSTNode):
+                        parents[item] = node
+                        todo.append(item)
+    return parents
 
 
 class MigrationCommand(VisitorBasedCodemodCommand):
@@ -44,7 +74,6 @@ class MigrationCommand(VisitorBasedCodemodCommand):
     METADATA_DEPENDENCIES: ClassVar[tuple[ProviderT, ...]] = (
         PositionProvider,
         ScopeProvider,
-        ParentNodeProvider,
     )
 
     def __init__(self, context: CodemodContext, target: Target = "facade") -> None:
@@ -65,6 +94,15 @@ class MigrationCommand(VisitorBasedCodemodCommand):
     def wanted(cls, source: str) -> bool:
         """Whether ``source`` may hold something for this command (never a false "no")."""
         return cls.TOKENS is None or cls.TOKENS.search(source) is not None
+
+    @classmethod
+    def relevant(cls, statement: str) -> bool:
+        """Whether a module-level statement's text may hold something for this command.
+
+        Asked only of a file :meth:`wanted` says yes to; the statements no command finds
+        relevant (and that share no module-level name with those) are not given to LibCST.
+        """
+        return cls.wanted(statement)
 
     def line_of(self, node: cst.CSTNode) -> int:
         return self.get_metadata(PositionProvider, node).start.line
@@ -87,8 +125,11 @@ class MigrationCommand(VisitorBasedCodemodCommand):
         return self.module.code if source is None else source
 
     def parent(self, node: cst.CSTNode) -> cst.CSTNode | None:
-        parent: cst.CSTNode | None = self.get_metadata(ParentNodeProvider, node, None)
-        return parent
+        parents: dict[cst.CSTNode, cst.CSTNode] | None = self.context.scratch.get(PARENTS)
+        if parents is None:
+            parents = parent_map(self.module)
+            self.context.scratch[PARENTS] = parents
+        return parents.get(node)
 
     def code_of(self, node: cst.CSTNode) -> str:
         """The code of a node of the file, as it reads once the renames of this run are done.

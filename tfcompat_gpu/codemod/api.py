@@ -9,8 +9,10 @@ together in a single transforming walk, in :data:`COMMANDS` order at every node.
 from __future__ import annotations
 
 import ast
+import dataclasses
 import re
 import warnings
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TypeVar, Union
 
@@ -20,6 +22,7 @@ from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
 from libcst.metadata import MetadataWrapper, ProviderT
 
 from tfcompat_gpu.codemod._base import RENAMER, SOURCE, TAKEN, MigrationCommand, Target
+from tfcompat_gpu.codemod._focus import focus, unfocus
 from tfcompat_gpu.codemod.commands import COMMANDS
 from tfcompat_gpu.codemod.commands.rename_deprecated_config import RenameDeprecatedConfigCommand
 
@@ -96,33 +99,55 @@ def migrate_source(code: str, *, target: Target = "facade", filename: str = "") 
     with warnings.catch_warnings():
         # invalid escapes and the like are not the migration's business
         warnings.simplefilter("ignore")
-        ast.parse(code, filename or "<unknown>")
+        syntax = ast.parse(code, filename or "<unknown>")
     wanted = commands_for(code)
     context = CodemodContext(filename=filename or None)
     # the target is checked even when nothing is to be done
-    commands = [command(context, target=target) for command in wanted or COMMANDS[:1]]
+    for command in wanted or COMMANDS[:1]:
+        command(context, target=target)
     if not wanted:
         return MigrationResult(code=code, warnings=(), _original=code)
+    taken = set(_IDENTIFIER.findall(code))
+    focused = focus(code, syntax, lambda text: any(c.relevant(text) for c in wanted))
+    if focused is not None:
+        new, notes = _migrate(focused.code, wanted, target, filename, set(taken))
+        restored = unfocus(new, focused.stubs)
+        if restored is not None:
+            return MigrationResult(code=restored, warnings=notes, _original=code)
+    new, notes = _migrate(code, wanted, target, filename, taken)
+    return MigrationResult(code=new, warnings=notes, _original=code)
+
+
+def _migrate(
+    code: str,
+    wanted: Sequence[type[MigrationCommand]],
+    target: Target,
+    filename: str,
+    taken: set[str],
+) -> tuple[str, tuple[str, ...]]:
     tree = cst.parse_module(code)
     wrapper = MetadataWrapper(tree, unsafe_skip_copy=True)
+    context = CodemodContext(filename=filename or None, wrapper=wrapper)
+    # every identifier of the text: a superset of the names in use, found without a walk
+    context.scratch[TAKEN] = taken
+    context.scratch[SOURCE] = code
+    commands = [command(context, target=target) for command in wanted]
     providers: set[ProviderT] = set()
     for command in commands:
         providers.update(command.get_inherited_dependencies())
     metadata = wrapper.resolve_many(providers)
-    context = CodemodContext(filename=filename or None, wrapper=wrapper)
-    # every identifier of the text: a superset of the names in use, found without a walk
-    context.scratch[TAKEN] = set(_IDENTIFIER.findall(code))
-    context.scratch[SOURCE] = code
     for command in commands:
-        command.context = context
         command.metadata = metadata
         if isinstance(command, RenameDeprecatedConfigCommand):
             context.scratch[RENAMER] = command
     tree = tree.visit(_Together(commands))
-    for key, transform in (
-        (AddImportsVisitor.CONTEXT_KEY, AddImportsVisitor),
-        (RemoveImportsVisitor.CONTEXT_KEY, RemoveImportsVisitor),
-    ):
-        if context.scratch.get(key):
-            tree = transform(context).transform_module(tree)
-    return MigrationResult(code=tree.code, warnings=tuple(context.warnings), _original=code)
+    if context.scratch.get(AddImportsVisitor.CONTEXT_KEY):
+        # no metadata: the visitor runs on the tree as it is, without a copy
+        tree = tree.visit(AddImportsVisitor(context))
+    if context.scratch.get(RemoveImportsVisitor.CONTEXT_KEY):
+        # the one other metadata pass, only where an import may have to go
+        wrapper = MetadataWrapper(tree, unsafe_skip_copy=True)
+        remover = RemoveImportsVisitor(dataclasses.replace(context, wrapper=wrapper))
+        with remover.resolve(wrapper):
+            tree = tree.visit(remover)
+    return tree.code, tuple(context.warnings)

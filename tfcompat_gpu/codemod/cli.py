@@ -229,7 +229,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ImportError:
         print(INSTALL_HINT, file=sys.stderr)
         return 2
-    from tfcompat_gpu.lint.run import default_jobs
+    from tfcompat_gpu.lint.paths import default_jobs
 
     stderr = sys.stderr
     failed = False

@@ -85,6 +85,12 @@ class ConfigFunctionAssignmentsCommand(MigrationCommand):
     )
 
     @classmethod
+    def relevant(cls, statement: str) -> bool:
+        return bool(
+            _ATTRIBUTE_ASSIGNMENT.search(statement) or _LOGICAL_TOKENS.search(statement)
+        )
+
+    @classmethod
     def wanted(cls, source: str) -> bool:
         return (
             "tensorflow" in source

@@ -1,0 +1,87 @@
+"""LibCST sees only the statements the migration can be about; the result is the same."""
+
+from __future__ import annotations
+
+import ast
+
+import pytest
+
+pytest.importorskip("libcst")
+
+from tfcompat_gpu.codemod._focus import focus
+from tfcompat_gpu.codemod.api import _migrate, commands_for, migrate_source
+
+MODEL = '''
+@staticmethod
+def helper_{i}(x):
+    """Model code: nothing the migration is about."""
+    total = 0
+    for value in x:
+        total += np.sum(value) * SCALE
+    return K.mean(total)
+
+
+class Net{i}(object):
+    def __init__(self, sess=None, config=None):
+        self.sess = sess
+        self.config = config
+
+    def run(self, x):
+        return self.sess.run(x)
+
+'''
+FILES = {
+    "script": (
+        "import numpy as np\n"
+        "import tensorflow as tf\n"
+        "import keras.backend.tensorflow_backend as K\n"
+        "SCALE = 2\n" + MODEL.format(i=0) + "config = tf.ConfigProto()\n"
+        "config.gpu_options.allow_growth = True  # share the GPU\n"
+        + MODEL.format(i=1)
+        + "sess = tf.Session(config=config)\n"
+        "K.set_session(sess)\n"
+        "\x0c\n" + MODEL.format(i=2) + "print(K.get_session())\n"
+    ),
+    # a statement that changes the config elsewhere in the file must be seen
+    "shared-name": (
+        "import tensorflow as tf\n"
+        "config = tf.ConfigProto()\n"
+        + MODEL.format(i=0)
+        + "config.gpu_options.allow_growth = True\n"
+        + MODEL.format(i=1)
+        + "sess = tf.Session(config=config)\n"
+    ),
+    "function-reads-global": (
+        "import tensorflow as tf\n"
+        + MODEL.format(i=0)
+        + "def make():\n    return tf.Session(config=config)\n"
+        + MODEL.format(i=1)
+        + "def tweak():\n    config.allow_soft_placement = True\n"
+        "config = tf.ConfigProto(log_device_placement=True)\n"
+    ),
+    "tf2-assignments": (
+        "import tensorflow as tf\n"
+        + MODEL.format(i=0)
+        + "tf.config.experimental.set_memory_growth = True\n"
+        + MODEL.format(i=1)
+        + "tf.config.experimental.set_virtual_device_configuration(gpus[0], [])\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("target", ["facade", "tf2"])
+@pytest.mark.parametrize("name", sorted(FILES))
+def test_focused_migration_is_the_whole_file_migration(name: str, target: str) -> None:
+    for code in (FILES[name], FILES[name].replace("\n", "\r\n")):
+        wanted = commands_for(code)
+        assert focus(code, ast.parse(code), lambda t, w=wanted: any(c.relevant(t) for c in w))
+        whole_code, whole_warnings = _migrate(code, wanted, target, "", set())  # type: ignore[arg-type]
+        result = migrate_source(code, target=target)  # type: ignore[arg-type]
+        assert result.code == whole_code
+        assert sorted(result.warnings) == sorted(whole_warnings)
+        compile(result.code, name, "exec")
+
+
+def test_files_without_gpu_configuration_are_not_parsed_by_libcst() -> None:
+    assert commands_for(MODEL.format(i=0)) == ()
+    assert commands_for("import tensorflow as tf\nx = tf.constant(1)\nself.a = 2\n") == ()

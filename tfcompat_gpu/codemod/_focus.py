@@ -1,0 +1,200 @@
+"""Giving LibCST only the part of a file the migration can be about.
+
+LibCST's parse and metadata cost grows with the whole file, while GPU configuration is a few
+statements of it.  :func:`focus` keeps the module-level statements a command may concern, the
+imports, and every statement that shares a module-level name with those (to a fixed point, so
+that the dataflow sees every assignment and read of the names it follows).  Each other
+statement becomes a stub on the same lines that still reads the imported names the statement
+read, on the lines it read them: line numbers, import uses and scopes stay as they were.
+:func:`unfocus` puts the statements back in the migrated code.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+__all__ = ["Focus", "focus", "unfocus"]
+
+_MARK = "__tfcompat_gpu_kept_"
+_STUB = _MARK + "{}__"
+_LINE = re.compile(r"[^\n]*\n|[^\n]+\Z")
+
+
+@dataclass(frozen=True)
+class Focus:
+    code: str
+    """The file with the statements left out replaced by stubs."""
+    stubs: tuple[tuple[str, str], ...]
+    """(stub text, original text) of each statement left out."""
+
+
+def _bound(statement: ast.stmt) -> set[str]:
+    """Module-level names a top-level statement binds."""
+    names: set[str] = set()
+    if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        names.add(statement.name)
+    for node in ast.walk(statement):
+        if isinstance(node, ast.Global):
+            names.update(node.names)
+    if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+        return names
+    for node in ast.walk(statement):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            names.add(node.id)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            for alias in node.names:
+                names.add(alias.asname or alias.name.split(".")[0])
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+    return names
+
+
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+
+
+def _collect(nodes: Sequence[ast.AST]) -> tuple[set[str], set[str], set[str]]:
+    """(stored, read, declared global or nonlocal) in one scope; nested scopes give their free names."""
+    stored: set[str] = set()
+    read: set[str] = set()
+    declared: set[str] = set()
+    todo = list(nodes)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.Name):
+            (stored if isinstance(node.ctx, ast.Store) else read).add(node.id)
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            declared.update(node.names)
+        elif isinstance(node, _SCOPES):
+            if not isinstance(node, ast.Lambda):
+                stored.add(node.name)
+            read |= _free(node)
+            continue
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            stored.update(alias.asname or alias.name.split(".")[0] for alias in node.names)
+        todo.extend(ast.iter_child_nodes(node))
+    return stored, read, declared
+
+
+def _free(scope: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef) -> set[str]:
+    """Names a function or class reads from (or, declared global, binds in) its surroundings."""
+    outside: list[ast.AST] = list(getattr(scope, "decorator_list", []))
+    local: set[str] = set()
+    if isinstance(scope, ast.ClassDef):
+        outside += [*scope.bases, *scope.keywords]
+        inside: list[ast.AST] = list(scope.body)
+    else:
+        arguments = scope.args
+        outside += [*arguments.defaults, *(d for d in arguments.kw_defaults if d is not None)]
+        every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
+        every += [a for a in (arguments.vararg, arguments.kwarg) if a is not None]
+        local = {a.arg for a in every}
+        outside += [a.annotation for a in every if a.annotation is not None]
+        if not isinstance(scope, ast.Lambda) and scope.returns is not None:
+            outside.append(scope.returns)
+        inside = list(scope.body) if isinstance(scope.body, list) else [scope.body]
+    _, around, _ = _collect(outside)
+    stored, read, declared = _collect(inside)
+    return around | declared | (read - (stored | local))
+
+
+def _names(statement: ast.stmt) -> set[str]:
+    """Module-level names a top-level statement may read or bind."""
+    if isinstance(statement, _SCOPES):
+        return _free(statement) | _bound(statement)
+    stored, read, declared = _collect([statement])
+    return stored | read | declared | _bound(statement)
+
+
+def _has_import(statement: ast.stmt) -> bool:
+    return any(isinstance(node, (ast.Import, ast.ImportFrom)) for node in ast.walk(statement))
+
+
+def focus(
+    code: str, tree: ast.Module, relevant: Callable[[str], bool], min_left_out: float = 0.2
+) -> Focus | None:
+    """The focused file, or None when too little would be left out to be worth it."""
+    if _MARK in code:
+        return None
+    # lines as Python counts them (splitlines would also split at form feeds)
+    lines = _LINE.findall(code)
+    body = tree.body
+    spans: list[tuple[int, int]] = []
+    for statement in body:
+        decorators = getattr(statement, "decorator_list", [])
+        start = min([statement.lineno, *(d.lineno for d in decorators)])
+        end = statement.end_lineno or statement.lineno
+        if spans and start <= spans[-1][1]:
+            return None  # two statements on one line (``a = 1; b = 2``)
+        spans.append((start, end))
+    if not body or any("\r" in line.rstrip("\r\n") for line in lines):
+        return None  # a bare CR ends a line for Python but not for splitlines here
+    texts = ["".join(lines[start - 1 : end]) for start, end in spans]
+    keep = [
+        _has_import(s)
+        or relevant(t)
+        or (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))
+        for s, t in zip(body, texts)
+    ]
+    if all(keep):
+        return None
+    names = [_names(statement) for statement in body]
+    bound = [_bound(statement) for statement in body]
+    imported: set[str] = set()
+    for statement, binds in zip(body, bound):
+        if isinstance(statement, (ast.Import, ast.ImportFrom)):
+            imported |= binds
+    elsewhere = set().union(
+        *(b for s, b in zip(body, bound) if not isinstance(s, (ast.Import, ast.ImportFrom)))
+    )
+    module_names = elsewhere | imported
+    # names only imports bind stand for a module: stubs keep their reads instead
+    followed = module_names - (imported - elsewhere)
+    shared = set().union(*(n for n, k in zip(names, keep) if k)) & followed
+    changed = True
+    while changed:
+        changed = False
+        for index, statement_names in enumerate(names):
+            if not keep[index] and statement_names & shared:
+                keep[index] = True
+                shared |= statement_names & followed
+                changed = True
+    left_out = sum(end - start + 1 for (start, end), k in zip(spans, keep) if not k)
+    if left_out < min_left_out * max(len(lines), 1):
+        return None
+    only_imported = imported - elsewhere
+    out = list(lines)
+    stubs: list[tuple[str, str]] = []
+    for index, ((start, end), statement) in enumerate(zip(spans, body)):
+        if keep[index]:
+            continue
+        reads: dict[int, list[str]] = {}
+        for node in ast.walk(statement):
+            if isinstance(node, ast.Name) and node.id in only_imported:
+                reads.setdefault(node.lineno, []).append(node.id)
+        stub_lines = []
+        for number in range(start, end + 1):
+            used = "".join(f"{name}, " for name in reads.get(number, []))
+            stub_lines.append(used.rstrip(" "))
+        stub_lines[0] = _STUB.format(index) + "(" + stub_lines[0]
+        stub_lines[-1] += ")"
+        newline = "\r\n" if lines[end - 1].endswith("\r\n") else "\n"
+        ending = newline if lines[end - 1].endswith("\n") else ""
+        stub = newline.join(stub_lines)
+        out[start - 1] = stub + ending
+        for number in range(start, end):
+            out[number] = ""
+        original = "".join(lines[start - 1 : end])
+        stubs.append((stub, original[: len(original) - len(ending)]))
+    return Focus("".join(out), tuple(stubs))
+
+
+def unfocus(migrated: str, stubs: Sequence[tuple[str, str]]) -> str | None:
+    """``migrated`` with the statements left out back in place; None if a stub was touched."""
+    for stub, original in stubs:
+        if migrated.count(stub) != 1:
+            return None
+        migrated = migrated.replace(stub, original, 1)
+    return migrated
