@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
 pytest.importorskip("libcst")
 
+from _support import child_env
+
+from tfcompat_gpu.codemod._engine import _migrate, commands_for
 from tfcompat_gpu.codemod._focus import focus
-from tfcompat_gpu.codemod.api import _migrate, commands_for, migrate_source
+from tfcompat_gpu.codemod.api import migrate_source
 
 MODEL = '''
 @staticmethod
@@ -85,3 +91,27 @@ def test_focused_migration_is_the_whole_file_migration(name: str, target: str) -
 def test_files_without_gpu_configuration_are_not_parsed_by_libcst() -> None:
     assert commands_for(MODEL.format(i=0)) == ()
     assert commands_for("import tensorflow as tf\nx = tf.constant(1)\nself.a = 2\n") == ()
+
+
+def test_every_command_names_its_precheck() -> None:
+    from tfcompat_gpu.codemod._triage import PRECHECKS
+    from tfcompat_gpu.codemod.commands import COMMANDS
+
+    assert sorted(c.PRECHECK for c in COMMANDS if c.PRECHECK is not None) == sorted(PRECHECKS)
+
+
+def test_a_tree_without_gpu_configuration_never_loads_libcst(tmp_path: Path) -> None:
+    (tmp_path / "model.py").write_text(MODEL.format(i=0))
+    (tmp_path / "broken.py").write_text("def oops(:\n")
+    code = (
+        "import sys\n"
+        "from tfcompat_gpu.codemod.cli import main\n"
+        f"status = main(['migrate', '--write', {str(tmp_path)!r}])\n"
+        "assert status == 1, status\n"
+        "assert 'libcst' not in sys.modules\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=child_env(), capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert "broken.py: skipped: cannot parse it (line 1, column 10" in done.stderr

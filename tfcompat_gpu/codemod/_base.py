@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
-import re
 from collections.abc import Collection
-from typing import ClassVar, Literal
+from typing import ClassVar
 
 import libcst as cst
 from libcst.codemod import Codemod, CodemodContext, VisitorBasedCodemodCommand
@@ -19,11 +18,10 @@ from libcst.metadata import (
 
 from tfcompat_gpu.codemod._emit import names_in
 from tfcompat_gpu.codemod._names import imported_names
+from tfcompat_gpu.codemod._triage import PRECHECKS, TARGETS, Target
 
 __all__ = ["TARGETS", "MigrationCommand", "Target"]
 
-Target = Literal["facade", "tf2"]
-TARGETS: tuple[Target, ...] = ("facade", "tf2")
 
 # context.scratch keys shared by the commands of one run
 RENAMER = "tfcompat_gpu.renamer"
@@ -65,12 +63,13 @@ class MigrationCommand(VisitorBasedCodemodCommand):
     """Base of the migration commands.
 
     Warnings are ``"LINE: message"`` strings in ``context.warnings``; the CLI prefixes the path.
-    ``TOKENS`` is the cheap pre-check: a file in which it finds nothing is one this command
-    leaves alone and says nothing about, so it need not be parsed for it (None: every file).
+    ``PRECHECK`` names the command's cheap pre-check in :data:`~._triage.PRECHECKS`: a file it
+    finds nothing in is one the command leaves alone and says nothing about, so it need not be
+    parsed for it (None: every file).
     """
 
     DESCRIPTION: str = ""
-    TOKENS: ClassVar[re.Pattern[str] | None] = None
+    PRECHECK: ClassVar[str | None] = None
     METADATA_DEPENDENCIES: ClassVar[tuple[ProviderT, ...]] = (
         PositionProvider,
         ScopeProvider,
@@ -93,7 +92,7 @@ class MigrationCommand(VisitorBasedCodemodCommand):
     @classmethod
     def wanted(cls, source: str) -> bool:
         """Whether ``source`` may hold something for this command (never a false "no")."""
-        return cls.TOKENS is None or cls.TOKENS.search(source) is not None
+        return cls.PRECHECK is None or PRECHECKS[cls.PRECHECK].wanted(source)
 
     @classmethod
     def relevant(cls, statement: str) -> bool:
@@ -102,7 +101,7 @@ class MigrationCommand(VisitorBasedCodemodCommand):
         Asked only of a file :meth:`wanted` says yes to; the statements no command finds
         relevant (and that share no module-level name with those) are not given to LibCST.
         """
-        return cls.wanted(statement)
+        return cls.PRECHECK is None or PRECHECKS[cls.PRECHECK].relevant(statement)
 
     def line_of(self, node: cst.CSTNode) -> int:
         return self.get_metadata(PositionProvider, node).start.line

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import importlib.util
 import os
 import re
 import sys
@@ -92,8 +93,6 @@ def _shown(path: str) -> str:
 
 
 def _migrate_one(job: tuple[str, str, str]) -> _Outcome:
-    from libcst import ParserSyntaxError
-
     from tfcompat_gpu.codemod._io import Skip, read_source, write_source
     from tfcompat_gpu.codemod.api import migrate_source
 
@@ -107,13 +106,18 @@ def _migrate_one(job: tuple[str, str, str]) -> _Outcome:
             raise Skip(
                 f"cannot parse it (line {error.lineno}, column {error.offset}: {error.msg})"
             ) from None
-        except ParserSyntaxError as error:
-            raise Skip(
-                f"cannot parse it (line {error.raw_line}, column {error.raw_column + 1}: "
-                f"{error.message})"
-            ) from None
         except RecursionError:
             raise Skip("cannot parse it (nested too deeply)") from None
+        except Exception as error:
+            # code Python accepts and LibCST not (LibCST is loaded only for files that need it)
+            from libcst import ParserSyntaxError
+
+            if not isinstance(error, ParserSyntaxError):
+                raise
+            raise Skip(
+                f"cannot parse it with LibCST (line {error.raw_line}, column "
+                f"{error.raw_column + 1}: {error.message})"
+            ) from None
         outcome.messages += [f"{path}:{warning}" for warning in result.warnings]
         if not result.changed:
             return outcome
@@ -224,9 +228,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if missing:
         print(f"tfcompat-gpu migrate: no such file or directory: {missing[0]}", file=sys.stderr)
         return 2
-    try:
-        import libcst  # noqa: F401
-    except ImportError:
+    if importlib.util.find_spec("libcst") is None:  # found, not loaded: most files need none
         print(INSTALL_HINT, file=sys.stderr)
         return 2
     from tfcompat_gpu.lint.paths import default_jobs

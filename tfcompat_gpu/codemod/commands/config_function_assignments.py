@@ -6,9 +6,9 @@ assignment left it on) is removed, with a comment line saying what was removed a
 
 from __future__ import annotations
 
-import ast
 import re
 from collections.abc import Sequence
+from typing import ClassVar
 
 import libcst as cst
 
@@ -40,40 +40,6 @@ LOGICAL_DEVICES = frozenset(
 )
 
 
-_ATTRIBUTE_ASSIGNMENT = re.compile(r"\w\s*\.\s*\w+\s*=[^=]")
-
-
-def _assigns_tensorflow_attribute(source: str) -> bool:
-    """Whether ``source`` assigns to an attribute of a name imported from TensorFlow."""
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return True  # let LibCST say what is wrong with it
-    bound: set[str] = set()
-    assigned: list[ast.Attribute] = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                if alias.name.split(".")[0] == "tensorflow":
-                    bound.add(alias.asname or "tensorflow")
-        elif isinstance(node, ast.ImportFrom):
-            if node.module and node.module.split(".")[0] == "tensorflow" and not node.level:
-                bound.update(alias.asname or alias.name for alias in node.names)
-        elif (
-            isinstance(node, ast.Assign)
-            and len(node.targets) == 1
-            and isinstance(node.targets[0], ast.Attribute)
-        ):
-            assigned.append(node.targets[0])
-    for target in assigned:
-        root: ast.expr = target
-        while isinstance(root, ast.Attribute):
-            root = root.value
-        if isinstance(root, ast.Name) and root.id in bound:
-            return True
-    return False
-
-
 _LOGICAL_TOKENS = re.compile(
     "|".join(sorted({name.rsplit(".", 1)[1] for name in LOGICAL_DEVICES}))
 )
@@ -84,19 +50,7 @@ class ConfigFunctionAssignmentsCommand(MigrationCommand):
         "Replace assignments to tf.config setters (tf.config.X = value) by calls to them."
     )
 
-    @classmethod
-    def relevant(cls, statement: str) -> bool:
-        return bool(
-            _ATTRIBUTE_ASSIGNMENT.search(statement) or _LOGICAL_TOKENS.search(statement)
-        )
-
-    @classmethod
-    def wanted(cls, source: str) -> bool:
-        return (
-            "tensorflow" in source
-            and _ATTRIBUTE_ASSIGNMENT.search(source) is not None
-            and _assigns_tensorflow_attribute(source)
-        )
+    PRECHECK: ClassVar[str | None] = "config-function-assignments"
 
     def visit_Module(self, node: cst.Module) -> None:
         self._taken = self.taken_names(node)

@@ -9,7 +9,6 @@ and reported: a half-translated config would silently change what the program as
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar, TypeVar, Union, cast
@@ -95,10 +94,7 @@ class _Plan:
 
 class ConfigProtoToConfigureCommand(MigrationCommand):
     DESCRIPTION: str = "Replace ConfigProto/GPUOptions passed to sessions or set_session by tfcompat_gpu.configure()."
-    # every name the command matches ends in one of these, however it is imported
-    TOKENS: ClassVar[re.Pattern[str] | None] = re.compile(
-        r"\b(?:ConfigProto|GPUOptions|Session|InteractiveSession|set_session|get_session)\b"
-    )
+    PRECHECK: ClassVar[str | None] = "config-proto-to-configure"
 
     # ------------------------------------------------------------------ analysis
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from typing import ClassVar
 
 import libcst as cst
@@ -36,14 +35,7 @@ class RenameDeprecatedConfigCommand(MigrationCommand):
     DESCRIPTION: str = (
         "Rename deprecated tf.config.experimental device functions to their tf.config names."
     )
-    TOKENS: ClassVar[re.Pattern[str] | None] = re.compile(
-        r"\b(?:" + "|".join(sorted({name.rsplit(".", 1)[1] for name in RENAMES})) + r")\b"
-    )
-
-    @classmethod
-    def wanted(cls, source: str) -> bool:
-        # only the spelling through ``...config.experimental.NAME`` is renamed
-        return "experimental" in source and super().wanted(source)
+    PRECHECK: ClassVar[str | None] = "rename-deprecated-config"
 
     def leave_Attribute(
         self, original_node: cst.Attribute, updated_node: cst.Attribute

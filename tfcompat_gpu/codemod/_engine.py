@@ -1,0 +1,127 @@
+"""Running the commands a file needs: one parse, one metadata pass, one transforming walk.
+
+The commands share one parsed tree and one metadata resolution, and run together in a single
+walk, in :data:`COMMANDS` order at every node.  LibCST is given only the statements the
+commands can concern (:mod:`._focus`).
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import re
+from collections.abc import Callable, Sequence
+from typing import TypeVar, Union
+
+import libcst as cst
+from libcst.codemod import CodemodContext
+from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
+from libcst.metadata import MetadataWrapper, ProviderT
+
+from tfcompat_gpu.codemod._base import RENAMER, SOURCE, TAKEN, MigrationCommand
+from tfcompat_gpu.codemod._focus import focus, unfocus
+from tfcompat_gpu.codemod._triage import Target
+from tfcompat_gpu.codemod.commands import COMMANDS
+from tfcompat_gpu.codemod.commands.rename_deprecated_config import RenameDeprecatedConfigCommand
+
+__all__ = ["commands_for", "migrate_parsed"]
+
+_N = TypeVar("_N", bound=cst.CSTNode)
+_IDENTIFIER = re.compile(r"[^\W\d]\w*")
+_Left = Union[cst.CSTNode, cst.RemovalSentinel, cst.FlattenSentinel[cst.CSTNode]]
+
+
+def commands_for(code: str) -> tuple[type[MigrationCommand], ...]:
+    """The commands whose pre-check finds something in ``code``, in the order they run."""
+    return tuple(command for command in COMMANDS if command.wanted(code))
+
+
+class _Together(cst.CSTTransformer):
+    """One walk that gives every node to each command in turn.
+
+    A command sees the node as the commands before it left it; once one removes or splits a
+    statement, the later ones do not see it (they match other statements).
+    """
+
+    def __init__(self, commands: list[MigrationCommand]) -> None:
+        super().__init__()
+        self._commands = commands
+        # the commands' visit_<Node> methods by node type, looked up once per type
+        self._visits: dict[type[cst.CSTNode], list[Callable[[cst.CSTNode], object]]] = {}
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        kind = type(node)
+        visits = self._visits.get(kind)
+        if visits is None:
+            name = f"visit_{kind.__name__}"
+            visits = [getattr(c, name) for c in self._commands if hasattr(c, name)]
+            self._visits[kind] = visits
+        for visit in visits:
+            visit(node)
+        return True
+
+    def on_visit_attribute(self, node: cst.CSTNode, attribute: str) -> None:
+        pass  # no command has visit_<Node>_<attribute> methods
+
+    def on_leave_attribute(self, original_node: cst.CSTNode, attribute: str) -> None:
+        pass
+
+    def on_leave(self, original_node: _N, updated_node: _N) -> _Left:  # type: ignore[override]
+        result: _Left = updated_node
+        for command in self._commands:
+            if not isinstance(result, cst.CSTNode):
+                break
+            result = command.on_leave(original_node, result)
+        return result
+
+
+def migrate_parsed(
+    code: str, syntax: ast.Module, target: Target, filename: str
+) -> tuple[str, tuple[str, ...]]:
+    """The migrated code and its warnings; ``syntax`` is ``code`` parsed by :mod:`ast`."""
+    wanted = commands_for(code)
+    if not wanted:
+        return code, ()
+    taken = set(_IDENTIFIER.findall(code))
+    focused = focus(code, syntax, lambda text: any(c.relevant(text) for c in wanted))
+    if focused is not None:
+        new, notes = _migrate(focused.code, wanted, target, filename, set(taken))
+        restored = unfocus(new, focused.stubs)
+        if restored is not None:
+            return restored, notes
+    return _migrate(code, wanted, target, filename, taken)
+
+
+def _migrate(
+    code: str,
+    wanted: Sequence[type[MigrationCommand]],
+    target: Target,
+    filename: str,
+    taken: set[str],
+) -> tuple[str, tuple[str, ...]]:
+    tree = cst.parse_module(code)
+    wrapper = MetadataWrapper(tree, unsafe_skip_copy=True)
+    context = CodemodContext(filename=filename or None, wrapper=wrapper)
+    # every identifier of the text: a superset of the names in use, found without a walk
+    context.scratch[TAKEN] = taken
+    context.scratch[SOURCE] = code
+    commands = [command(context, target=target) for command in wanted]
+    providers: set[ProviderT] = set()
+    for command in commands:
+        providers.update(command.get_inherited_dependencies())
+    metadata = wrapper.resolve_many(providers)
+    for command in commands:
+        command.metadata = metadata
+        if isinstance(command, RenameDeprecatedConfigCommand):
+            context.scratch[RENAMER] = command
+    tree = tree.visit(_Together(commands))
+    if context.scratch.get(AddImportsVisitor.CONTEXT_KEY):
+        # no metadata: the visitor runs on the tree as it is, without a copy
+        tree = tree.visit(AddImportsVisitor(context))
+    if context.scratch.get(RemoveImportsVisitor.CONTEXT_KEY):
+        # the one other metadata pass, only where an import may have to go
+        wrapper = MetadataWrapper(tree, unsafe_skip_copy=True)
+        remover = RemoveImportsVisitor(dataclasses.replace(context, wrapper=wrapper))
+        with remover.resolve(wrapper):
+            tree = tree.visit(remover)
+    return tree.code, tuple(context.warnings)

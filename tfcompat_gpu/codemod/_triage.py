@@ -1,0 +1,100 @@
+"""Which files, and which statements of a file, the migration needs LibCST for.
+
+Nothing here imports LibCST: a file no command wants is answered without loading it, which is
+what keeps ``migrate`` on a tree of model code close to ``check``'s time.  Each command names
+its entry of :data:`PRECHECKS` (``MigrationCommand.PRECHECK``); ``wanted`` may answer yes
+wrongly, never no wrongly (the command would miss a file), and ``relevant`` is asked of each
+module-level statement of a wanted file.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal
+
+__all__ = ["PRECHECKS", "TARGETS", "Precheck", "Target", "any_wanted"]
+
+Target = Literal["facade", "tf2"]
+TARGETS: tuple[Target, ...] = ("facade", "tf2")
+
+
+@dataclass(frozen=True)
+class Precheck:
+    wanted: Callable[[str], bool]
+    """Whether a file's text may hold something for the command."""
+    relevant: Callable[[str], bool]
+    """Whether a module-level statement's text may (asked only of wanted files)."""
+
+
+_CONFIG_PROTO = re.compile(
+    r"\b(?:ConfigProto|GPUOptions|Session|InteractiveSession|set_session|get_session)\b"
+)
+# every deprecated name is spelled through ``config.experimental``
+_DEPRECATED = re.compile(r"experimental")
+# tf.config.set_logical_device_configuration and its deprecated name
+_LOGICAL = re.compile(r"set_logical_device_configuration|set_virtual_device_configuration")
+
+_ATTRIBUTE_ASSIGNMENT = re.compile(r"\w\s*\.\s*\w+\s*=[^=]")
+
+
+def _assigns_tensorflow_attribute(source: str) -> bool:
+    """Whether ``source`` assigns to an attribute of a name imported from TensorFlow."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return True  # let LibCST say what is wrong with it
+    bound: set[str] = set()
+    assigned: list[ast.Attribute] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.split(".")[0] == "tensorflow":
+                    bound.add(alias.asname or "tensorflow")
+        elif isinstance(node, ast.ImportFrom):
+            if node.module and node.module.split(".")[0] == "tensorflow" and not node.level:
+                bound.update(alias.asname or alias.name for alias in node.names)
+        elif (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Attribute)
+        ):
+            assigned.append(node.targets[0])
+    for target in assigned:
+        root: ast.expr = target
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        if isinstance(root, ast.Name) and root.id in bound:
+            return True
+    return False
+
+
+
+
+def _assignments_wanted(source: str) -> bool:
+    return (
+        "tensorflow" in source
+        and _ATTRIBUTE_ASSIGNMENT.search(source) is not None
+        and _assigns_tensorflow_attribute(source)
+    )
+
+
+def _found(pattern: re.Pattern[str]) -> Callable[[str], bool]:
+    return lambda text: pattern.search(text) is not None
+
+
+PRECHECKS: dict[str, Precheck] = {
+    "rename-deprecated-config": Precheck(_found(_DEPRECATED), _found(_DEPRECATED)),
+    "config-function-assignments": Precheck(
+        _assignments_wanted,
+        lambda text: bool(_ATTRIBUTE_ASSIGNMENT.search(text) or _LOGICAL.search(text)),
+    ),
+    "config-proto-to-configure": Precheck(_found(_CONFIG_PROTO), _found(_CONFIG_PROTO)),
+}
+
+
+def any_wanted(source: str) -> bool:
+    """Whether any command may have something to do in ``source``."""
+    return any(check.wanted(source) for check in PRECHECKS.values())
