@@ -897,6 +897,22 @@ config.allow_soft_placement = True
 for _id, _code, _warnings in _LEFT:
     case(_id, _code, _code, _warnings)
 
+case(
+    # the two deprecated names the lint reports as well (one table for both)
+    "deprecated-run-functions-eagerly",
+    """\
+import tensorflow as tf
+tf.config.experimental_run_functions_eagerly(True)
+print(tf.config.experimental_functions_run_eagerly())
+""",
+    """\
+import tensorflow as tf
+tf.config.run_functions_eagerly(True)
+print(tf.config.functions_run_eagerly())
+""",
+)
+
+
 # ---------------------------------------------------------------- scoping and comments kept
 case(
     # the session is a global other functions read: it stays, built from the process config

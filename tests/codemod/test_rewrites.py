@@ -53,3 +53,11 @@ def test_warnings_do_not_repeat_for_one_config() -> None:
 def test_unknown_target_is_rejected() -> None:
     with pytest.raises(ValueError, match="Expected target"):
         migrate_source("", target="tf3")  # type: ignore[arg-type]
+
+
+def test_tf2_target_decides_every_option_of_the_table() -> None:
+    from tfcompat_gpu._options import OPTIONS_BY_NAME
+    from tfcompat_gpu.codemod._emit_tf2 import BUILDERS, NO_TF2_CALL
+
+    assert not set(BUILDERS) & set(NO_TF2_CALL)
+    assert set(BUILDERS) | set(NO_TF2_CALL) == set(OPTIONS_BY_NAME)

@@ -7,13 +7,15 @@ as it is: a half-translated config would silently change what the program asks f
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 
 import libcst as cst
 
+from tfcompat_gpu._kinds import parse_device_list
 from tfcompat_gpu.codemod._dataflow import CannotFollow
 from tfcompat_gpu.codemod._emit import free_name, growth_loop_code
 
-__all__ = ["device_counts", "tf2_code", "visible_ids"]
+__all__ = ["BUILDERS", "NO_TF2_CALL", "device_counts", "tf2_code", "visible_ids"]
 
 
 def device_counts(value: cst.BaseExpression | None) -> dict[str, int]:
@@ -40,20 +42,87 @@ def device_counts(value: cst.BaseExpression | None) -> dict[str, int]:
 
 
 def visible_ids(value: cst.BaseExpression | None) -> tuple[int, ...] | None:
-    """The GPU ids of a literal ``visible_device_list`` in ascending order."""
+    """The GPU ids of a literal ``visible_device_list`` in ascending order.
+
+    Read by the one parser of device lists (:func:`tfcompat_gpu._kinds.parse_device_list`).
+    """
     if value is None:
         return None
     text = value.evaluated_value if isinstance(value, cst.SimpleString) else None
-    try:
-        ids = tuple(int(part) for part in str(text).split(",")) if text is not None else ()
-    except ValueError:
-        ids = ()
-    if not ids or list(ids) != sorted(set(ids)):
+    ids, problem = parse_device_list(text) if isinstance(text, str) else ((), None)
+    if problem is not None or not ids or list(ids) != sorted(set(ids)):
         raise CannotFollow(
             "visible_device_list is not a literal list of GPU ids in ascending order; "
             "eager TensorFlow cannot reorder GPUs, so there is no exact TF2 call"
         )
     return ids
+
+
+@dataclass
+class _Emit:
+    tf: str
+    value: str
+    taken: set[str]
+    counts: dict[str, int]
+    visible: tuple[int, ...] | None
+
+
+def _growth(e: _Emit) -> str:
+    var = free_name(e.taken, "gpu", "physical_gpu", "_gpu")
+    e.taken.add(var)
+    return growth_loop_code(e.tf, e.value, var)
+
+
+def _threads(kind: str) -> Callable[[_Emit], str]:
+    return lambda e: f"{e.tf}config.threading.set_{kind}_op_parallelism_threads({e.value})\n"
+
+
+def _visible(e: _Emit) -> str:
+    # TF1 ignored the list on a machine without GPUs; indexing an empty list would not
+    gpus = free_name(e.taken, "gpus", "physical_gpus", "_gpus")
+    e.taken.add(gpus)
+    return (
+        f'{gpus} = {e.tf}config.list_physical_devices("GPU")\n'
+        f"if {gpus}:\n"
+        f'    {e.tf}config.set_visible_devices([{gpus}[i] for i in {e.visible!r}], "GPU")\n'
+    )
+
+
+def _device_count(e: _Emit) -> str:
+    tf, code = e.tf, ""
+    if "CPU" in e.counts:
+        code += (
+            f"{tf}config.set_logical_device_configuration(\n"
+            f'    {tf}config.list_physical_devices("CPU")[0],\n'
+            f"    [{tf}config.LogicalDeviceConfiguration()] * {e.counts['CPU']},\n"
+            ")\n"
+        )
+    if "GPU" in e.counts:
+        code += (
+            f"{tf}config.set_visible_devices("
+            f'{tf}config.list_physical_devices("GPU")[:{e.counts["GPU"]}], "GPU")\n'
+        )
+    return code
+
+
+# One entry per row of the options table (a test checks it): the code for an option, or why
+# the target leaves a config that sets it.
+BUILDERS: dict[str, Callable[[_Emit], str]] = {
+    "allow_growth": _growth,
+    "allow_soft_placement": lambda e: f"{e.tf}config.set_soft_device_placement({e.value})\n",
+    "log_device_placement": lambda e: f"{e.tf}debugging.set_log_device_placement({e.value})\n",
+    "intra_op_parallelism_threads": _threads("intra"),
+    "inter_op_parallelism_threads": _threads("inter"),
+    "visible_device_list": _visible,
+    "device_count": _device_count,
+}
+NO_TF2_CALL: dict[str, str] = {
+    "per_process_gpu_memory_fraction": (
+        "per_process_gpu_memory_fraction has no TF2 call (tf.config only takes an "
+        "absolute memory_limit in MB); use tfcompat_gpu.configure() (the default target)"
+    ),
+    "memory_limit_mb": "memory_limit_mb (virtual devices) is not read by the migration",
+}
 
 
 def tf2_code(
@@ -67,11 +136,9 @@ def tf2_code(
     ``tf_prefix()`` is what stands for ``tensorflow.`` (it may add the import); ``taken``
     holds the names in use, and gets the loop variables this code introduces.
     """
-    if "per_process_gpu_memory_fraction" in settings:
-        raise CannotFollow(
-            "per_process_gpu_memory_fraction has no TF2 call (tf.config only takes an "
-            "absolute memory_limit in MB); use tfcompat_gpu.configure() (the default target)"
-        )
+    for key in settings:
+        if key in NO_TF2_CALL:
+            raise CannotFollow(NO_TF2_CALL[key])
     counts = device_counts(settings.get("device_count"))
     visible = visible_ids(settings.get("visible_device_list"))
     if counts.get("GPU") is not None and visible is not None:
@@ -81,57 +148,11 @@ def tf2_code(
             "TensorFlow drops memory growth when logical CPUs are configured; "
             "tfcompat_gpu.configure() handles that case"
         )
-    unknown = [key for key in settings if key not in _KNOWN]
+    unknown = [key for key in settings if key not in BUILDERS]
     if unknown:
         raise CannotFollow(f"{unknown[0]} has no exact TF2 call")
     tf = tf_prefix()
-    code = ""
-    for key, node in settings.items():
-        value = code_for(node)
-        if key == "allow_growth":
-            var = free_name(taken, "gpu", "physical_gpu", "_gpu")
-            taken.add(var)
-            code += growth_loop_code(tf, value, var)
-        elif key == "allow_soft_placement":
-            code += f"{tf}config.set_soft_device_placement({value})\n"
-        elif key == "log_device_placement":
-            code += f"{tf}debugging.set_log_device_placement({value})\n"
-        elif key in ("intra_op_parallelism_threads", "inter_op_parallelism_threads"):
-            kind = key.split("_", 1)[0]
-            code += f"{tf}config.threading.set_{kind}_op_parallelism_threads({value})\n"
-        elif key == "visible_device_list":
-            # TF1 ignored the list on a machine without GPUs; indexing an empty list would not
-            gpus = free_name(taken, "gpus", "physical_gpus", "_gpus")
-            taken.add(gpus)
-            code += (
-                f'{gpus} = {tf}config.list_physical_devices("GPU")\n'
-                f"if {gpus}:\n"
-                f'    {tf}config.set_visible_devices([{gpus}[i] for i in {visible!r}], "GPU")\n'
-            )
-        elif key == "device_count":
-            if "CPU" in counts:
-                code += (
-                    f"{tf}config.set_logical_device_configuration(\n"
-                    f'    {tf}config.list_physical_devices("CPU")[0],\n'
-                    f"    [{tf}config.LogicalDeviceConfiguration()] * {counts['CPU']},\n"
-                    ")\n"
-                )
-            if "GPU" in counts:
-                code += (
-                    f"{tf}config.set_visible_devices("
-                    f'{tf}config.list_physical_devices("GPU")[:{counts["GPU"]}], "GPU")\n'
-                )
-    return code
-
-
-_KNOWN = frozenset(
-    {
-        "allow_growth",
-        "allow_soft_placement",
-        "log_device_placement",
-        "intra_op_parallelism_threads",
-        "inter_op_parallelism_threads",
-        "visible_device_list",
-        "device_count",
-    }
-)
+    return "".join(
+        BUILDERS[key](_Emit(tf, code_for(node), taken, counts, visible))
+        for key, node in settings.items()
+    )

@@ -6,29 +6,14 @@ from typing import ClassVar
 
 import libcst as cst
 
+from tfcompat_gpu._tfnames import DEPRECATED_NAMES
 from tfcompat_gpu.codemod._base import MigrationCommand
 from tfcompat_gpu.codemod._names import prefix_for
 
 __all__ = ["RENAMES", "RenameDeprecatedConfigCommand"]
 
-# deprecated canonical name -> current canonical name (both exist in TF 2.x and compat.v1)
-RENAMES: dict[str, str] = {
-    "tensorflow.config.experimental.set_virtual_device_configuration": (
-        "tensorflow.config.set_logical_device_configuration"
-    ),
-    "tensorflow.config.experimental.get_virtual_device_configuration": (
-        "tensorflow.config.get_logical_device_configuration"
-    ),
-    "tensorflow.config.experimental.VirtualDeviceConfiguration": (
-        "tensorflow.config.LogicalDeviceConfiguration"
-    ),
-    "tensorflow.config.experimental.list_physical_devices": (
-        "tensorflow.config.list_physical_devices"
-    ),
-    "tensorflow.config.experimental.list_logical_devices": "tensorflow.config.list_logical_devices",
-    "tensorflow.config.experimental.set_visible_devices": "tensorflow.config.set_visible_devices",
-    "tensorflow.config.experimental.get_visible_devices": "tensorflow.config.get_visible_devices",
-}
+# deprecated canonical name -> current canonical name; the lint reports the same names
+RENAMES: dict[str, str] = DEPRECATED_NAMES
 
 
 class RenameDeprecatedConfigCommand(MigrationCommand):
