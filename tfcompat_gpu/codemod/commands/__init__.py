@@ -1,7 +1,10 @@
 """One module per rewrite; :data:`COMMANDS` is the order ``migrate`` runs them in.
 
-Renames run first so that the other commands only ever see current names, which is also what
-makes a second run a no-op.
+All commands run in one walk over one parsed tree (``codemod/_engine.py``); at every node the
+rename runs first, and code a command moves elsewhere is taken with the renames applied
+(``MigrationCommand.code_of``), so that a second run is a no-op.  A new command is a module
+here, a line below, and its pre-check in ``codemod/_triage.py`` (``PRECHECKS``), named by the
+command's ``PRECHECK``.
 """
 
 from __future__ import annotations
