@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 import libcst as cst
+from libcst.metadata import ProviderT, ScopeProvider
 
 from tfcompat_gpu._tfnames import DEPRECATED_NAMES
 from tfcompat_gpu.codemod._base import MigrationCommand
@@ -21,6 +22,8 @@ class RenameDeprecatedConfigCommand(MigrationCommand):
         "Rename deprecated tf.config.experimental device functions to their tf.config names."
     )
     PRECHECK: ClassVar[str | None] = "rename-deprecated-config"
+    # names only: a file that needs nothing else is spared the position pass
+    METADATA_DEPENDENCIES: ClassVar[tuple[ProviderT, ...]] = (ScopeProvider,)
 
     def leave_Attribute(
         self, original_node: cst.Attribute, updated_node: cst.Attribute
