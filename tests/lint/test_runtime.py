@@ -67,6 +67,20 @@ def test_sessions_with_different_process_wide_options(clean_state: None) -> None
     assert "visible_device_list='2' (first: '1')" in found[1].message
 
 
+def test_sessions_unset_and_default_values_agree(clean_state: None) -> None:
+    # None is TensorFlow's default: 0 threads and growth False ask for the same thing.
+    STATE.sessions += [
+        SessionRecord(GPUConfig(visible_device_list="1"), "a.py:3"),
+        SessionRecord(
+            GPUConfig(
+                visible_device_list="1", allow_growth=False, intra_op_parallelism_threads=0
+            ),
+            "a.py:4",
+        ),
+    ]
+    assert [f for f in check_runtime({}) if f.code == "TFG005"] == []
+
+
 def test_check_without_paths_and_strict(clean_state: None, monkeypatch: pytest.MonkeyPatch) -> None:
     assert check().ok
     check(strict=True)  # clean: no exception
