@@ -72,9 +72,7 @@ def test_sessions_unset_and_default_values_agree(clean_state: None) -> None:
     STATE.sessions += [
         SessionRecord(GPUConfig(visible_device_list="1"), "a.py:3"),
         SessionRecord(
-            GPUConfig(
-                visible_device_list="1", allow_growth=False, intra_op_parallelism_threads=0
-            ),
+            GPUConfig(visible_device_list="1", allow_growth=False, intra_op_parallelism_threads=0),
             "a.py:4",
         ),
     ]

@@ -171,7 +171,7 @@ def _tolerant(source: str, path: str, error: SyntaxError, target: Target) -> lis
     line, col = error.lineno or 1, max((error.offset or 1) - 1, 0)
     try:
         repaired = repair(source)
-    except (RecursionError, MemoryError):
+    except Exception:  # the tolerant reading is a bonus: it must never cost the TFG000
         repaired = None
     if repaired is None:
         return _unreadable(path, f"syntax error: {error.msg}", line, col)
