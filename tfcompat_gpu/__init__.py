@@ -21,6 +21,7 @@ from tfcompat_gpu._errors import (
 )
 
 if TYPE_CHECKING:
+    from tfcompat_gpu._inventory import GPUInfo, Inventory, inventory
     from tfcompat_gpu.config import GPUConfig
     from tfcompat_gpu.configuring import configure, current_config
     from tfcompat_gpu.conflicts import get_conflict_policy, set_conflict_policy
@@ -39,7 +40,9 @@ __all__ = [
     "GPUConfigConflictError",
     "GPUConfigError",
     "GPUConfigWarning",
+    "GPUInfo",
     "GPUPlacement",
+    "Inventory",
     "Mode",
     "Report",
     "TooLateError",
@@ -51,6 +54,7 @@ __all__ = [
     "environment",
     "get_conflict_policy",
     "install",
+    "inventory",
     "is_installed",
     "on_gpu",
     "session",
@@ -68,6 +72,9 @@ _LAZY = {
     "environment": "tfcompat_gpu.env_report",
     "session": "tfcompat_gpu.sessions",
     "GPUConfig": "tfcompat_gpu.config",
+    "GPUInfo": "tfcompat_gpu._inventory",
+    "Inventory": "tfcompat_gpu._inventory",
+    "inventory": "tfcompat_gpu._inventory",
     "get_conflict_policy": "tfcompat_gpu.conflicts",
     "set_conflict_policy": "tfcompat_gpu.conflicts",
     "check": "tfcompat_gpu.lint.api",

@@ -12,7 +12,7 @@ __all__ = ["main"]
 def main(argv: Sequence[str]) -> int:
     parser = argparse.ArgumentParser(
         prog="tfcompat-gpu env",
-        description="Report TensorFlow, Keras, physical GPUs and GPU variables "
+        description="Report TensorFlow, Keras, physical GPUs, GPU variables and the NVML inventory "
         "(imports TensorFlow, never starts its runtime).",
     )
     parser.add_argument("--json", action="store_true", help="print JSON")
@@ -29,6 +29,7 @@ def main(argv: Sequence[str]) -> int:
             "physical_gpus": list(env.physical_gpus),
             "gpu_env": dict(env.gpu_env),
             "runtime_started": env.runtime_started,
+            "gpu_inventory": env.gpu_inventory.to_dict() if env.gpu_inventory else None,
         }
         print(json.dumps(data, indent=2))
     else:

@@ -5,9 +5,11 @@ It never starts the TensorFlow runtime, and imports TensorFlow only when asked t
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from tfcompat_gpu import _tf
 from tfcompat_gpu._env import GPU_ENV_VARS, legacy_keras_requested
@@ -28,6 +30,9 @@ class Environment:
     physical_gpus: tuple[str, ...]
     gpu_env: Mapping[str, str]
     runtime_started: bool
+    gpu_inventory: Any = None
+    """The machine's GPUs read through NVML (:class:`tfcompat_gpu.Inventory`), or why they
+    could not be read."""
 
     def __str__(self) -> str:
         lines = [
@@ -39,6 +44,8 @@ class Environment:
             "GPU variables:   "
             + (", ".join(f"{k}={v}" for k, v in self.gpu_env.items()) or "none"),
         ]
+        if self.gpu_inventory is not None:
+            lines.append(str(self.gpu_inventory))
         return "\n".join(lines)
 
 
@@ -52,7 +59,8 @@ def _dist_version(name: str) -> str | None:
 
 
 def environment(*, import_tensorflow: bool = True) -> Environment:
-    """Report TensorFlow, Keras, GPUs and GPU variables without starting the runtime.
+    """Report TensorFlow, Keras, GPUs, GPU variables and the NVML inventory; never starts the
+    runtime.
 
     With ``import_tensorflow=False`` TensorFlow is only inspected if already imported.
 
@@ -60,6 +68,13 @@ def environment(*, import_tensorflow: bool = True) -> Environment:
 
         print(tfcompat_gpu.environment())
     """
+    from tfcompat_gpu._inventory import inventory
+
+    report = _environment(import_tensorflow)
+    return dataclasses.replace(report, gpu_inventory=inventory())
+
+
+def _environment(import_tensorflow: bool) -> Environment:
     gpu_env = {name: os.environ[name] for name in GPU_ENV_VARS if name in os.environ}
     if not (import_tensorflow or _tf.is_imported()):
         return Environment(None, None, None, None, (), gpu_env, False)
