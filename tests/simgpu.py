@@ -1,34 +1,8 @@
-"""Simulated physical GPUs for TensorFlow's own Python configuration path.
-
-No machine that runs these tests can run TensorFlow on a GPU.  TensorFlow's ``tf.config`` setters
-and the ConfigProto they produce (``context().config``) are plain Python over the eager context's
-list of physical devices, so adding ``PhysicalDevice`` entries for GPUs there exercises the real
-validation and translation code (``set_visible_devices``, ``set_memory_growth``,
-``set_logical_device_configuration``, "Memory growth cannot differ between GPU devices", ...).
-What it cannot show is the CUDA allocator itself: a CPU build ignores GPU options at runtime.
-Call before anything configures or starts TensorFlow, in a fresh process.
-"""
+"""Simulated physical GPUs for TensorFlow's own Python configuration path (see
+:mod:`tfcompat_gpu._simgpu`, which ``tfcompat-gpu plan`` uses too)."""
 
 from __future__ import annotations
 
-from typing import Any
+from tfcompat_gpu._simgpu import simulate_gpus
 
-
-def simulate_gpus(count: int) -> list[Any]:
-    import tensorflow as tf
-    from tensorflow.python.eager import context
-
-    ctx = context.context()
-    if ctx._context_handle is not None:
-        raise RuntimeError("simulate_gpus() must run before the TensorFlow runtime starts")
-    ctx._initialize_physical_devices()
-    gpus = [
-        tf.config.PhysicalDevice(name=f"/physical_device:GPU:{i}", device_type="GPU")
-        for i in range(count)
-    ]
-    ctx._physical_devices = list(ctx._physical_devices) + gpus
-    ctx._physical_device_to_index = {p: i for i, p in enumerate(ctx._physical_devices)}
-    ctx._visible_device_list = list(ctx._visible_device_list) + gpus
-    for gpu in gpus:
-        ctx._memory_growth_map[gpu] = None
-    return gpus
+__all__ = ["simulate_gpus"]

@@ -14,6 +14,7 @@ Nothing here imports TensorFlow; NVML is imported only when :func:`inventory` re
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 from collections.abc import Mapping, Sequence
@@ -33,6 +34,7 @@ __all__ = [
     "parse_auto",
     "pick",
     "tf_totals_mb",
+    "with_visible",
 ]
 
 MB = 1 << 20
@@ -150,14 +152,14 @@ def cuda_order(readings: Readings, order: str) -> tuple[list[GPUReading], bool, 
     return fastest, False, note
 
 
-def _apply_visible(ordered: list[GPUReading], value: str | None) -> tuple[dict[str, int], str]:
+def _apply_visible(ordered: Sequence[Any], value: str | None) -> tuple[dict[str, int], str]:
     """uuid -> TensorFlow physical index under ``CUDA_VISIBLE_DEVICES=value``; and a note."""
     if value is None:
         return {gpu.uuid: i for i, gpu in enumerate(ordered)}, ""
     kept: dict[str, int] = {}
     for raw in value.split(","):
         entry = raw.strip()
-        match: GPUReading | None = None
+        match: Any = None
         if entry.isdigit() and int(entry) < len(ordered):
             match = ordered[int(entry)]
         elif entry.startswith("GPU-") and len(entry) > 4:
@@ -245,6 +247,14 @@ def inventory(
         readings.driver_version,
         readings.cuda_driver_version,
     )
+
+
+def with_visible(inv: Inventory, value: str | None) -> Inventory:
+    """The same GPUs under another ``CUDA_VISIBLE_DEVICES`` (the CUDA order is kept)."""
+    ordered = sorted(inv.gpus, key=lambda gpu: gpu.cuda_index)
+    tf_index, note = _apply_visible(ordered, value)
+    gpus = tuple(dataclasses.replace(gpu, tf_index=tf_index.get(gpu.uuid)) for gpu in ordered)
+    return dataclasses.replace(inv, gpus=gpus, cuda_visible_devices=value, visible_note=note)
 
 
 # -- auto selection -------------------------------------------------------------------------
@@ -349,8 +359,14 @@ def pick(inv: Inventory, count: int, share: tuple[int, int] | None = None) -> Se
     return Selection(count, tuple(picked), tuple(ranking), ",".join(names))
 
 
+TOTALS_OVERRIDE: dict[int, int] | None = None
+"""Card sizes of a described machine (``tfcompat-gpu plan --gpu-memory``), used instead of NVML."""
+
+
 def tf_totals_mb(environ: Mapping[str, str] | None = None) -> dict[int, int] | None:
     """Total memory in MB per TensorFlow physical GPU number, or None without an inventory."""
+    if TOTALS_OVERRIDE is not None:
+        return dict(TOTALS_OVERRIDE)
     inv = inventory(environ)
     if not inv.available:
         return None

@@ -23,6 +23,7 @@ _COMMANDS: dict[str, tuple[str, str]] = {
     "explain": ("tfcompat_gpu.lint.cli", "print the documentation of one lint rule"),
     "migrate": ("tfcompat_gpu.codemod.cli", "rewrite legacy GPU configuration for TF2"),
     "env": ("tfcompat_gpu._envcmd", "report TensorFlow, Keras, GPUs and GPU variables"),
+    "plan": ("tfcompat_gpu._plancmd", "print the device map GPU settings give on a machine"),
 }
 
 

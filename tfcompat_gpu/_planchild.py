@@ -1,0 +1,233 @@
+"""The child process of ``tfcompat-gpu plan``: TensorFlow's own configuration code answers.
+
+Run as ``python -m tfcompat_gpu._planchild`` with a JSON request on stdin; prints one JSON
+answer.  It simulates the machine's GPUs as TensorFlow physical devices (:mod:`._simgpu`), applies
+the settings with :func:`tfcompat_gpu.configure` (which calls TensorFlow's ``tf.config``
+setters), and reads back what TensorFlow made of them: the visible devices, memory growth, the
+logical devices and the ``ConfigProto`` the runtime would get.  Settings TensorFlow rejects
+are replayed as plain ``tf.config`` calls to capture TensorFlow's own error.
+
+To answer quickly it loads only TensorFlow's configuration modules (``framework.config``,
+``eager.context``, the protos) and not the ``tensorflow`` package's ``__init__``, which imports
+every API: the ``tensorflow`` module seen here is a namespace whose ``config``/``debugging``
+attributes are the very functions ``tf.config``/``tf.debugging`` export (a test checks that
+each is the same object).  Never import this module in a user's process.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import json
+import os
+import sys
+import types
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+__all__ = ["lean_tensorflow", "main"]
+
+
+def lean_tensorflow() -> types.ModuleType:
+    """A ``tensorflow`` module holding only the configuration API, without the full import."""
+    if "tensorflow" in sys.modules:
+        return sys.modules["tensorflow"]
+    spec = importlib.util.find_spec("tensorflow")
+    if spec is None or not spec.submodule_search_locations:
+        raise ImportError("TensorFlow is not installed")
+    package = types.ModuleType("tensorflow")
+    package.__path__ = list(spec.submodule_search_locations)
+    package.__spec__ = spec
+    package.__file__ = spec.origin
+    sys.modules["tensorflow"] = package
+    config = importlib.import_module("tensorflow.python.framework.config")
+    context = importlib.import_module("tensorflow.python.eager.context")
+    versions = importlib.import_module("tensorflow.python.framework.versions")
+    device_spec = importlib.import_module("tensorflow.python.framework.device_spec")
+    ns = types.SimpleNamespace
+    package.__version__ = versions.__version__  # type: ignore[attr-defined]
+    package.DeviceSpec = device_spec.DeviceSpecV2  # type: ignore[attr-defined]
+    package.config = ns(  # type: ignore[attr-defined]
+        list_physical_devices=config.list_physical_devices,
+        get_visible_devices=config.get_visible_devices,
+        set_visible_devices=config.set_visible_devices,
+        get_logical_device_configuration=config.get_logical_device_configuration,
+        set_logical_device_configuration=config.set_logical_device_configuration,
+        set_soft_device_placement=config.set_soft_device_placement,
+        LogicalDeviceConfiguration=context.LogicalDeviceConfiguration,
+        PhysicalDevice=context.PhysicalDevice,
+        experimental=ns(
+            set_memory_growth=config.set_memory_growth,
+            get_memory_growth=config.get_memory_growth,
+        ),
+        threading=ns(
+            set_intra_op_parallelism_threads=config.set_intra_op_parallelism_threads,
+            set_inter_op_parallelism_threads=config.set_inter_op_parallelism_threads,
+        ),
+    )
+    package.debugging = ns(  # type: ignore[attr-defined]
+        set_log_device_placement=context.set_log_device_placement
+    )
+    return package
+
+
+def _error(exc: BaseException) -> dict[str, str]:
+    return {"type": type(exc).__name__, "message": str(exc)}
+
+
+def _replay(tf: Any, fields: dict[str, Any], gpus: list[Any]) -> list[dict[str, Any]]:
+    """Apply the GPU fields as plain ``tf.config`` calls, both ways round, keep what TF says."""
+    from tfcompat_gpu import _tf
+
+    ids: list[int] = []
+    visible = fields.get("visible_device_list")
+    if isinstance(visible, str) and visible:
+        ids = [int(part) for part in visible.split(",") if part.strip().isdigit()]
+    elif isinstance(visible, list):
+        ids = [int(i) for i in visible]
+    if any(i >= len(gpus) for i in ids):
+        return []
+    chosen = [gpus[i] for i in sorted(set(ids))] if visible is not None else list(gpus)
+    limits = fields.get("memory_limit_mb")
+    growth = fields.get("allow_growth")
+
+    def logical(position: int) -> list[Any]:
+        value = limits
+        if isinstance(value, dict):
+            value = value.get(ids[position] if ids else position)
+        if value is None:
+            return []
+        values = value if isinstance(value, list) else [value]
+        return [tf.config.LogicalDeviceConfiguration(memory_limit=int(mb)) for mb in values]
+
+    calls: dict[str, Callable[[], object]] = {
+        "visible": lambda: tf.config.set_visible_devices(chosen, "GPU"),
+        "limits": lambda: [
+            tf.config.set_logical_device_configuration(gpu, logical(i))
+            for i, gpu in enumerate(chosen)
+            if logical(i)
+        ],
+        "growth": lambda: [tf.config.experimental.set_memory_growth(gpu, growth) for gpu in chosen],
+    }
+    orders: list[tuple[str, ...]] = [("visible", "limits")]
+    if growth is not None:
+        orders = [("visible", "limits", "growth"), ("visible", "growth", "limits")]
+    results = []
+    for order in orders:
+        snapshot = _tf.ContextSnapshot.take()
+        step = ""
+        outcome: dict[str, Any] = {"order": list(order), "error": None}
+        try:
+            for step in order:
+                calls[step]()
+            outcome["growth_kept"] = bool(_tf.context().config.gpu_options.allow_growth)
+        except (ValueError, RuntimeError, TypeError) as exc:
+            outcome.update(error=_error(exc), at=step)
+        finally:
+            snapshot.restore()
+        results.append(outcome)
+    return results
+
+
+def answer(request: dict[str, Any]) -> dict[str, Any]:
+    tf = lean_tensorflow()
+    from tfcompat_gpu import _inventory, _tf
+    from tfcompat_gpu._errors import GPUConfigError
+    from tfcompat_gpu._simgpu import simulate_gpus
+    from tfcompat_gpu.config import GPUConfig
+
+    cards: list[dict[str, Any]] = request["gpus"]
+    gpus = simulate_gpus(len(cards))
+    # The parent hid the real GPUs from this process; messages name the planned variable.
+    if request.get("cuda_visible_devices") is None:
+        os.environ.pop("CUDA_VISIBLE_DEVICES", None)
+    else:
+        os.environ["CUDA_VISIBLE_DEVICES"] = request["cuda_visible_devices"]
+    totals = {i: card["total_mb"] for i, card in enumerate(cards) if card.get("total_mb")}
+    _inventory.TOTALS_OVERRIDE = totals if len(totals) == len(cards) else None
+    fields: dict[str, Any] = dict(request["fields"])
+    if isinstance(fields.get("memory_limit_mb"), dict):  # JSON keys are strings
+        fields["memory_limit_mb"] = {int(k): v for k, v in fields["memory_limit_mb"].items()}
+    out: dict[str, Any] = {"tensorflow": tf.__version__, "errors": [], "notes": []}
+    cfg = None
+    try:
+        cfg = GPUConfig(**fields)
+    except GPUConfigError as exc:
+        out["errors"].append({"source": "tfcompat_gpu", **_error(exc)})
+    applied = None
+    if cfg is not None:
+        from tfcompat_gpu.apply import configure
+
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                applied = configure(cfg)
+            except GPUConfigError as exc:
+                out["errors"].append({"source": "tfcompat_gpu", **_error(exc)})
+        out["notes"] = [str(w.message) for w in caught]
+    if applied is None:
+        out["replay"] = _replay(tf, fields, gpus)
+        for outcome in out["replay"]:
+            if outcome["error"]:
+                out["errors"].append({"source": "tensorflow", **outcome["error"]})
+    ctx = _tf.context()
+    proto = ctx.config
+    visible = ctx.get_visible_devices("GPU")
+    physical = []
+    for i, gpu in enumerate(gpus):
+        logical = ctx.get_logical_device_configuration(gpu) or []
+        physical.append(
+            {
+                "name": gpu.name,
+                "visible": gpu in visible,
+                "growth": ctx.get_memory_growth(gpu),
+                "logical_limits_mb": [d.memory_limit for d in logical],
+                "card": cards[i],
+            }
+        )
+    options = proto.gpu_options
+    out.update(
+        {
+            "applied": applied.to_dict() if applied is not None else None,
+            "physical": physical,
+            "proto": {
+                "visible_device_list": options.visible_device_list,
+                "allow_growth": options.allow_growth,
+                "per_process_gpu_memory_fraction": options.per_process_gpu_memory_fraction,
+                "virtual_devices": [
+                    list(v.memory_limit_mb) for v in options.experimental.virtual_devices
+                ],
+                "device_count": dict(proto.device_count),
+            },
+            # Unset, the eager runtime places ops softly (a v1 Session does not).
+            "soft_placement": True
+            if ctx._soft_device_placement is None
+            else bool(ctx._soft_device_placement),
+            "devices": [_parse_device(tf, spec) for spec in request.get("devices", [])],
+        }
+    )
+    return out
+
+
+def _parse_device(tf: Any, spec: str) -> dict[str, Any]:
+    """TensorFlow's own parse of a device string (``/gpu:1``, ``/device:GPU:1``)."""
+    try:
+        parsed = tf.DeviceSpec.from_string(spec)
+    except (ValueError, TypeError) as exc:
+        return {"spec": spec, "error": _error(exc)}
+    return {"spec": spec, "type": parsed.device_type, "index": parsed.device_index}
+
+
+def main() -> int:
+    request = json.loads(sys.stdin.read())
+    try:
+        result = answer(request)
+    except Exception as exc:  # reported to the parent, which says what failed
+        result = {"fatal": _error(exc)}
+    sys.stdout.write(json.dumps(result))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
