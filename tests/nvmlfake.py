@@ -15,6 +15,7 @@ from typing import Any
 DATA = Path(__file__).resolve().parent / "data" / "nvml"
 
 NVML_CLOCK_SM = 1
+nvmlMemory_v2 = 0x02000028
 
 
 class NVMLError(Exception):
@@ -46,6 +47,7 @@ class FakeNVML:
     NVMLError_LibraryNotFound = NVMLError_LibraryNotFound
     NVMLError_DriverNotLoaded = NVMLError_DriverNotLoaded
     NVML_CLOCK_SM = NVML_CLOCK_SM
+    nvmlMemory_v2 = nvmlMemory_v2
 
     def __init__(self, text: str | None = None, fail: str | None = None) -> None:
         self.data: dict[str, Any] = json.loads(text) if text else {"gpus": []}
@@ -94,11 +96,17 @@ class FakeNVML:
     def nvmlDeviceGetPciInfo(self, handle: int) -> Any:
         return SimpleNamespace(busId=self._gpu(handle)["pci_bus_id"])
 
-    def nvmlDeviceGetMemoryInfo(self, handle: int) -> Any:
+    def nvmlDeviceGetMemoryInfo(self, handle: int, version: int | None = None) -> Any:
         gpu = self._gpu(handle)
-        return SimpleNamespace(
+        memory = SimpleNamespace(
             total=gpu["memory_total"], free=gpu["memory_free"], used=gpu["memory_used"]
         )
+        if version is None:
+            return memory
+        assert version == nvmlMemory_v2
+        reserved = self._maybe(gpu, "memory_reserved")
+        # v2 counts the driver's reserve apart: "used" excludes it, as nvidia-smi shows.
+        return SimpleNamespace(**vars(memory), reserved=reserved, used_v2=memory.used - reserved)
 
     def nvmlDeviceGetUtilizationRates(self, handle: int) -> Any:
         gpu = self._gpu(handle)

@@ -55,12 +55,16 @@ class GPUInfo:
     name: str
     uuid: str
     total_mb: int
+    """NVML's total, as ``nvidia-smi`` shows it."""
     free_mb: int
     used_mb: int
     utilization: int | None
     """GPU utilisation in percent; None where NVML cannot tell."""
     processes: tuple[dict[str, Any], ...] = field(default_factory=tuple)
     """``{"pid", "used_mb", "name"}`` for each compute process."""
+    cuda_total_mb: int | None = None
+    """The total CUDA (and TensorFlow's allocator) reports: NVML's total less the memory the
+    driver reserves, where NVML says how much that is; else NVML's total."""
 
 
 @dataclass(frozen=True)
@@ -165,8 +169,15 @@ def _apply_visible(ordered: Sequence[Any], value: str | None) -> tuple[dict[str,
         elif entry.startswith("GPU-") and len(entry) > 4:
             found = [gpu for gpu in ordered if gpu.uuid.startswith(entry)]
             match = found[0] if len(found) == 1 else None
-        if match is None or match.uuid in kept:
-            why = "repeats a device" if match is not None else "matches no GPU"
+        if match is not None and match.uuid in kept:
+            # Seen with driver 580: a repeated device makes CUDA show no GPU at all.
+            note = (
+                f"CUDA_VISIBLE_DEVICES={value!r}: entry {entry!r} repeats a device; CUDA then "
+                "shows no GPU at all."
+            )
+            return {}, note
+        if match is None:
+            why = "matches no GPU"
             if entry.startswith("MIG-"):
                 why = "names a MIG instance, which this inventory does not list"
             note = (
@@ -220,6 +231,7 @@ def inventory(
             name=gpu.name,
             uuid=gpu.uuid,
             total_mb=gpu.memory_total // MB,
+            cuda_total_mb=(gpu.memory_total - (gpu.memory_reserved or 0)) // MB,
             free_mb=gpu.memory_free // MB,
             used_mb=gpu.memory_used // MB,
             utilization=gpu.utilization_gpu,
@@ -370,7 +382,11 @@ def tf_totals_mb(environ: Mapping[str, str] | None = None) -> dict[int, int] | N
     inv = inventory(environ)
     if not inv.available:
         return None
-    return {gpu.tf_index: gpu.total_mb for gpu in inv.visible() if gpu.tf_index is not None}
+    return {
+        gpu.tf_index: gpu.cuda_total_mb or gpu.total_mb
+        for gpu in inv.visible()
+        if gpu.tf_index is not None
+    }
 
 
 def _format_mb(mb: int) -> str:

@@ -60,6 +60,8 @@ class GPUReading:
     sm_clock_max_mhz: int | None
     cores: int | None
     processes: tuple[ProcessReading, ...] = field(default_factory=tuple)
+    memory_reserved: int | None = None
+    """Bytes the driver keeps for itself (NVML's v2 memory info); CUDA's total excludes them."""
 
 
 @dataclass(frozen=True)
@@ -151,6 +153,13 @@ def _optional(nvml: Any, call: Any) -> Any:
 def _read_gpu(nvml: Any, index: int) -> GPUReading:
     handle = nvml.nvmlDeviceGetHandleByIndex(index)
     memory = nvml.nvmlDeviceGetMemoryInfo(handle)
+    version2 = getattr(nvml, "nvmlMemory_v2", None)
+    detailed = (
+        _optional(nvml, lambda: nvml.nvmlDeviceGetMemoryInfo(handle, version=version2))
+        if version2 is not None
+        else None
+    )
+    reserved = getattr(detailed, "reserved", None)
     rates = _optional(nvml, lambda: nvml.nvmlDeviceGetUtilizationRates(handle))
     cc = _optional(nvml, lambda: nvml.nvmlDeviceGetCudaComputeCapability(handle))
     clock_sm = getattr(nvml, "NVML_CLOCK_SM", 1)
@@ -177,6 +186,7 @@ def _read_gpu(nvml: Any, index: int) -> GPUReading:
         ),
         cores=_optional(nvml, lambda: int(nvml.nvmlDeviceGetNumGpuCores(handle))),
         processes=tuple(processes),
+        memory_reserved=int(reserved) if reserved is not None else None,
     )
 
 

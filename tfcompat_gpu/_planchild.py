@@ -157,7 +157,7 @@ def answer(request: dict[str, Any]) -> dict[str, Any]:
         out["errors"].append({"source": "tfcompat_gpu", **_error(exc)})
     applied = None
     if cfg is not None:
-        from tfcompat_gpu.apply import configure
+        from tfcompat_gpu import configure
 
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
