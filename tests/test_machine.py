@@ -24,7 +24,7 @@ def test_before_tensorflow_lists_gpus_auto_sets_cuda_visible_devices(monkeypatch
     assert choice is not None
     assert os.environ["CUDA_VISIBLE_DEVICES"] == "1,2"
     assert choice.via == "CUDA_VISIBLE_DEVICES"
-    assert choice.visible_device_list is None
+    assert choice.visible_device_list == "0,1"  # CUDA now numbers the two picked GPUs 0 and 1
     assert last_choice() is choice
     (record,) = [r for r in caplog.records if "auto:2" in r.getMessage()]
     assert (
@@ -42,6 +42,21 @@ def test_after_tensorflow_listed_gpus_auto_narrows_with_tf_ids(monkeypatch):
     # CUDA 1 and 2 are TensorFlow's GPUs 2 and 1 under CUDA_VISIBLE_DEVICES=3,2,1.
     assert choice.visible_device_list == "2,1"
     assert os.environ["CUDA_VISIBLE_DEVICES"] == "3,2,1"  # too late to change: left alone
+
+
+def test_pending_picks_without_changing_anything(monkeypatch):
+    monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "0,1,2")
+    choice = resolve_auto(
+        "auto",
+        False,
+        environ={"CUDA_VISIBLE_DEVICES": "0,1,2"},
+        inv=machine(CUDA_VISIBLE_DEVICES="0,1,2"),
+        pending=True,
+    )
+    assert choice is not None
+    assert choice.via == "pending"
+    assert choice.visible_device_list == "1"
+    assert os.environ["CUDA_VISIBLE_DEVICES"] == "0,1,2"
 
 
 def test_other_values_are_not_auto():

@@ -223,7 +223,7 @@ def test_the_lean_configuration_api_is_tensorflows_own():
     out = run_py(
         """
         import sys, types
-        from tfcompat_gpu._planchild import lean_tensorflow
+        from tfcompat_gpu._tf import lean_tensorflow
         lean = lean_tensorflow()
         del sys.modules["tensorflow"]
         import tensorflow as tf

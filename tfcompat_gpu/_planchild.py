@@ -7,69 +7,21 @@ setters), and reads back what TensorFlow made of them: the visible devices, memo
 logical devices and the ``ConfigProto`` the runtime would get.  Settings TensorFlow rejects
 are replayed as plain ``tf.config`` calls to capture TensorFlow's own error.
 
-To answer quickly it loads only TensorFlow's configuration modules (``framework.config``,
-``eager.context``, the protos) and not the ``tensorflow`` package's ``__init__``, which imports
-every API: the ``tensorflow`` module seen here is a namespace whose ``config``/``debugging``
-attributes are the very functions ``tf.config``/``tf.debugging`` export (a test checks that
-each is the same object).  Never import this module in a user's process.
+To answer quickly it loads only TensorFlow's configuration modules
+(:func:`tfcompat_gpu._tf.lean_tensorflow`), not every API.  Never run this module in a user's
+process.
 """
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import json
 import os
 import sys
-import types
 import warnings
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["lean_tensorflow", "main"]
-
-
-def lean_tensorflow() -> types.ModuleType:
-    """A ``tensorflow`` module holding only the configuration API, without the full import."""
-    if "tensorflow" in sys.modules:
-        return sys.modules["tensorflow"]
-    spec = importlib.util.find_spec("tensorflow")
-    if spec is None or not spec.submodule_search_locations:
-        raise ImportError("TensorFlow is not installed")
-    package = types.ModuleType("tensorflow")
-    package.__path__ = list(spec.submodule_search_locations)
-    package.__spec__ = spec
-    package.__file__ = spec.origin
-    sys.modules["tensorflow"] = package
-    config = importlib.import_module("tensorflow.python.framework.config")
-    context = importlib.import_module("tensorflow.python.eager.context")
-    versions = importlib.import_module("tensorflow.python.framework.versions")
-    device_spec = importlib.import_module("tensorflow.python.framework.device_spec")
-    ns = types.SimpleNamespace
-    package.__version__ = versions.__version__  # type: ignore[attr-defined]
-    package.DeviceSpec = device_spec.DeviceSpecV2  # type: ignore[attr-defined]
-    package.config = ns(  # type: ignore[attr-defined]
-        list_physical_devices=config.list_physical_devices,
-        get_visible_devices=config.get_visible_devices,
-        set_visible_devices=config.set_visible_devices,
-        get_logical_device_configuration=config.get_logical_device_configuration,
-        set_logical_device_configuration=config.set_logical_device_configuration,
-        set_soft_device_placement=config.set_soft_device_placement,
-        LogicalDeviceConfiguration=context.LogicalDeviceConfiguration,
-        PhysicalDevice=context.PhysicalDevice,
-        experimental=ns(
-            set_memory_growth=config.set_memory_growth,
-            get_memory_growth=config.get_memory_growth,
-        ),
-        threading=ns(
-            set_intra_op_parallelism_threads=config.set_intra_op_parallelism_threads,
-            set_inter_op_parallelism_threads=config.set_inter_op_parallelism_threads,
-        ),
-    )
-    package.debugging = ns(  # type: ignore[attr-defined]
-        set_log_device_placement=context.set_log_device_placement
-    )
-    return package
+__all__ = ["answer", "main"]
 
 
 def _error(exc: BaseException) -> dict[str, str]:
@@ -131,8 +83,9 @@ def _replay(tf: Any, fields: dict[str, Any], gpus: list[Any]) -> list[dict[str, 
 
 
 def answer(request: dict[str, Any]) -> dict[str, Any]:
-    tf = lean_tensorflow()
     from tfcompat_gpu import _inventory, _tf
+
+    tf = _tf.lean_tensorflow()
     from tfcompat_gpu._errors import GPUConfigError
     from tfcompat_gpu._simgpu import simulate_gpus
     from tfcompat_gpu.config import GPUConfig
@@ -205,9 +158,23 @@ def answer(request: dict[str, Any]) -> dict[str, Any]:
             if ctx._soft_device_placement is None
             else bool(ctx._soft_device_placement),
             "devices": [_parse_device(tf, spec) for spec in request.get("devices", [])],
+            "strategy": _strategy() if applied is not None else None,
         }
     )
     return out
+
+
+def _strategy() -> dict[str, Any] | None:
+    """What ``tfcompat_gpu.explain()`` says ``strategy()`` would build, where it exists."""
+    import tfcompat_gpu
+
+    if "explain" not in getattr(tfcompat_gpu, "_LAZY", {}):
+        return None
+    try:
+        plan: dict[str, Any] = tfcompat_gpu.explain().to_dict()
+    except Exception as exc:  # reported in the plan, never fatal to it
+        return {"error": f"{type(exc).__name__}: {exc}"}
+    return plan
 
 
 def _parse_device(tf: Any, spec: str) -> dict[str, Any]:

@@ -137,7 +137,8 @@ def _plain(value: Any) -> Any:
 
 def _settings(ns: argparse.Namespace) -> dict[str, Any]:
     """Fields from the variables, the file, then the flags; combinations not yet checked."""
-    from tfcompat_gpu.config import GPUConfig, _parse_text
+    from tfcompat_gpu._options import parse_text
+    from tfcompat_gpu.config import GPUConfig
     from tfcompat_gpu.patching.runner import _VALUE_FLAGS
 
     fields: dict[str, Any] = {}
@@ -154,7 +155,7 @@ def _settings(ns: argparse.Namespace) -> dict[str, Any]:
     for flag, (name, _, _) in _VALUE_FLAGS.items():
         raw = getattr(ns, flag[2:].replace("-", "_"))
         if raw is not None:
-            fields[name] = _parse_text(name, raw, flag)
+            fields[name] = parse_text(name, raw, flag)
     if ns.soft is not None:
         fields["allow_soft_placement"] = ns.soft
     if ns.log_placement:
@@ -190,6 +191,12 @@ def _child(request: dict[str, Any]) -> dict[str, Any]:
         ) from None
     if "fatal" in answer:
         fatal = answer["fatal"]
+        if fatal["type"] in ("ImportError", "ModuleNotFoundError"):
+            raise GPUConfigError(
+                "plan asks TensorFlow's own configuration code, and TensorFlow could not be "
+                f"imported ({fatal['message']}). Install it in this environment "
+                "(pip install 'tfcompat-gpu[tf]' or [tf-cpu])."
+            )
         raise GPUConfigError(
             f"TensorFlow's configuration code could not be run: {fatal['type']}: {fatal['message']}"
         )
@@ -226,7 +233,8 @@ def make_plan(
             "cuda_index": gpu.cuda_index,
             "pci_bus_id": gpu.pci_bus_id,
             "name": gpu.name,
-            "total_mb": gpu.total_mb or None,
+            # What TensorFlow's allocator sees: CUDA's total, without the driver's reserve.
+            "total_mb": gpu.cuda_total_mb or gpu.total_mb or None,
         }
         for gpu in machine.visible()
     ]
@@ -280,7 +288,7 @@ def make_plan(
         "tf_config": answer["proto"],
         "soft_placement": answer["soft_placement"],
         "landing": [_landing(d, logical, answer["soft_placement"]) for d in answer["devices"]],
-        "strategy": _strategy(logical),
+        "strategy": _strategy(logical, answer.get("strategy")),
         "errors": answer["errors"],
         "replay": answer.get("replay"),
         "notes": answer["notes"],
@@ -351,7 +359,7 @@ def _landing(parsed: dict[str, Any], logical: list[dict[str, Any]], soft: bool) 
     return {"spec": spec, "lands": None, "error": f"device type {kind!r}: not planned"}
 
 
-def _strategy(logical: list[dict[str, Any]]) -> dict[str, Any]:
+def _strategy(logical: list[dict[str, Any]], explained: dict[str, Any] | None) -> dict[str, Any]:
     import tfcompat_gpu
 
     names = [d["name"] for d in logical]
@@ -365,7 +373,18 @@ def _strategy(logical: list[dict[str, Any]]) -> dict[str, Any]:
             "available": False,
             "text": f"tfcompat_gpu.strategy() is not part of this version; {mirrored}",
         }
-    return {"available": True, "text": f"tfcompat_gpu.strategy(): {mirrored}"}
+    if not explained or explained.get("error"):
+        why = (explained or {}).get("error") or "the settings fail"
+        return {
+            "available": True,
+            "text": f"tfcompat_gpu.strategy(): not planned ({why}); {mirrored}",
+        }
+    devices = ", ".join(explained.get("devices") or ()) or "-"
+    return {
+        "available": True,
+        "explain": explained,
+        "text": f"tfcompat_gpu.strategy() -> {explained.get('kind')} over {devices}",
+    }
 
 
 def render(plan: dict[str, Any]) -> str:

@@ -18,14 +18,15 @@ __all__ = ["simulate_gpus"]
 
 def simulate_gpus(count: int) -> list[Any]:
     """Append ``count`` GPUs to the eager context's physical devices; return them."""
-    from tensorflow.python.eager import context
+    from tfcompat_gpu import _tf
 
-    ctx = context.context()
+    physical_device = _tf.tf().config.PhysicalDevice
+    ctx = _tf.context()
     if ctx._context_handle is not None:
         raise RuntimeError("simulate_gpus() must run before the TensorFlow runtime starts")
     ctx._initialize_physical_devices()
     gpus = [
-        context.PhysicalDevice(name=f"/physical_device:GPU:{i}", device_type="GPU")
+        physical_device(name=f"/physical_device:GPU:{i}", device_type="GPU")
         for i in range(count)
     ]
     ctx._physical_devices = list(ctx._physical_devices) + gpus

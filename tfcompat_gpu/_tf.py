@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import copy
 import importlib
+import importlib.util
 import sys
 from dataclasses import dataclass
-from types import ModuleType
+from types import ModuleType, SimpleNamespace
 from typing import Any
 
 from packaging.version import Version
@@ -300,3 +301,58 @@ def abandon_session(session: Any) -> None:
     """Let a session whose ``__init__`` was refused be collected without a ``__del__`` error."""
     if not hasattr(session, "_session"):
         session._session = None
+
+
+# -- the configuration API alone (tfcompat-gpu plan's child) ---------------------------------
+
+
+def lean_tensorflow() -> ModuleType:
+    """A ``tensorflow`` module holding only the configuration API, without the full import.
+
+    ``import tensorflow`` imports every API (about 3 s of CPU); ``tfcompat-gpu plan``'s child
+    process needs only ``tf.config``, ``tf.debugging.set_log_device_placement`` and
+    ``tf.DeviceSpec``.  This loads the modules that define them (``framework.config``,
+    ``eager.context``, the protos) without running the package's ``__init__``, and returns a
+    ``tensorflow`` module whose attributes are the very objects the full import exports (a test
+    checks each one).  For a dedicated process only: a later ``import tensorflow`` there gets
+    this module.
+    """
+    if "tensorflow" in sys.modules:
+        return sys.modules["tensorflow"]
+    spec = importlib.util.find_spec("tensorflow")
+    if spec is None or not spec.submodule_search_locations:
+        raise ImportError("TensorFlow is not installed")
+    package = ModuleType("tensorflow")
+    package.__path__ = list(spec.submodule_search_locations)
+    package.__spec__ = spec
+    package.__file__ = spec.origin
+    sys.modules["tensorflow"] = package
+    config = importlib.import_module("tensorflow.python.framework.config")
+    ctx = importlib.import_module("tensorflow.python.eager.context")
+    versions = importlib.import_module("tensorflow.python.framework.versions")
+    device_spec = importlib.import_module("tensorflow.python.framework.device_spec")
+    ns = SimpleNamespace
+    package.__version__ = versions.__version__  # type: ignore[attr-defined]
+    package.DeviceSpec = device_spec.DeviceSpecV2  # type: ignore[attr-defined]
+    package.config = ns(  # type: ignore[attr-defined]
+        list_physical_devices=config.list_physical_devices,
+        get_visible_devices=config.get_visible_devices,
+        set_visible_devices=config.set_visible_devices,
+        get_logical_device_configuration=config.get_logical_device_configuration,
+        set_logical_device_configuration=config.set_logical_device_configuration,
+        set_soft_device_placement=config.set_soft_device_placement,
+        LogicalDeviceConfiguration=ctx.LogicalDeviceConfiguration,
+        PhysicalDevice=ctx.PhysicalDevice,
+        experimental=ns(
+            set_memory_growth=config.set_memory_growth,
+            get_memory_growth=config.get_memory_growth,
+        ),
+        threading=ns(
+            set_intra_op_parallelism_threads=config.set_intra_op_parallelism_threads,
+            set_inter_op_parallelism_threads=config.set_inter_op_parallelism_threads,
+        ),
+    )
+    package.debugging = ns(  # type: ignore[attr-defined]
+        set_log_device_placement=ctx.set_log_device_placement
+    )
+    return package
