@@ -30,6 +30,7 @@ def main(argv: Sequence[str]) -> int:
             "gpu_env": dict(env.gpu_env),
             "runtime_started": env.runtime_started,
             "gpu_inventory": env.gpu_inventory.to_dict() if env.gpu_inventory else None,
+            "auto_selection": env.auto_selection,
         }
         print(json.dumps(data, indent=2))
     else:

@@ -23,12 +23,15 @@ from tfcompat_gpu._inventory import (
     inventory,
     parse_auto,
     pick,
+    tf_totals_mb,
 )
+from tfcompat_gpu._kinds import register_device_list_form
 
 __all__ = [
     "AutoChoice",
     "before_listing",
     "fraction_as_limits",
+    "fraction_limits",
     "gpus_listed",
     "last_choice",
     "resolve_auto",
@@ -231,3 +234,19 @@ def fraction_as_limits(
         ", ".join(f"{gpu}: {mb} MB" for gpu, mb in limits.items()),
     )
     return limits
+
+
+def fraction_limits(
+    fraction: float, visible: Sequence[int], allow_growth: bool | None, tf_version: str
+) -> dict[int, int]:
+    """:func:`fraction_as_limits` with the cards' sizes from NVML, for ``configure()``."""
+    why = (
+        f"TF2 has no public call for it and TensorFlow {tf_version}'s internals are not the "
+        "ones tfcompat_gpu writes it into"
+    )
+    return fraction_as_limits(fraction, visible, tf_totals_mb(), allow_growth, why)
+
+
+register_device_list_form(
+    "auto", resolve_form, '"auto[:N]": the N GPUs with the most free memory (NVML)'
+)

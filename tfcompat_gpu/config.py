@@ -17,6 +17,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+# _machine registers the visible_device_list form "auto[:N]" (GPUs picked through NVML).
+from tfcompat_gpu import _machine  # noqa: F401
 from tfcompat_gpu._errors import GPUConfigError, GPUConfigWarning
 from tfcompat_gpu._kinds import DeviceIds, FrozenDict, MemoryLimit, MemoryLimits, fail
 from tfcompat_gpu._options import (

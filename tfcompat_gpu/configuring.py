@@ -14,6 +14,7 @@ from typing import Any
 
 from tfcompat_gpu import _tf
 from tfcompat_gpu._errors import GPUConfigError, GPUConfigWarning
+from tfcompat_gpu._machine import before_listing
 from tfcompat_gpu._options import OPTIONS_BY_NAME, unknown_setting
 from tfcompat_gpu._state import STATE
 from tfcompat_gpu._where import user_frame
@@ -76,6 +77,10 @@ def _request(cfg: object, fields: dict[str, Any]) -> GPUConfig:
 def apply_request(request: GPUConfig, where: str) -> GPUConfig:
     """Merge ``request`` into the process config and apply it; the caller holds ``STATE.lock``."""
     target = (STATE.applied or GPUConfig()).merged(request)
+    # "auto": while TensorFlow has not listed its GPUs, CUDA_VISIBLE_DEVICES shows only the picked.
+    visible = before_listing(target.visible_device_list)
+    if visible != target.visible_device_list:
+        target = target.replace(visible_device_list=visible)
     machine = Machine.read()
     if machine.started:
         return configure_late(request, target, machine, where)

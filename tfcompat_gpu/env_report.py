@@ -33,6 +33,8 @@ class Environment:
     gpu_inventory: Any = None
     """The machine's GPUs read through NVML (:class:`tfcompat_gpu.Inventory`), or why they
     could not be read."""
+    auto_selection: str | None = None
+    """What ``visible_device_list="auto[:N]"`` picked, how it was made visible, and why."""
 
     def __str__(self) -> str:
         lines = [
@@ -44,6 +46,8 @@ class Environment:
             "GPU variables:   "
             + (", ".join(f"{k}={v}" for k, v in self.gpu_env.items()) or "none"),
         ]
+        if self.auto_selection is not None:
+            lines.append(f"Auto selection:  {self.auto_selection}")
         if self.gpu_inventory is not None:
             lines.append(str(self.gpu_inventory))
         return "\n".join(lines)
@@ -69,9 +73,13 @@ def environment(*, import_tensorflow: bool = True) -> Environment:
         print(tfcompat_gpu.environment())
     """
     from tfcompat_gpu._inventory import inventory
+    from tfcompat_gpu._machine import last_choice
 
     report = _environment(import_tensorflow)
-    return dataclasses.replace(report, gpu_inventory=inventory())
+    choice = last_choice()
+    return dataclasses.replace(
+        report, gpu_inventory=inventory(), auto_selection=str(choice) if choice else None
+    )
 
 
 def _environment(import_tensorflow: bool) -> Environment:

@@ -17,6 +17,7 @@ from typing import Any
 
 from tfcompat_gpu import _proto, _tf
 from tfcompat_gpu._errors import GPUConfigError
+from tfcompat_gpu._machine import fraction_limits
 from tfcompat_gpu._options import OPTIONS_BY_NAME
 from tfcompat_gpu._state import STATE
 from tfcompat_gpu.config import GPUConfig
@@ -188,7 +189,23 @@ def plan(
             steps.append(setter_step(name, value))
 
     fraction = target.per_process_gpu_memory_fraction
-    if fraction is not None:
+    if fraction is not None and gpus and not _tf.private_api_available():
+        # No internal path on this TensorFlow: the allocator's own cap, total x fraction, as a
+        # memory_limit, with the cards' sizes from NVML.
+        caps = fraction_limits(fraction, sorted(chosen), target.allow_growth, str(_tf.version()))
+        for gpu_id, mb in caps.items():
+            logical = [tfm.config.LogicalDeviceConfiguration(memory_limit=mb)]
+            steps.append(
+                Step(
+                    "per_process_gpu_memory_fraction",
+                    f"tf.config.set_logical_device_configuration({gpus[gpu_id].name!r}, "
+                    f"[LogicalDeviceConfiguration(memory_limit={mb})])",
+                    functools.partial(
+                        tfm.config.set_logical_device_configuration, gpus[gpu_id], logical
+                    ),
+                )
+            )
+    elif fraction is not None:
         _tf.require_private_api("per_process_gpu_memory_fraction", fraction)
         base.gpu_options.per_process_gpu_memory_fraction = fraction
     if target.extra_proto:
