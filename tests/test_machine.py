@@ -56,6 +56,7 @@ def test_pending_picks_without_changing_anything(monkeypatch):
     assert choice is not None
     assert choice.via == "pending"
     assert choice.visible_device_list == "1"
+    assert str(choice).startswith("auto: picked, not made visible yet")
     assert os.environ["CUDA_VISIBLE_DEVICES"] == "0,1,2"
 
 
@@ -112,9 +113,11 @@ def test_fraction_that_cannot_become_a_limit_says_why_in_mb(fraction, totals, gr
 
 
 def test_recorded_h100_totals_follow_cuda_not_nvidia_smi():
-    # Recorded on a real H100: NVML's total is 81559 MB (nvidia-smi's); CUDA reported 81079 MB.
+    # Recorded on a real H100: NVML's total is 81559 MB (nvidia-smi's), the driver reserves
+    # 480 MB, and the CUDA driver itself reported 81079 MB (cuDeviceTotalMem), as computed here.
     inv = machine("h100_recorded")
     (gpu,) = inv.gpus
     assert gpu.pci_bus_id == "00000000:00:06.0"
     assert gpu.total_mb == 81559
+    assert gpu.cuda_total_mb == 81079
     assert gpu.tf_index == 0

@@ -58,8 +58,11 @@ class AutoChoice:
     def __str__(self) -> str:
         picked = self.selection.cuda_visible_devices
         if self.via == "pending":
-            how = "not yet: TensorFlow has not listed its GPUs and configure() was not called"
-        elif self.via == "CUDA_VISIBLE_DEVICES":
+            return (
+                f"{self.request}: picked, not made visible yet (configure() has not run and "
+                f"TensorFlow has not listed its GPUs). {self.selection.reason()}"
+            )
+        if self.via == "CUDA_VISIBLE_DEVICES":
             how = f"CUDA_VISIBLE_DEVICES={picked!r} (TensorFlow had not listed its GPUs yet)"
         else:
             how = (
