@@ -18,7 +18,9 @@ def machine(name: str = "v100x4", **env: str):
 
 
 def test_before_tensorflow_lists_gpus_auto_sets_cuda_visible_devices(monkeypatch, caplog):
-    monkeypatch.delenv("CUDA_VISIBLE_DEVICES", raising=False)
+    # setenv first, so that the value resolve_auto() writes is undone after the test too.
+    monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "")
+    monkeypatch.delenv("CUDA_VISIBLE_DEVICES")
     caplog.set_level(logging.INFO, logger="tfcompat_gpu")
     choice = resolve_auto("auto:2", gpus_listed=False, inv=machine())
     assert choice is not None
