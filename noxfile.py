@@ -53,5 +53,5 @@ def tests_215(session: nox.Session) -> None:
 @nox.session(python=["3.9", "3.10", "3.12", "3.13"])
 def notf(session: nox.Session) -> None:
     """Config, lint and migrate without TensorFlow installed: the tests not marked ``tf``."""
-    session.install("-e", ".[test]")
+    session.install("-e", ".[test]", "numpy")  # user values come as numpy numbers
     session.run(*PYTEST, "-m", "not tf", *session.posargs)

@@ -40,9 +40,10 @@ def _same_as_python(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_syntax_error_looks_as_under_python(tmp_path):
-    (tmp_path / "broken.py").write_text("print('ran')\nx = (\n")
+    (tmp_path / "broken.py").write_text("print('ran')\nx = = 1\nprint('after')\n")
     run = _same_as_python(tmp_path, "broken.py")
     assert run.returncode == 1
+    assert run.stdout == ""
     assert run.stderr.startswith(f'  File "{tmp_path / "broken.py"}", line 2\n')
     assert "SyntaxError" in run.stderr
     assert "tfcompat_gpu" not in run.stderr
@@ -82,10 +83,14 @@ def test_a_folder_runs_its_main_module(tmp_path):
     assert ours.returncode == python.returncode == 1
     assert ours.stdout == python.stdout == "['app', 'x'] __main__ __main__.py helper\nTrue\n"
     # Python shows runpy's frames for a folder; the runner shows the script's only.
-    assert ours.stderr.splitlines()[1:] == [
-        line for line in python.stderr.splitlines()[1:] if "runpy" not in line
-    ]
+    main_py = f'  File "{app / "__main__.py"}"'
+    ours_lines, python_lines = ours.stderr.splitlines(), python.stderr.splitlines()
+    assert ours_lines[0] == "Traceback (most recent call last):"
+    assert ours_lines[1].startswith(main_py)
+    first = next(i for i, line in enumerate(python_lines) if line.startswith(main_py))
+    assert ours_lines[1:] == python_lines[first:]
     assert "tfcompat_gpu" not in ours.stderr
+    assert "runpy" not in ours.stderr
 
 
 def test_a_folder_without_main_module_gets_pythons_message(tmp_path):
