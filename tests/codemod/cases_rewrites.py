@@ -913,6 +913,27 @@ print(tf.config.functions_run_eagerly())
 )
 
 
+case(
+    # one name of the import goes, the one still used stays (and the import with it)
+    "stale-import-name-removed-others-kept",
+    """\
+import tensorflow as tf
+from keras.backend.tensorflow_backend import set_session, clear_session
+set_session(tf.Session(config=tf.ConfigProto(allow_soft_placement=True)))
+clear_session()
+""",
+    """\
+import tensorflow as tf
+from keras.backend.tensorflow_backend import clear_session
+import tfcompat_gpu
+
+tfcompat_gpu.configure(allow_soft_placement=True)
+clear_session()
+""",
+    [(2, "keras.backend.tensorflow_backend does not exist with Keras >= 2.4")],
+)
+
+
 # ---------------------------------------------------------------- scoping and comments kept
 case(
     # the session is a global other functions read: it stays, built from the process config

@@ -119,7 +119,8 @@ def _migrate(
         # no metadata: the visitor runs on the tree as it is, without a copy
         tree = tree.visit(AddImportsVisitor(context))
     if context.scratch.get(RemoveImportsVisitor.CONTEXT_KEY):
-        # the one other metadata pass, only where an import may have to go
+        # a second metadata pass only for ``import a.b`` without ``as`` or a module with
+        # ``__all__``, whose stale imports LibCST's remover decides
         wrapper = MetadataWrapper(tree, unsafe_skip_copy=True)
         remover = RemoveImportsVisitor(dataclasses.replace(context, wrapper=wrapper))
         with remover.resolve(wrapper):

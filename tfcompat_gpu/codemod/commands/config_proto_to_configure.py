@@ -9,6 +9,7 @@ and reported: a half-translated config would silently change what the program as
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar, TypeVar, Union, cast
@@ -28,7 +29,7 @@ from tfcompat_gpu.codemod._base import MigrationCommand
 from tfcompat_gpu.codemod._dataflow import CannotFollow, Dataflow
 from tfcompat_gpu.codemod._emit import statements
 from tfcompat_gpu.codemod._emit_tf2 import tf2_code
-from tfcompat_gpu.codemod._imports import remove_stale_imports
+from tfcompat_gpu.codemod._imports import schedule_removal, stale_imports, without_aliases
 from tfcompat_gpu.codemod._names import (
     CONFIG_PROTO,
     GET_SESSION,
@@ -90,6 +91,8 @@ class _Plan:
     replace_anchor: set[cst.BaseStatement] = field(default_factory=set)
     calls: dict[cst.Call, cst.BaseExpression] = field(default_factory=dict)
     comments: dict[cst.BaseStatement, list[cst.EmptyLine]] = field(default_factory=dict)
+    # import aliases (by position) only the migrated code used
+    drop_aliases: dict[cst.Import | cst.ImportFrom, set[int]] = field(default_factory=dict)
 
 
 class ConfigProtoToConfigureCommand(MigrationCommand):
@@ -131,7 +134,7 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
             except CannotFollow as why:
                 self._warn_once(config.proto, f"ConfigProto left unchanged: {why}")
         if self._migrated:
-            remove_stale_imports(self.context, node)
+            self._drop_stale_imports(node)
             self._warn_kept_backend_imports(node)
         followed = {sink for config in configs for sink in config.sinks}
         for call in calls:
@@ -183,6 +186,41 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
         config = self._config_arg(session)
         return config is not None and self._is_proto(config)
 
+    def _drop_stale_imports(self, module: cst.Module) -> None:
+        """Plan the removal of imports only the migrated code used.
+
+        Decided on this walk's metadata: an alias goes when every read of its name is in a
+        statement or call the plan replaces (and the replacement does not spell it again).
+        """
+        if "__all__" in self.source_text():
+            # a name listed in __all__ is used without a read: LibCST's remover knows that
+            for small, alias, _ in stale_imports(module):
+                schedule_removal(self.context, small, alias)
+            return
+        for small, alias, bound in stale_imports(module):
+            if bound is None or "." in bound:
+                schedule_removal(self.context, small, alias)
+                continue
+            scope = self.get_metadata(ScopeProvider, small, None)
+            if scope is None or self._lines_still_using(scope, bound):
+                continue
+            names = small.names
+            assert not isinstance(names, cst.ImportStar)
+            index = next(i for i, a in enumerate(names) if a is alias)
+            self._plan.drop_aliases.setdefault(small, set()).add(index)
+
+    def leave_Import(
+        self, original_node: cst.Import, updated_node: cst.Import
+    ) -> cst.BaseSmallStatement | cst.RemovalSentinel:
+        drop = self._plan.drop_aliases.get(original_node)
+        return updated_node if drop is None else without_aliases(updated_node, drop)
+
+    def leave_ImportFrom(
+        self, original_node: cst.ImportFrom, updated_node: cst.ImportFrom
+    ) -> cst.BaseSmallStatement | cst.RemovalSentinel:
+        drop = self._plan.drop_aliases.get(original_node)
+        return updated_node if drop is None else without_aliases(updated_node, drop)
+
     def _warn_kept_backend_imports(self, module: cst.Module) -> None:
         """Say why an import of ``keras.backend.tensorflow_backend`` survives the migration."""
         for statement, small in top_level_imports(module):
@@ -203,7 +241,12 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
                 ]
             scope = self.get_metadata(ScopeProvider, small, None)
             lines = sorted(
-                {line for name in bound for line in self._lines_still_using(scope, name)}
+                {
+                    line
+                    for name in bound
+                    if isinstance(name, cst.Name)
+                    for line in self._lines_still_using(scope, name.value)
+                }
             )
             if lines:
                 self._warn_once(
@@ -212,13 +255,22 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
                     f"stays because line {', '.join(map(str, lines))} still uses it",
                 )
 
-    def _lines_still_using(self, scope: Scope | None, name: cst.CSTNode) -> list[int]:
-        """Lines that read the name an import binds, outside the statements the plan removes."""
-        if scope is None or not isinstance(name, cst.Name):
+    def _lines_still_using(self, scope: Scope | None, name: str) -> list[int]:
+        """Lines that read the name an import binds, outside what the plan replaces.
+
+        A replaced call counts as gone unless the code replacing it spells the name again.
+        """
+        if scope is None:
             return []
-        gone = self._plan.remove | self._plan.replace_anchor
+        gone: set[cst.CSTNode] = set(self._plan.remove | self._plan.replace_anchor)
+        spelled = re.compile(rf"(?<![\w.]){re.escape(name)}\b")
+        gone.update(
+            call
+            for call, new in self._plan.calls.items()
+            if not spelled.search(cst.Module([]).code_for_node(new))
+        )
         lines: list[int] = []
-        for assignment in scope.assignments[name.value]:
+        for assignment in scope.assignments[name]:
             for access in assignment.references:
                 node: cst.CSTNode | None = access.node
                 while node is not None and node not in gone:
