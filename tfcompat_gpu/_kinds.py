@@ -111,6 +111,8 @@ def is_bool(value: object) -> bool:
 
 def as_int(value: object) -> int | None:
     """``value`` as a Python int when it is an integer of any type (numpy's too), not a bool."""
+    if type(value) is int:
+        return value
     if is_bool(value) or not isinstance(value, numbers.Integral):
         return None
     return int(value)
@@ -219,7 +221,7 @@ class Fraction(Kind):
 
     def check(self, name: str, value: object) -> float:
         expected = "a float in (0, 1] or None"
-        if is_bool(value) or not isinstance(value, numbers.Real):
+        if type(value) is not float and (is_bool(value) or not isinstance(value, numbers.Real)):
             raise fail(name, value, expected, "Pass a number such as 0.3.")
         fraction = float(value)
         if math.isnan(fraction) or math.isinf(fraction) or fraction <= 0:

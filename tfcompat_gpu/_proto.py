@@ -29,11 +29,17 @@ __all__ = [
 ]
 
 
+_SPLIT: dict[str, tuple[tuple[str, ...], str]] = {}
+
+
 def _owner(proto: Any, path: str) -> tuple[Any, str]:
-    *parents, leaf = path.split(".")
-    for part in parents:
+    split = _SPLIT.get(path)
+    if split is None:
+        *parents, leaf = path.split(".")
+        split = _SPLIT[path] = (tuple(parents), leaf)
+    for part in split[0]:
         proto = getattr(proto, part)
-    return proto, leaf
+    return proto, split[1]
 
 
 def parse_extra(data: bytes, field: str = "extra_proto") -> Any:

@@ -62,9 +62,8 @@ class GPUConfig:
 
     def __new__(cls, *args: Any, **kwargs: Any) -> Self:
         # Before the generated __init__, so that a misspelled name is our error, not TypeError.
-        for name in kwargs:
-            if name not in cls.__dataclass_fields__:
-                raise unknown_setting(name)
+        if kwargs and not cls.__dataclass_fields__.keys() >= kwargs.keys():
+            raise unknown_setting(next(k for k in kwargs if k not in cls.__dataclass_fields__))
         return super().__new__(cls)
 
     def __post_init__(self) -> None:
@@ -82,10 +81,11 @@ class GPUConfig:
         self._check_combinations()
 
     def _check_combinations(self) -> None:
-        for pair in EXCLUSIVE:
-            first, second = getattr(self, pair.first), getattr(self, pair.second)
-            if _active(first) and _active(second):
-                raise GPUConfigError(pair.reason.format(first=first, second=second))
+        for first, second, reason in EXCLUSIVE:
+            a = getattr(self, first)
+            b = getattr(self, second)
+            if a is not None and a is not False and b is not None and b is not False:
+                raise GPUConfigError(reason.format(first=a, second=b))
         limits = self.memory_limit_mb
         if isinstance(limits, Mapping) and self.visible_device_list is not None:
             visible = set(self.visible_ids or ())
@@ -149,12 +149,13 @@ class GPUConfig:
         changes: dict[str, Any] = dict(other.items())
         if other.extra_proto:
             changes["extra_proto"] = _merge_extra(self.extra_proto, other.extra_proto)
-        for pair in EXCLUSIVE:
-            first, second = getattr(other, pair.first), getattr(other, pair.second)
-            if _active(first) and not _active(second):
-                changes.setdefault(pair.second, None)
-            elif _active(second) and not _active(first):
-                changes.setdefault(pair.first, None)
+        for first, second, _ in EXCLUSIVE:
+            a = getattr(other, first)
+            b = getattr(other, second)
+            if a is not None and a is not False and (b is None or b is False):
+                changes.setdefault(second, None)
+            elif b is not None and b is not False and (a is None or a is False):
+                changes.setdefault(first, None)
         return self.replace(**changes)
 
     def process_wide(self) -> GPUConfig:
@@ -257,11 +258,6 @@ class GPUConfig:
 
 
 # -- helpers for the readers -----------------------------------------------------------------
-
-
-def _active(value: object) -> bool:
-    """Whether a field asks TensorFlow for something (set, and not ``False``)."""
-    return value is not None and value is not False
 
 
 def _build(cls: type[GPUConfig], fields: dict[str, Any], where: str) -> GPUConfig:
