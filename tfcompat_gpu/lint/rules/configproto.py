@@ -138,20 +138,20 @@ def _check_value(ctx: FileContext, field: str, value: ast.expr) -> None:
             ctx.report("TFG011", value, "visible_device_list='0,1'", value=literal, reason=problem)
             return
         visible = ctx.state.get("cuda_visible")
-        if visible is not None and ctx.flow.together(visible[2], value):
-            count, cuda, _ = visible
-            for gpu_id in ids:
-                if gpu_id >= count:
-                    ctx.report(
-                        "TFG017",
-                        value,
-                        "visible_device_list='0'",
-                        value=literal,
-                        gpu_id=gpu_id,
-                        count=count,
-                        source=f"CUDA_VISIBLE_DEVICES={cuda!r} in this module",
-                    )
-                    break
+        if visible is None:
+            return
+        count, cuda, where = visible
+        beyond = next((gpu_id for gpu_id in ids if gpu_id >= count), None)
+        if beyond is not None and ctx.flow.together(where, value):
+            ctx.report(
+                "TFG017",
+                value,
+                "visible_device_list='0'",
+                value=literal,
+                gpu_id=beyond,
+                count=count,
+                source=f"CUDA_VISIBLE_DEVICES={cuda!r} in this module",
+            )
 
 
 @on_call(_CONFIG, _GPU_OPTIONS)

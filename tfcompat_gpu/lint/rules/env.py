@@ -86,10 +86,14 @@ def _is_environ_copy(ctx: FileContext, node: ast.AST) -> bool:
     cls = node.__class__
     if cls is ast.Call:
         func = node.func  # type: ignore[attr-defined]
-        if func.__class__ is ast.Name and func.id == "dict":
+        if func.__class__ is ast.Name:
             args = node.args  # type: ignore[attr-defined]
-            return bool(args) and ctx.resolve(args[0]) == "os.environ"
-        return ctx.resolve(func) == "os.environ.copy"
+            return func.id == "dict" and bool(args) and ctx.resolve(args[0]) == "os.environ"
+        return (
+            func.__class__ is ast.Attribute
+            and func.attr == "copy"
+            and ctx.resolve(func) == "os.environ.copy"
+        )
     if cls is ast.Dict:
         return any(
             key is None and ctx.resolve(value) == "os.environ"
