@@ -232,11 +232,15 @@ def choose_gpus(target: GPUConfig, count: int) -> list[int]:
         if gpu_id >= count:
             cuda = os.environ.get("CUDA_VISIBLE_DEVICES")
             after = f" (after CUDA_VISIBLE_DEVICES={cuda!r})" if cuda is not None else ""
+            from tfcompat_gpu._launchers import local_rank_note
+
+            note = local_rank_note(target.visible_device_list)
             raise GPUConfigError(
                 f"visible_device_list: 'visible_device_list' listed an invalid GPU id '{gpu_id}' "
                 f"but visible device count is {count}{after}. Received: "
                 f"visible_device_list={target.visible_device_list!r}. Expected ids from 0 to "
                 f"{count - 1}: they count the GPUs left after CUDA_VISIBLE_DEVICES, not nvidia-smi's."
+                + (f" {note}" if note else "")
             )
     gpu_count = (target.device_count or {}).get("GPU")
     return ids[:gpu_count] if gpu_count is not None else ids
