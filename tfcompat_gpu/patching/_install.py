@@ -55,6 +55,14 @@ def _wrap_session_init(module: ModuleType, current: Any) -> Any:
     return wrapt.FunctionWrapper(current, _sessions.base_session_init)
 
 
+def _wrap_server_init(module: ModuleType, current: Any) -> Any:
+    import wrapt
+
+    from tfcompat_gpu.patching import _server
+
+    return wrapt.FunctionWrapper(current, _server.server_init)
+
+
 def _keras_function(name: str) -> Callable[[ModuleType, Any], Any]:
     def make(module: ModuleType, current: Any) -> Any:
         from tfcompat_gpu.patching import _keras
@@ -101,6 +109,14 @@ MOVES: tuple[Move, ...] = (
         only_if_missing=False,
         why="every v1 session (Session, InteractiveSession, MonitoredTrainingSession's, Keras') "
         "consumes its ConfigProto here: route it through the process config and the conflict check",
+    ),
+    Move(
+        "tensorflow.python.training.server_lib",
+        "Server.__init__",
+        _wrap_server_init,
+        only_if_missing=False,
+        why="a TF1 cluster server creates the process's devices from its ConfigProto: route it "
+        "through the process config like a first session",
     ),
     *(
         Move(
