@@ -22,9 +22,11 @@ from tfcompat_gpu._errors import (
 
 if TYPE_CHECKING:
     from tfcompat_gpu._inventory import GPUInfo, Inventory, inventory
+    from tfcompat_gpu._launchers import local_rank
     from tfcompat_gpu.config import GPUConfig
     from tfcompat_gpu.configuring import configure, current_config
     from tfcompat_gpu.conflicts import get_conflict_policy, set_conflict_policy
+    from tfcompat_gpu.distribute import StrategyPlan, explain, strategy
     from tfcompat_gpu.env_report import Environment, environment
     from tfcompat_gpu.lint.api import Finding, Report, check
     from tfcompat_gpu.mode import Mode, detect_mode
@@ -45,6 +47,7 @@ __all__ = [
     "Inventory",
     "Mode",
     "Report",
+    "StrategyPlan",
     "TooLateError",
     "__version__",
     "check",
@@ -52,13 +55,16 @@ __all__ = [
     "current_config",
     "detect_mode",
     "environment",
+    "explain",
     "get_conflict_policy",
     "install",
     "inventory",
     "is_installed",
+    "local_rank",
     "on_gpu",
     "session",
     "set_conflict_policy",
+    "strategy",
     "uninstall",
 ]
 
@@ -85,6 +91,10 @@ _LAZY = {
     "is_installed": "tfcompat_gpu.patching",
     "on_gpu": "tfcompat_gpu.patching",
     "uninstall": "tfcompat_gpu.patching",
+    "local_rank": "tfcompat_gpu._launchers",
+    "strategy": "tfcompat_gpu.distribute",
+    "explain": "tfcompat_gpu.distribute",
+    "StrategyPlan": "tfcompat_gpu.distribute",
 }
 
 

@@ -35,6 +35,7 @@ GPU_ENV_VARS: tuple[str, ...] = (
     "HIP_VISIBLE_DEVICES",
     "ROCR_VISIBLE_DEVICES",
     CONFLICT_POLICY_ENV,
+    "TF_CONFIG",
     *(option.env for option in OPTIONS if option.env),
 )
 """What ``tfcompat_gpu.environment()`` reports: the variables that decide a GPU setup."""

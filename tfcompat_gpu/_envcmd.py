@@ -12,7 +12,8 @@ __all__ = ["main"]
 def main(argv: Sequence[str]) -> int:
     parser = argparse.ArgumentParser(
         prog="tfcompat-gpu env",
-        description="Report TensorFlow, Keras, physical GPUs, GPU variables and the NVML inventory "
+        description="Report TensorFlow, Keras, physical GPUs, GPU variables, the NVML inventory, "
+        "the launcher and the tf.distribute strategy strategy() would return "
         "(imports TensorFlow, never starts its runtime).",
     )
     parser.add_argument("--json", action="store_true", help="print JSON")
@@ -31,6 +32,7 @@ def main(argv: Sequence[str]) -> int:
             "runtime_started": env.runtime_started,
             "gpu_inventory": env.gpu_inventory.to_dict() if env.gpu_inventory else None,
             "auto_selection": env.auto_selection,
+            "distribution": env.distribution.to_dict() if env.distribution else None,
         }
         print(json.dumps(data, indent=2))
     else:

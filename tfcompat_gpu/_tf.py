@@ -356,3 +356,10 @@ def lean_tensorflow() -> ModuleType:
         set_log_device_placement=ctx.set_log_device_placement
     )
     return package
+
+
+def kernel_device_types(op_name: str) -> set[str]:
+    """Device types TensorFlow has kernels for ``op_name`` on (no runtime start)."""
+    tf()
+    kernels = importlib.import_module("tensorflow.python.framework.kernels")
+    return {kernel.device_type for kernel in kernels.get_registered_kernels_for_op(op_name).kernel}

@@ -35,6 +35,8 @@ class Environment:
     could not be read."""
     auto_selection: str | None = None
     """What ``visible_device_list="auto[:N]"`` picked, how it was made visible, and why."""
+    distribution: Any = None
+    """:func:`tfcompat_gpu.explain`'s plan: launcher, ranks, cluster, the strategy and why."""
 
     def __str__(self) -> str:
         lines = [
@@ -50,6 +52,8 @@ class Environment:
             lines.append(f"Auto selection:  {self.auto_selection}")
         if self.gpu_inventory is not None:
             lines.append(str(self.gpu_inventory))
+        if self.distribution is not None:
+            lines.append(str(self.distribution))
         return "\n".join(lines)
 
 
@@ -99,6 +103,15 @@ def _environment(import_tensorflow: bool) -> Environment:
     else:
         flavour, keras = "keras3", _dist_version("keras")
     gpus = tuple(d.name for d in _tf.physical_gpus())
+    from tfcompat_gpu.distribute import explain
+
     return Environment(
-        str(tf_version), flavour, keras, detect_mode(), gpus, gpu_env, _tf.runtime_started()
+        str(tf_version),
+        flavour,
+        keras,
+        detect_mode(),
+        gpus,
+        gpu_env,
+        _tf.runtime_started(),
+        distribution=explain(),
     )

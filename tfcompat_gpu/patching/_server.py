@@ -34,8 +34,8 @@ def server_init(wrapped: Any, instance: Any, args: Any, kwargs: Any) -> Any:
     definition, job_name, task_index, protocol, config, start = _bind(*args, **kwargs)
     if config is not None and not isinstance(config, _tf.config_proto_class()):
         return wrapped(*args, **kwargs)  # TensorFlow's own TypeError says it best
-    from tfcompat_gpu.apply import prepare_session
     from tfcompat_gpu.patching import _sessions
+    from tfcompat_gpu.sessions import prepare_session
 
     request = GPUConfig() if config is None else GPUConfig.from_config_proto(config)
     with STATE.lock:
