@@ -69,7 +69,7 @@ def test_two_keras_workers_with_tf_config_end_with_the_same_weights():
         env = child_env({"TF_CONFIG": json.dumps(tf_config), **_keras_env()})
         procs.append(
             subprocess.Popen(
-                [sys.executable, str(EXAMPLES / "multi_worker_keras.py")],
+                [sys.executable, str(EXAMPLES / "tf2_multi_worker_keras.py")],
                 env=env,
                 cwd=EXAMPLES,
                 text=True,
