@@ -365,3 +365,23 @@ def test_env_text_shows_the_strategy_and_why():
     assert "Cluster:         TF_CONFIG, 3 workers, this task: worker 1" in text
     assert "Strategy:        MultiWorkerMirroredStrategy with RING collectives" in text
     assert "  because TF_CONFIG lists 3 workers (chief + worker tasks)" in text
+
+
+def test_an_mpi_launcher_without_cluster_gets_a_local_strategy_and_one_warning():
+    out = run_py(
+        """
+        import warnings
+        import tfcompat_gpu
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            s = tfcompat_gpu.strategy()
+            tfcompat_gpu.strategy()
+        emit({"replicas": s.num_replicas_in_sync,
+              "warnings": [str(w.message) for w in caught]})
+        """,
+        env={"OMPI_COMM_WORLD_LOCAL_RANK": "1", "OMPI_COMM_WORLD_SIZE": "4"},
+    )
+    assert out["replicas"] == 1
+    assert len(out["warnings"]) == 1
+    assert out["warnings"][0].startswith("mpirun (Open MPI) started 4 processes")
+    assert "Horovod" in out["warnings"][0]

@@ -355,6 +355,9 @@ def _decide(devices: Sequence[str] | None, cfg: GPUConfig | None) -> StrategyPla
                 f"{source} {cluster.num_workers} workers (chief + worker tasks)",
                 f"{gpu_note}; {why}",
             ]
+            note = _keras3_note()
+            if note:
+                reasons.append(note)
             job, index = cluster.task
             return StrategyPlan(
                 MULTI_WORKER,
@@ -370,11 +373,7 @@ def _decide(devices: Sequence[str] | None, cfg: GPUConfig | None) -> StrategyPla
     elif cluster is not None and devices is None:
         reasons.append(f"{cluster.source} has a single worker: local training")
     elif launcher is not None and (launcher.size or 1) > 1 and devices is None:
-        reasons.append(
-            f"{launcher.name} started {launcher.size} processes, but tf.distribute only forms a "
-            "cluster from TF_CONFIG or a SLURM step: across processes, communication is the "
-            "launcher's library's (Horovod), each process uses its own devices"
-        )
+        reasons.append(_UNCLUSTERED.format(name=launcher.name, size=launcher.size))
     if devices is not None:
         names = _parse_devices(devices, layout)
         ops: str | None = _cross_device_ops(names, layout)
@@ -404,6 +403,26 @@ def _decide(devices: Sequence[str] | None, cfg: GPUConfig | None) -> StrategyPla
         num_workers=cluster.num_workers,
         launcher=launcher,
         reasons=tuple(reasons),
+    )
+
+
+_UNCLUSTERED = (
+    "{name} started {size} processes, but tf.distribute only forms a cluster from TF_CONFIG or "
+    "a SLURM step: each process trains on its own devices unless the script exchanges "
+    "gradients itself (Horovod's DistributedOptimizer)"
+)
+
+
+def _keras3_note() -> str | None:
+    if _tf.version().release < (2, 16) or os.environ.get("TF_USE_LEGACY_KERAS", "") in (
+        "1",
+        "true",
+        "True",
+    ):
+        return None
+    return (
+        "note: Keras 3's Model.fit does not run under MultiWorkerMirroredStrategy; use tf_keras "
+        "(TF_USE_LEGACY_KERAS=1) or a custom training loop"
     )
 
 
@@ -513,7 +532,15 @@ def strategy(devices: Sequence[str] | None = None) -> Any:
         built = _build(plan)
         with _lock:
             _current = _Current(plan, built, where)
-        return built
+    launcher = plan.launcher
+    if devices is None and plan.kind != MULTI_WORKER and launcher and (launcher.size or 1) > 1:
+        from tfcompat_gpu.apply import _warn_once
+
+        _warn_once(
+            "strategy-unclustered",
+            _UNCLUSTERED.format(name=launcher.name, size=launcher.size) + ".",
+        )
+    return built
 
 
 def _differs(current: _Current, plan: StrategyPlan) -> str:

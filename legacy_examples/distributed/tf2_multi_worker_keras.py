@@ -1,13 +1,15 @@
-# Multi-worker Keras training: the same script under TF_CONFIG, srun and mpirun / horovodrun.
+# Multi-worker Keras training: one script for TF_CONFIG and srun.
 #
 #   TF_CONFIG='{"cluster": {"worker": ["host1:12345", "host2:12345"]},
 #               "task": {"type": "worker", "index": 0}}' python tf2_multi_worker_keras.py
-#   srun --ntasks-per-node=4 --gpus-per-node=4 python tf2_multi_worker_keras.py
-#   TFCOMPAT_GPU_VISIBLE_DEVICES=local_rank mpirun -np 4 python tf2_multi_worker_keras.py
+#   TFCOMPAT_GPU_VISIBLE_DEVICES=local_rank srun --ntasks-per-node=4 --gpus-per-node=4 \
+#       python tf2_multi_worker_keras.py
 #
-# GPU settings come from TFCOMPAT_GPU_* variables (e.g. TFCOMPAT_GPU_VISIBLE_DEVICES=local_rank:
-# one GPU per process) plus the ones below; strategy() applies them before TensorFlow starts and
+# GPU settings come from TFCOMPAT_GPU_* variables (TFCOMPAT_GPU_VISIBLE_DEVICES=local_rank: one
+# GPU per process) plus the ones below; strategy() applies them before TensorFlow starts and
 # returns MultiWorkerMirroredStrategy when TF_CONFIG or the SLURM step has several workers.
+# Under mpirun / horovodrun alone tf.distribute forms no cluster (strategy() warns): there the
+# gradients go through Horovod, see docs/distributed.md.
 import json
 import sys
 
