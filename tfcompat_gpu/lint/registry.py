@@ -389,6 +389,54 @@ RULES: tuple[Rule, ...] = (
         scope="runtime",
         summary="`TF_FORCE_GPU_ALLOW_GROWTH` overriding the configured growth (runtime)",
     ),
+    Rule(
+        code="TFG024",
+        name="strategy-before-gpu-config",
+        default=True,
+        severity="error",
+        message="`{strategy}(...)` is created before the GPU configuration on line {line} "
+        "(`{config}`); creating it starts the TensorFlow runtime, which freezes visible devices, "
+        "memory growth and virtual devices; configure first, then create the strategy",
+        what="Checks for a `tf.distribute` strategy (`MirroredStrategy`, "
+        "`MultiWorkerMirroredStrategy`, `CentralStorageStrategy`, `tfcompat_gpu.strategy()`) "
+        "created before GPU configuration later in the same function or module: "
+        "`tfcompat_gpu.configure(...)`, `tf.config.experimental.set_memory_growth`, "
+        "`set_visible_devices`, `set_logical_device_configuration`. TFG012 reports the "
+        "`tf.config` call itself; this rule points at the strategy, and also covers "
+        "`tfcompat_gpu.configure()`.",
+        why="A strategy lists the logical devices when it is created, which starts the runtime: "
+        "the later configuration raises `RuntimeError: ... cannot be modified after being "
+        "initialized` (`TooLateError` from `configure()`), and the strategy spans the devices "
+        "as they were, not as configured.",
+        example="strategy = tf.distribute.MirroredStrategy()\n"
+        "for gpu in tf.config.list_physical_devices('GPU'):\n"
+        "    tf.config.experimental.set_memory_growth(gpu, True)",
+        use_instead="tfcompat_gpu.configure(allow_growth=True)\n"
+        "strategy = tfcompat_gpu.strategy()",
+        summary="`tf.distribute` strategy created before the GPU configuration",
+    ),
+    Rule(
+        code="TFG025",
+        name="strategy-device-outside-config",
+        default=True,
+        severity="error",
+        message="strategy device {device!r} is not among the {count} GPU(s) the configuration "
+        "leaves ({source} on line {line}: {names}); TensorFlow numbers the GPUs it keeps from 0",
+        what="Checks the literal `devices=[...]` of `tf.distribute.MirroredStrategy` and "
+        "`tfcompat_gpu.strategy()` against the GPUs the same file's configuration leaves: "
+        "`visible_device_list` / `device_count` / `memory_limit_mb` given to "
+        "`tfcompat_gpu.configure()` or `GPUConfig`, `tf.config.set_visible_devices(gpus[a:b])`, "
+        "or `os.environ['CUDA_VISIBLE_DEVICES']`.",
+        why="Devices are renumbered after the configuration: with `visible_device_list='2,3'` "
+        "(or `CUDA_VISIBLE_DEVICES=2,3`) physical GPUs 2 and 3 are `/gpu:0` and `/gpu:1`, and "
+        "`'/gpu:2'` does not exist. The strategy then fails, or TensorFlow warns that requested "
+        "devices are not visible and trains on fewer.",
+        example="tfcompat_gpu.configure(visible_device_list='2,3')\n"
+        "strategy = tf.distribute.MirroredStrategy(devices=['/gpu:2', '/gpu:3'])",
+        use_instead="tfcompat_gpu.configure(visible_device_list='2,3')\n"
+        "strategy = tf.distribute.MirroredStrategy(devices=['/gpu:0', '/gpu:1'])",
+        summary="`MirroredStrategy(devices=[...])` naming GPUs the configuration does not leave",
+    ),
 )
 
 RULES_BY_CODE: dict[str, Rule] = {rule.code: rule for rule in RULES}

@@ -5,6 +5,7 @@ from __future__ import annotations
 from tfcompat_gpu.lint.rules import (  # noqa: F401  (imported for their registrations)
     configproto,
     devices,
+    distribute,
     env,
     legacy,
     opinionated,
