@@ -149,7 +149,7 @@ def main(argv: list[str] | None = None) -> int:
     )
 
     if not args.core:
-        for name in ("lint_bench.py", "dropin_bench.py", "run_bench.py"):
+        for name in ("lint_bench.py", "dropin_bench.py", "run_bench.py", "strategy_bench.py"):
             script = HERE / name
             if script.exists():
                 print(f"== {name}", flush=True)
