@@ -414,11 +414,9 @@ _UNCLUSTERED = (
 
 
 def _keras3_note() -> str | None:
-    if _tf.version().release < (2, 16) or os.environ.get("TF_USE_LEGACY_KERAS", "") in (
-        "1",
-        "true",
-        "True",
-    ):
+    from tfcompat_gpu._env import legacy_keras_requested
+
+    if _tf.version().release < (2, 16) or legacy_keras_requested():
         return None
     return (
         "note: Keras 3's Model.fit does not run under MultiWorkerMirroredStrategy; use tf_keras "
@@ -534,7 +532,7 @@ def strategy(devices: Sequence[str] | None = None) -> Any:
             _current = _Current(plan, built, where)
     launcher = plan.launcher
     if devices is None and plan.kind != MULTI_WORKER and launcher and (launcher.size or 1) > 1:
-        from tfcompat_gpu.apply import _warn_once
+        from tfcompat_gpu.configuring import _warn_once
 
         _warn_once(
             "strategy-unclustered",

@@ -7,8 +7,10 @@ import ast
 import re
 from dataclasses import dataclass
 
+from tfcompat_gpu.lint.context import FileContext
+from tfcompat_gpu.lint.dispatch import on_call, on_end, on_node
+from tfcompat_gpu.lint.tfapi import display
 from tfcompat_gpu.lint.values import cuda_visible_count, parse_visible_device_list
-from tfcompat_gpu.lint.walker import FileContext, display, on_call, on_end, on_node
 
 __all__: list[str] = []
 
@@ -36,7 +38,7 @@ _GPU_SETTERS = (
     _C + "set_visible_devices",
     _C + "experimental.set_visible_devices",
 )
-_CONFIGURE = ("tfcompat_gpu.configure", "tfcompat_gpu.apply.configure")
+_CONFIGURE = ("tfcompat_gpu.configure", "tfcompat_gpu.configuring.configure")
 _GPU_CONFIG = ("tfcompat_gpu.GPUConfig", "tfcompat_gpu.config.GPUConfig")
 _GPU_NAME = re.compile(
     r"(?i)^(?:/job:[^/]+(?:/replica:\d+)?(?:/task:\d+)?)?/?(?:device:)?gpu:(\d+)$"
