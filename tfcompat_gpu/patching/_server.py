@@ -44,4 +44,8 @@ def server_init(wrapped: Any, instance: Any, args: Any, kwargs: Any) -> Any:
         if overrides is not None:
             request = request.merged(overrides)
         setup = prepare_session(request, user_frame(), "Server")
-    return wrapped(definition, job_name, task_index, protocol, setup.proto, start)
+    try:
+        return wrapped(definition, job_name, task_index, protocol, setup.proto, start)
+    except BaseException:
+        setup.undo()  # a server TensorFlow refused (a port in use) leaves no trace
+        raise
