@@ -17,9 +17,9 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from tfcompat_gpu import _launchers  # noqa: F401  (registers the "local_rank[:K]" device lists)
-# _machine registers the visible_device_list form "auto[:N]" (GPUs picked through NVML).
-from tfcompat_gpu import _machine  # noqa: F401
+# Registered visible_device_list forms: _launchers "local_rank[:K]" (the launcher's local rank),
+# _machine "auto[:N]" (GPUs picked through NVML).
+from tfcompat_gpu import _launchers, _machine  # noqa: F401
 from tfcompat_gpu._errors import GPUConfigError, GPUConfigWarning
 from tfcompat_gpu._kinds import DeviceIds, FrozenDict, MemoryLimit, MemoryLimits, fail
 from tfcompat_gpu._options import (
