@@ -187,3 +187,26 @@ def test_fraction_that_cannot_become_a_limit_is_refused_with_its_mb(fields, env,
     assert message in out[0]
     assert "TF2 has no public call for it and TensorFlow 2." in out[0]
     assert out[1] == {}
+
+
+@pytest.mark.parametrize(("rank", "expected"), [("0", "1"), ("1", "2")])
+def test_local_ranks_share_the_gpus_auto_picked(rank, expected):
+    pytest.importorskip("tfcompat_gpu._launchers", reason="launcher support not in this build")
+    out = run_py(
+        """
+        import os, warnings
+        warnings.simplefilter("ignore")
+        import tfcompat_gpu
+        tfcompat_gpu.configure(visible_device_list="auto:2")
+        emit([os.environ.get("CUDA_VISIBLE_DEVICES"), str(tfcompat_gpu.environment())])
+        """,
+        env={
+            **FAKE,
+            "CUDA_DEVICE_ORDER": "PCI_BUS_ID",
+            "LOCAL_RANK": rank,
+            "LOCAL_WORLD_SIZE": "2",
+        },
+    )
+    # auto:2 picks CUDA 1 and 2 for the node; local rank 0 takes the first, rank 1 the second.
+    assert out[0] == expected
+    assert f"(local rank {rank} of 2 takes its share)" in out[1]
