@@ -142,8 +142,8 @@ def _local_share() -> tuple[int, int] | None:
         raise GPUConfigError(
             f'visible_device_list="auto:N" under {info.name}: the local ranks share the picked '
             "GPUs, but the launcher does not say how many ranks run on this node. Expected "
-            "LOCAL_WORLD_SIZE (or the launcher's own variable); or give each rank its GPUs "
-            'with visible_device_list="local_rank".'
+            "a launcher that does (horovodrun, mpirun, torchrun); or give each rank its GPUs "
+            'with visible_device_list="local_rank" or "local_rank:K".'
         )
     return info.local_rank, info.local_size
 
