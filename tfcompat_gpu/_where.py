@@ -11,6 +11,7 @@ __all__ = ["short_path", "user_frame"]
 _SKIP = (
     os.sep + "tfcompat_gpu" + os.sep,
     os.sep + "tensorflow" + os.sep,
+    os.sep + "tensorflow_estimator" + os.sep,
     os.sep + "tf_keras" + os.sep,
     os.sep + "keras" + os.sep,
     os.sep + "wrapt" + os.sep,

@@ -177,6 +177,16 @@ MOVES: tuple[Move, ...] = (
 )
 
 
+def _legacy_gpu_moves() -> tuple[Move, ...]:
+    # multi_gpu_model, tf.contrib.distribute, GPU discovery, monitored sessions
+    from tfcompat_gpu.patching import _legacy_gpu
+
+    return _legacy_gpu.MOVES
+
+
+MOVES += _legacy_gpu_moves()
+
+
 @dataclass
 class _Change:
     owner: Any
@@ -235,9 +245,12 @@ def install(*, legacy_keras: bool | None = None) -> None:
         from tfcompat_gpu.patching import _sessions
 
         STATE.session_hook = _sessions.create_session
-        from tfcompat_gpu.patching import _keras
+        from tfcompat_gpu.patching import _keras, _legacy_gpu
 
-        _extras[:] = [(_keras.install_finder, _keras.uninstall_finder)]
+        _extras[:] = [
+            (_keras.install_finder, _keras.uninstall_finder),
+            (_legacy_gpu.install_finder, _legacy_gpu.uninstall_finder),
+        ]
         for start, _ in _extras:
             start()
         import wrapt

@@ -1,0 +1,237 @@
+"""``tf.contrib.distribute`` (TF 1.11-1.15) mapped to its ``tf.distribute`` successors.
+
+``tf.contrib`` was removed in TF 2.0.  The drop-in provides ``tf.contrib.distribute`` only: each
+name builds the TF2 class that replaced it, with the TF1 arguments translated (``num_gpus`` becomes
+a device list, ``AllReduceCrossDeviceOps("nccl")`` becomes ``NcclAllReduce``).  In graph mode
+(``tfcompat-gpu run --tf1``) the strategies are the ``tf.compat.v1.distribute`` ones, which v1
+graphs and Keras' v1 training loops need.  Any other ``tf.contrib`` name raises an
+``AttributeError`` that says so.
+"""
+
+from __future__ import annotations
+
+import sys
+from types import ModuleType
+from typing import Any
+
+from tfcompat_gpu import _tf
+from tfcompat_gpu._errors import GPUConfigError
+
+__all__ = ["NAMES", "contrib_module", "distribute_module"]
+
+CONTRIB = "tensorflow.contrib"
+DISTRIBUTE = "tensorflow.contrib.distribute"
+
+
+def _distribute(v1: bool = False) -> Any:
+    tf = _tf.tf()
+    return tf.compat.v1.distribute if v1 else tf.distribute
+
+
+def _graph() -> bool:
+    return _tf.graph_mode()
+
+
+def _gpu_devices(num_gpus: int, field: str) -> list[str]:
+    """``/gpu:0`` … for ``num_gpus``, or the devices that exist (a warning says which)."""
+    if isinstance(num_gpus, bool) or not isinstance(num_gpus, int) or num_gpus < 0:
+        raise GPUConfigError(
+            f"{field}: expected a non-negative int. Received: {field}={num_gpus!r}. "
+            "Pass the number of GPUs to mirror over, e.g. MirroredStrategy(num_gpus=2)."
+        )
+    from tfcompat_gpu.patching._discovery import logical_gpu_names
+
+    present = len(logical_gpu_names())
+    if num_gpus == 0:
+        return ["/cpu:0"]
+    if present >= num_gpus:
+        return [f"/gpu:{i}" for i in range(num_gpus)]
+    from tfcompat_gpu.apply import _warn_once
+
+    devices = [f"/gpu:{i}" for i in range(present)] or ["/cpu:0"]
+    _warn_once(
+        f"contrib-{field}-{num_gpus}-{present}",
+        f"tf.contrib.distribute.MirroredStrategy({field}={num_gpus}): this process has "
+        f"{present} GPU(s); the strategy mirrors over {', '.join(devices)} instead.",
+    )
+    return devices
+
+
+def MirroredStrategy(
+    devices: Any = None,
+    num_gpus: int | None = None,
+    num_gpus_per_worker: int | None = None,
+    cross_device_ops: Any = None,
+    auto_shard_dataset: bool = False,
+    cross_tower_ops: Any = None,
+) -> Any:
+    """``tf.contrib.distribute.MirroredStrategy`` → ``tf.distribute.MirroredStrategy``.
+
+    ``num_gpus``/``num_gpus_per_worker`` become a device list of GPUs that exist;
+    ``cross_tower_ops`` (TF 1.11) is ``cross_device_ops``; ``auto_shard_dataset`` has no TF2
+    equivalent (TF2 shards datasets itself) and is ignored.
+
+    Example::
+
+        distribution = tf.contrib.distribute.MirroredStrategy(num_gpus=2)
+    """
+    del auto_shard_dataset
+    ops = cross_device_ops if cross_device_ops is not None else cross_tower_ops
+    count = num_gpus if num_gpus is not None else num_gpus_per_worker
+    if devices is None and count is not None:
+        devices = _gpu_devices(count, "num_gpus" if num_gpus is not None else "num_gpus_per_worker")
+    return _distribute(_graph()).MirroredStrategy(devices=devices, cross_device_ops=ops)
+
+
+def OneDeviceStrategy(device: str) -> Any:
+    """``tf.contrib.distribute.OneDeviceStrategy`` → ``tf.distribute.OneDeviceStrategy``."""
+    return _distribute(_graph()).OneDeviceStrategy(device)
+
+
+def CollectiveAllReduceStrategy(num_gpus_per_worker: int = 0, communication: Any = None) -> Any:
+    """``tf.contrib.distribute.CollectiveAllReduceStrategy`` → ``MultiWorkerMirroredStrategy``.
+
+    The cluster comes from ``TF_CONFIG`` as before.  TF2 uses every GPU the worker sees:
+    ``num_gpus_per_worker`` is checked against that count (a warning when they differ; restrict
+    the GPUs with ``visible_device_list`` / ``CUDA_VISIBLE_DEVICES``).
+    """
+    tf = _tf.tf()
+    from tfcompat_gpu.patching._discovery import logical_gpu_names
+
+    present = len(logical_gpu_names())
+    if num_gpus_per_worker and num_gpus_per_worker != present:
+        from tfcompat_gpu.apply import _warn_once
+
+        _warn_once(
+            f"contrib-collective-{num_gpus_per_worker}-{present}",
+            f"tf.contrib.distribute.CollectiveAllReduceStrategy(num_gpus_per_worker="
+            f"{num_gpus_per_worker}): TF2's MultiWorkerMirroredStrategy uses every GPU the worker "
+            f"sees ({present} here); restrict them with visible_device_list or "
+            "CUDA_VISIBLE_DEVICES.",
+        )
+    options = None
+    if communication is not None:
+        options = tf.distribute.experimental.CommunicationOptions(implementation=communication)
+    if _graph():
+        return tf.compat.v1.distribute.experimental.MultiWorkerMirroredStrategy(
+            communication=communication or tf.distribute.experimental.CollectiveCommunication.AUTO
+        )
+    return tf.distribute.MultiWorkerMirroredStrategy(communication_options=options)
+
+
+def ParameterServerStrategy(num_gpus_per_worker: int = 0) -> Any:
+    """``tf.contrib.distribute.ParameterServerStrategy`` → the ``tf.compat.v1`` one (``TF_CONFIG``).
+
+    TF2's own ``ParameterServerStrategy`` needs a ``ClusterCoordinator`` and another training
+    loop; the v1 strategy keeps the TF1 programming model (Estimator, v1 graphs).
+    """
+    del num_gpus_per_worker  # the v1 strategy uses the worker's GPUs
+    return _tf.tf().compat.v1.distribute.experimental.ParameterServerStrategy()
+
+
+def AllReduceCrossDeviceOps(
+    all_reduce_alg: str = "nccl", num_packs: int = 1, *args: Any, **kwargs: Any
+) -> Any:
+    """``AllReduceCrossDeviceOps("nccl"|"hierarchical_copy")`` → ``NcclAllReduce`` / ``HierarchicalCopyAllReduce``."""
+    distribute = _distribute()
+    if all_reduce_alg == "nccl":
+        return distribute.NcclAllReduce(num_packs=num_packs)
+    if all_reduce_alg == "hierarchical_copy":
+        return distribute.HierarchicalCopyAllReduce(num_packs=num_packs)
+    raise GPUConfigError(
+        "AllReduceCrossDeviceOps: expected all_reduce_alg='nccl' or 'hierarchical_copy'. "
+        f"Received: all_reduce_alg={all_reduce_alg!r}. Use tf.distribute.NcclAllReduce() or "
+        "tf.distribute.HierarchicalCopyAllReduce()."
+    )
+
+
+def get_cross_replica_context() -> Any:
+    """The strategy in a cross-replica context, else None (TF 1.12's contract)."""
+    distribute = _distribute()
+    return distribute.get_strategy() if distribute.in_cross_replica_context() else None
+
+
+def _alias(name: str, *, v1: bool = False) -> Any:
+    return getattr(_distribute(v1 or _graph()), name)
+
+
+# TF1 name -> how to get the TF2 object, resolved when first read.
+NAMES: dict[str, Any] = {
+    "MirroredStrategy": lambda: MirroredStrategy,
+    "OneDeviceStrategy": lambda: OneDeviceStrategy,
+    "CollectiveAllReduceStrategy": lambda: CollectiveAllReduceStrategy,
+    "ParameterServerStrategy": lambda: ParameterServerStrategy,
+    "AllReduceCrossDeviceOps": lambda: AllReduceCrossDeviceOps,
+    "CrossDeviceOps": lambda: _distribute().CrossDeviceOps,
+    "ReductionToOneDevice": lambda: _distribute().ReductionToOneDevice,
+    "NcclAllReduce": lambda: _distribute().NcclAllReduce,
+    "HierarchicalCopyAllReduce": lambda: _distribute().HierarchicalCopyAllReduce,
+    "DistributionStrategy": lambda: _alias("Strategy"),
+    "ReplicaContext": lambda: _alias("ReplicaContext"),
+    "InputContext": lambda: _distribute().InputContext,
+    "ReduceOp": lambda: _distribute().ReduceOp,
+    "get_replica_context": lambda: _distribute().get_replica_context,
+    "get_cross_replica_context": lambda: get_cross_replica_context,
+    "get_distribution_strategy": lambda: _distribute().get_strategy,
+    "has_distribution_strategy": lambda: _distribute().has_strategy,
+    "in_cross_replica_context": lambda: _distribute().in_cross_replica_context,
+    "get_loss_reduction": lambda: _distribute(v1=True).get_loss_reduction,
+}
+
+
+def _distribute_getattr(name: str) -> Any:
+    if name in NAMES:
+        return NAMES[name]()
+    if name.startswith("__"):
+        raise AttributeError(name)
+    raise AttributeError(
+        f"tf.contrib.distribute.{name} has no TF2 successor in the drop-in (tf.contrib was "
+        f"removed in TensorFlow 2.0). It provides: {', '.join(sorted(NAMES))}; see tf.distribute "
+        "for the rest."
+    )
+
+
+def _contrib_getattr(name: str) -> Any:
+    if name == "distribute":
+        return distribute_module()
+    if name.startswith("__"):
+        raise AttributeError(name)
+    raise AttributeError(
+        f"tf.contrib.{name}: tf.contrib was removed in TensorFlow 2.0, and the drop-in provides "
+        "only tf.contrib.distribute. Use the TF2 module that replaced it (tfcompat-gpu check "
+        "names it)."
+    )
+
+
+def _module(name: str, doc: str, getattr_: Any) -> ModuleType:
+    module = sys.modules.get(name)
+    if module is None:
+        module = ModuleType(name, doc)
+        module.__getattr__ = getattr_  # type: ignore[method-assign]
+        module.__tfcompat_gpu__ = True  # type: ignore[attr-defined]
+        module.__all__ = sorted(NAMES) if name == DISTRIBUTE else ["distribute"]  # type: ignore[attr-defined]
+        if name == CONTRIB:
+            module.__path__ = []  # a package, so ``import tensorflow.contrib.distribute`` works
+    return module
+
+
+def distribute_module() -> ModuleType:
+    """The ``tensorflow.contrib.distribute`` module object (made once)."""
+    module = _module(
+        DISTRIBUTE,
+        "tf.contrib.distribute of TF 1.x, mapped to tf.distribute by tfcompat_gpu.",
+        _distribute_getattr,
+    )
+    sys.modules.setdefault(DISTRIBUTE, module)
+    return sys.modules[DISTRIBUTE]
+
+
+def contrib_module() -> ModuleType:
+    """The ``tensorflow.contrib`` module object: ``distribute`` only."""
+    module = _module(
+        CONTRIB,
+        "tf.contrib of TF 1.x: only tf.contrib.distribute, by tfcompat_gpu.",
+        _contrib_getattr,
+    )
+    sys.modules.setdefault(CONTRIB, module)
+    return sys.modules[CONTRIB]
