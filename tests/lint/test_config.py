@@ -81,6 +81,7 @@ def test_select_codes() -> None:
         "TFG016",
         "TFG017",
         "TFG018",
+        "TFG019",
     }
     with pytest.raises(ValueError, match="XYZ"):
         select_codes(["XYZ"])

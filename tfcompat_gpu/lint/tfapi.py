@@ -38,7 +38,9 @@ CONFIG_FIELDS = frozenset(
 
 # Only these import roots can matter to a rule; ignoring numpy & co. keeps reference
 # callbacks off the hot path.
-TRACKED_ROOTS = frozenset({"tensorflow", "keras", "tf_keras", "os", "subprocess", "tfcompat_gpu"})
+TRACKED_ROOTS = frozenset(
+    {"tensorflow", "keras", "tf_keras", "os", "subprocess", "tfcompat_gpu", "horovod"}
+)
 
 
 def display(name: str) -> str:
@@ -74,6 +76,8 @@ _STARTS_RUNTIME = frozenset(
         "tensorflow.config.experimental.list_logical_devices",
         "tensorflow.config.experimental.get_memory_info",
         "tensorflow.config.experimental.get_memory_usage",
+        "keras.backend.tensorflow_backend._get_available_gpus",
+        "tensorflow.keras.backend._get_available_gpus",
         "tensorflow.test.is_gpu_available",
         "tensorflow.test.gpu_device_name",
         "tensorflow.python.client.device_lib.list_local_devices",

@@ -29,9 +29,9 @@ _EXACT: dict[str, str] = {
     "keras.backend.set_session": _KERAS_SESSION,
     "keras.backend.get_session": "`tf.compat.v1.Session`, or eager code",
 }
+_CONTRIB_DISTRIBUTE = "tensorflow.contrib.distribute"
 _PREFIXES: dict[str, str] = {
     "keras.backend.tensorflow_backend": _KERAS_SESSION,
-    "tensorflow.contrib.distribute": "`tf.distribute` (same strategy names)",
     "tensorflow.contrib": "the TF2 module that replaced it (tf.contrib was removed in 2.0)",
 }
 
@@ -43,6 +43,8 @@ def legacy_replacement(name: str) -> str | None:
         return found
     if "contrib" not in name and "tensorflow_backend" not in name:
         return None
+    if name == _CONTRIB_DISTRIBUTE or name.startswith(_CONTRIB_DISTRIBUTE + "."):
+        return None  # TFG020 names each one's tf.distribute successor
     for prefix, instead in _PREFIXES.items():
         if name == prefix or name.startswith(prefix + "."):
             return instead
