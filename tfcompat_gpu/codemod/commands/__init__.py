@@ -9,21 +9,30 @@ command's ``PRECHECK``.
 
 from __future__ import annotations
 
+from tfcompat_gpu.codemod.commands.build_in_strategy_scope import BuildInStrategyScopeCommand
 from tfcompat_gpu.codemod.commands.config_function_assignments import (
     ConfigFunctionAssignmentsCommand,
 )
 from tfcompat_gpu.codemod.commands.config_proto_to_configure import ConfigProtoToConfigureCommand
+from tfcompat_gpu.codemod.commands.contrib_distribute import ContribDistributeCommand
+from tfcompat_gpu.codemod.commands.gpu_discovery import GpuDiscoveryCommand
 from tfcompat_gpu.codemod.commands.rename_deprecated_config import RenameDeprecatedConfigCommand
 
 __all__ = [
     "COMMANDS",
+    "BuildInStrategyScopeCommand",
     "ConfigFunctionAssignmentsCommand",
     "ConfigProtoToConfigureCommand",
+    "ContribDistributeCommand",
+    "GpuDiscoveryCommand",
     "RenameDeprecatedConfigCommand",
 ]
 
 COMMANDS = (
     RenameDeprecatedConfigCommand,
+    ContribDistributeCommand,
     ConfigFunctionAssignmentsCommand,
     ConfigProtoToConfigureCommand,
+    GpuDiscoveryCommand,
+    BuildInStrategyScopeCommand,
 )

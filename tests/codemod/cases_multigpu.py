@@ -1,0 +1,221 @@
+"""Before/after pairs for the multi-GPU migrations: (id, before, after, warnings).
+
+``warnings`` lists ``(line, text the message contains)``; an empty list means silence.
+"""
+
+from __future__ import annotations
+
+CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = []
+
+
+def case(id: str, before: str, after: str, warnings: list[tuple[int, str]] | None = None) -> None:
+    CASES.append((id, before, after, warnings or []))
+
+
+# ---------------------------------------------------------------- tf.contrib.distribute
+case(
+    "contrib-mirrored",
+    """\
+import tensorflow as tf
+a = tf.contrib.distribute.MirroredStrategy()
+b = tf.contrib.distribute.MirroredStrategy(num_gpus=2, cross_tower_ops=ops, auto_shard_dataset=True)
+c = tf.contrib.distribute.OneDeviceStrategy("/gpu:0")
+d = tf.contrib.distribute.AllReduceCrossDeviceOps("hierarchical_copy", num_packs=2)
+e = tf.contrib.distribute.AllReduceCrossDeviceOps(all_reduce_alg="nccl")
+f = tf.contrib.distribute.get_distribution_strategy()
+""",
+    """\
+import tensorflow as tf
+a = tf.distribute.MirroredStrategy()
+b = tf.distribute.MirroredStrategy(devices=["/gpu:0", "/gpu:1"], cross_device_ops=ops)
+c = tf.distribute.OneDeviceStrategy("/gpu:0")
+d = tf.distribute.HierarchicalCopyAllReduce(num_packs=2)
+e = tf.distribute.NcclAllReduce()
+f = tf.distribute.get_strategy()
+""",
+)
+case(
+    "contrib-collective-and-parameter-server",
+    """\
+import tensorflow.compat.v1 as tf
+s = tf.contrib.distribute.CollectiveAllReduceStrategy(num_gpus_per_worker=2)
+p = tf.contrib.distribute.ParameterServerStrategy(num_gpus_per_worker=1)
+""",
+    """\
+import tensorflow.compat.v1 as tf
+s = tf.distribute.MultiWorkerMirroredStrategy()
+p = tf.compat.v1.distribute.experimental.ParameterServerStrategy()
+""",
+    [(2, "num_gpus_per_worker dropped"), (3, "num_gpus_per_worker dropped")],
+)
+case(
+    "contrib-left-with-warning",
+    """\
+import tensorflow as tf
+a = tf.contrib.distribute.MirroredStrategy(num_gpus=n)
+b = tf.contrib.distribute.AllReduceCrossDeviceOps("ring")
+""",
+    """\
+import tensorflow as tf
+a = tf.contrib.distribute.MirroredStrategy(num_gpus=n)
+b = tf.contrib.distribute.AllReduceCrossDeviceOps("ring")
+""",
+    [(2, "the GPU count is not a literal"), (3, "AllReduceCrossDeviceOps left unchanged")],
+)
+
+# ---------------------------------------------------------------- GPU discovery
+case(
+    "discovery-keras-backend",
+    """\
+import tensorflow as tf
+from keras import backend as K
+gpus = K.tensorflow_backend._get_available_gpus()
+if tf.test.is_gpu_available():
+    print(tf.test.gpu_device_name())
+""",
+    """\
+import tensorflow as tf
+gpus = [gpu.name.replace("physical_device:", "device:") for gpu in tf.config.list_physical_devices("GPU")]
+if bool(tf.config.list_physical_devices("GPU")):
+    print(("/device:GPU:0" if tf.config.list_physical_devices("GPU") else ""))
+""",
+)
+case(
+    "discovery-adds-tensorflow-and-keeps-used-imports",
+    """\
+import keras.backend.tensorflow_backend as KTF
+from keras import backend as K
+n = len(KTF._get_available_gpus())
+K.clear_session()
+""",
+    """\
+from keras import backend as K
+import tensorflow as tf
+
+n = len([gpu.name.replace("physical_device:", "device:") for gpu in tf.config.list_physical_devices("GPU")])
+K.clear_session()
+""",
+)
+
+# ---------------------------------------------------------------- multi_gpu_model
+case(
+    "multi-gpu-model-keras-docs",
+    """\
+import tensorflow as tf
+from keras.applications import Xception
+from keras.utils import multi_gpu_model
+
+with tf.device("/cpu:0"):
+    model = Xception(weights=None, input_shape=(height, width, 3), classes=num_classes)
+parallel_model = multi_gpu_model(model, gpus=8)
+parallel_model.compile(loss="categorical_crossentropy", optimizer="rmsprop")
+parallel_model.fit(x, y, epochs=20, batch_size=256)
+model.save("my_model.h5")
+""",
+    """\
+import tensorflow as tf
+from keras.applications import Xception
+
+strategy = tf.distribute.MirroredStrategy(["/gpu:0", "/gpu:1", "/gpu:2", "/gpu:3", "/gpu:4", "/gpu:5", "/gpu:6", "/gpu:7"][:len(tf.config.list_physical_devices("GPU"))] or None)
+with strategy.scope():
+    model = Xception(weights=None, input_shape=(height, width, 3), classes=num_classes)
+    parallel_model = model
+    parallel_model.compile(loss="categorical_crossentropy", optimizer="rmsprop")
+parallel_model.fit(x, y, epochs=20, batch_size=256)
+model.save("my_model.h5")
+""",
+)
+case(
+    "multi-gpu-model-functional-ids-in-function",
+    """\
+import tensorflow as tf
+from keras.utils.multi_gpu_utils import multi_gpu_model
+
+def train():
+    inputs = tf.keras.Input((4,))
+    outputs = tf.keras.layers.Dense(1)(inputs)
+    model = tf.keras.Model(inputs, outputs)
+    parallel = multi_gpu_model(model, gpus=[0, 1], cpu_merge=False)
+    parallel.compile(loss="mse", optimizer="sgd")
+    return model
+""",
+    """\
+import tensorflow as tf
+
+def train():
+    strategy = tf.distribute.MirroredStrategy(["/gpu:0", "/gpu:1"])
+    with strategy.scope():
+        inputs = tf.keras.Input((4,))
+        outputs = tf.keras.layers.Dense(1)(inputs)
+        model = tf.keras.Model(inputs, outputs)
+        parallel = model
+        parallel.compile(loss="mse", optimizer="sgd")
+    return model
+""",
+)
+case(
+    "multi-gpu-model-built-elsewhere",
+    """\
+from keras.utils import multi_gpu_model
+
+def parallelize(model, n):
+    return multi_gpu_model(model, gpus=n)
+
+parallel = multi_gpu_model(load_model("m.h5"), gpus=2)
+""",
+    """\
+from keras.utils import multi_gpu_model
+
+def parallelize(model, n):
+    return multi_gpu_model(model, gpus=n)
+
+parallel = multi_gpu_model(load_model("m.h5"), gpus=2)
+""",
+    [(6, "multi_gpu_model left unchanged (the model is built elsewhere)")],
+)
+
+# ---------------------------------------------------------------- compile(distribute=...)
+case(
+    "compile-distribute-seed003",
+    """\
+import tensorflow as tf
+
+inputs = tf.keras.layers.Input(shape=(1,))
+predictions = tf.keras.layers.Dense(1)(inputs)
+model = tf.keras.models.Model(inputs=inputs, outputs=predictions)
+
+features = tf.data.Dataset.from_tensors([1.]).repeat(100).batch(10)
+
+distribution = tf.contrib.distribute.MirroredStrategy()
+model.compile(loss='mean_squared_error',
+              optimizer=tf.keras.optimizers.SGD(0.2),
+              distribute=distribution)
+model.fit(features, epochs=5)
+""",
+    """\
+import tensorflow as tf
+
+features = tf.data.Dataset.from_tensors([1.]).repeat(100).batch(10)
+
+distribution = tf.distribute.MirroredStrategy()
+with distribution.scope():
+    inputs = tf.keras.layers.Input(shape=(1,))
+    predictions = tf.keras.layers.Dense(1)(inputs)
+    model = tf.keras.models.Model(inputs=inputs, outputs=predictions)
+    model.compile(loss='mean_squared_error',
+                  optimizer=tf.keras.optimizers.SGD(0.2))
+model.fit(features, epochs=5)
+""",
+)
+case(
+    "compile-distribute-model-from-elsewhere",
+    """\
+def fit(model, strategy):
+    model.compile(loss="mse", optimizer="sgd", distribute=strategy)
+""",
+    """\
+def fit(model, strategy):
+    model.compile(loss="mse", optimizer="sgd", distribute=strategy)
+""",
+    [(2, "compile(distribute=...) left unchanged")],
+)

@@ -1,0 +1,338 @@
+"""``multi_gpu_model`` and ``compile(distribute=...)`` → the model built inside ``strategy.scope()``.
+
+A strategy replicates only variables created inside its scope.  Where the whole construction of
+the model is visible in the same block (the statement assigning it and the contiguous statements
+before it that build what it uses: ``inputs = Input(...)``, ``x = Dense(...)(inputs)``), those
+statements, everything up to the ``compile``, and the ``compile`` itself move into
+``with strategy.scope():``::
+
+    parallel_model = multi_gpu_model(model, gpus=2)      strategy = tf.distribute.MirroredStrategy(
+                                                             ["/gpu:0", "/gpu:1"])
+                                                         with strategy.scope():
+                                                             model = ...
+                                                             parallel_model = model
+                                                             parallel_model.compile(...)
+
+Otherwise (the model comes from elsewhere, the GPU list is not a literal) the code is left alone
+with a ``path:line`` warning naming the fix.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import libcst as cst
+from libcst.codemod.visitors import RemoveImportsVisitor
+
+from tfcompat_gpu._multigpu_names import MULTI_GPU_MODEL
+from tfcompat_gpu.codemod._base import MigrationCommand
+from tfcompat_gpu.codemod._names import tf_root_alias
+
+__all__ = ["BuildInStrategyScopeCommand"]
+
+_DEVICE = "tensorflow.device"
+_FIX = "build and compile the model inside `with tf.distribute.MirroredStrategy().scope():`"
+
+
+def _names_in(node: cst.CSTNode) -> set[str]:
+    found: set[str] = set()
+
+    class _Collect(cst.CSTVisitor):
+        def visit_Name(self, name: cst.Name) -> None:
+            found.add(name.value)
+
+    node.visit(_Collect())
+    return found
+
+
+def _assigned(statement: cst.CSTNode) -> set[str]:
+    """Names a simple ``a = ...`` statement line assigns (empty for anything else)."""
+    if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+        return set()
+    small = statement.body[0]
+    if isinstance(small, cst.Assign):
+        return {t.target.value for t in small.targets if isinstance(t.target, cst.Name)}
+    if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
+        return {small.target.value}
+    return set()
+
+
+def _single_call(statement: cst.CSTNode) -> tuple[str | None, cst.Call] | None:
+    """``(target, call)`` for ``target = call(...)`` or ``call(...)`` statement lines."""
+    if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+        return None
+    small = statement.body[0]
+    if isinstance(small, cst.Expr) and isinstance(small.value, cst.Call):
+        return None, small.value
+    if (
+        isinstance(small, cst.Assign)
+        and len(small.targets) == 1
+        and isinstance(small.targets[0].target, cst.Name)
+        and isinstance(small.value, cst.Call)
+    ):
+        return small.targets[0].target.value, small.value
+    return None
+
+
+def _compile_of(statement: cst.CSTNode, model: str) -> cst.Call | None:
+    found = _single_call(statement)
+    if found is None or found[0] is not None:
+        return None
+    func = found[1].func
+    if (
+        isinstance(func, cst.Attribute)
+        and func.attr.value == "compile"
+        and isinstance(func.value, cst.Name)
+        and func.value.value == model
+    ):
+        return found[1]
+    return None
+
+
+def _arg(call: cst.Call, index: int, name: str) -> cst.Arg | None:
+    for position, arg in enumerate(call.args):
+        if arg.keyword is not None:
+            if arg.keyword.value == name:
+                return arg
+        elif position == index:
+            return arg
+    return None
+
+
+class BuildInStrategyScopeCommand(MigrationCommand):
+    DESCRIPTION: str = (
+        "Build models given to multi_gpu_model or compile(distribute=...) inside strategy.scope()."
+    )
+
+    def visit_Module(self, node: cst.Module) -> None:
+        self._module = node
+        self._tf = tf_root_alias(node)
+        self._names = set(re.findall(r"\b\w+\b", node.code))
+
+    def _is(self, node: cst.CSTNode, names: frozenset[str] | set[str]) -> bool:
+        return bool(self.names_of(node) & names)
+
+    # -- finding the construction ---------------------------------------------------------
+
+    def _builds(self, statement: cst.CSTNode, model: str) -> bool:
+        """``model = ...``, or ``with tf.device(...): model = ...``."""
+        if model in _assigned(statement):
+            return True
+        if isinstance(statement, cst.With) and self._device_with(statement):
+            body = statement.body.body
+            return bool(body) and any(model in _assigned(s) for s in body)
+        return False
+
+    def _device_with(self, statement: cst.With) -> bool:
+        return (
+            len(statement.items) == 1
+            and isinstance(statement.items[0].item, cst.Call)
+            and (self._is(statement.items[0].item.func, {_DEVICE}))
+        )
+
+    def _construction(self, body: Sequence[cst.CSTNode], end: int, model: str) -> int | None:
+        """Index of the first statement that builds ``model`` (before ``end``), or None."""
+        builder = next((j for j in range(end - 1, -1, -1) if self._builds(body[j], model)), None)
+        if builder is None:
+            return None
+        needed = _names_in(body[builder])
+        start = builder
+        for k in range(builder - 1, -1, -1):
+            assigned = _assigned(body[k])
+            if not assigned or not assigned & needed:
+                break
+            needed |= _names_in(body[k])
+            start = k
+        return start
+
+    # -- rewriting a block ----------------------------------------------------------------
+
+    def _rewrite(
+        self, original: Sequence[cst.CSTNode], updated: Sequence[cst.BaseStatement]
+    ) -> list[cst.BaseStatement] | None:
+        for index, statement in enumerate(original):
+            found = _single_call(statement)
+            if found is None:
+                continue
+            target, call = found
+            if target is not None and self._is(call.func, MULTI_GPU_MODEL):
+                return self._multi_gpu(original, updated, index, target, call)
+            if (
+                target is None
+                and isinstance(call.func, cst.Attribute)
+                and call.func.attr.value == "compile"
+                and _arg(call, -1, "distribute")
+            ):
+                return self._compile(original, updated, index, call)
+        return None
+
+    def _multi_gpu(
+        self,
+        original: Sequence[cst.CSTNode],
+        updated: Sequence[cst.BaseStatement],
+        index: int,
+        parallel: str,
+        call: cst.Call,
+    ) -> list[cst.BaseStatement] | None:
+        model_arg = _arg(call, 0, "model")
+        model = (
+            model_arg.value.value if model_arg and isinstance(model_arg.value, cst.Name) else None
+        )
+        start = self._construction(original, index, model) if model else None
+        devices = self._devices(call)
+        name = next((n for n in ("strategy", "mirrored_strategy") if n not in self._names), None)
+        if model is None or start is None or devices is None or name is None:
+            why = (
+                "the GPU list is not a literal"
+                if devices is None
+                else "the model is built elsewhere"
+                if model is None or start is None
+                else "the names strategy and mirrored_strategy are taken"
+            )
+            self.warn_at(original[index], f"multi_gpu_model left unchanged ({why}): {_FIX}")
+            return None
+        end = index + 1
+        while end < len(original) and _compile_of(original[end], parallel):
+            end += 1
+        RemoveImportsVisitor.remove_unused_import_by_node(self.context, call)
+        inner = list(updated[start:index])
+        inner.append(cst.parse_statement(f"{parallel} = {model}\n"))
+        inner.extend(updated[index + 1 : end])
+        prefix = self._prefix()
+        strategy = cst.parse_statement(
+            f"{name} = {prefix}distribute.MirroredStrategy({devices.format(tf=prefix)})\n"
+        )
+        first = updated[start]
+        if isinstance(strategy, cst.SimpleStatementLine):
+            strategy = strategy.with_changes(leading_lines=getattr(first, "leading_lines", ()))
+        return [*updated[:start], strategy, self._scope(name, inner), *updated[end:]]
+
+    def _compile(
+        self,
+        original: Sequence[cst.CSTNode],
+        updated: Sequence[cst.BaseStatement],
+        index: int,
+        call: cst.Call,
+    ) -> list[cst.BaseStatement] | None:
+        func = call.func
+        assert isinstance(func, cst.Attribute)
+        distribute = _arg(call, -1, "distribute")
+        assert distribute is not None
+        model = func.value.value if isinstance(func.value, cst.Name) else None
+        strategy = distribute.value.value if isinstance(distribute.value, cst.Name) else None
+        start = self._construction(original, index, model) if model else None
+        if model is None or strategy is None or start is None:
+            self.warn_at(
+                original[index],
+                "compile(distribute=...) left unchanged (the model or the strategy is built "
+                f"elsewhere): {_FIX.replace('tf.distribute.MirroredStrategy()', 'strategy')}",
+            )
+            return None
+        builder = next(k for k in range(index - 1, -1, -1) if self._builds(original[k], model))
+        moved: list[cst.BaseStatement] = []
+        inner: list[cst.BaseStatement] = []
+        scoped: set[str] = {model}
+        for k in range(start, index):
+            assigned = _assigned(original[k])
+            uses = _names_in(original[k])
+            if strategy in assigned:
+                if uses & scoped:
+                    self.warn_at(
+                        original[index],
+                        f"compile(distribute=...) left unchanged ({strategy} is built from the "
+                        f"model's parts): {_FIX}",
+                    )
+                    return None
+                moved.append(updated[k])
+            elif k > builder and assigned and not (uses - assigned) & scoped:
+                moved.append(updated[k])  # unrelated to the model (its data): stays outside
+            else:
+                scoped |= assigned
+                inner.append(updated[k])
+        compiled = updated[index]
+        assert isinstance(compiled, cst.SimpleStatementLine)
+        expr = compiled.body[0]
+        assert isinstance(expr, cst.Expr)
+        assert isinstance(expr.value, cst.Call)
+        args = [a for a in expr.value.args if not (a.keyword and a.keyword.value == "distribute")]
+        if args:
+            args[-1] = args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+        inner.append(
+            compiled.with_changes(
+                body=[expr.with_changes(value=expr.value.with_changes(args=args))]
+            )
+        )
+        return [*updated[:start], *moved, self._scope(strategy, inner), *updated[index + 1 :]]
+
+    # -- pieces ---------------------------------------------------------------------------
+
+    def _devices(self, call: cst.Call) -> str | None:
+        gpus = _arg(call, 1, "gpus")
+        if gpus is None or (isinstance(gpus.value, cst.Name) and gpus.value.value == "None"):
+            return ""
+        if isinstance(gpus.value, cst.Integer):
+            # the GPUs asked for, cut to those present (none: TensorFlow's default, the CPU),
+            # as multi_gpu_model under tfcompat-gpu run does
+            listed = ", ".join(f'"/gpu:{i}"' for i in range(int(gpus.value.value)))
+            present = 'len({tf}config.list_physical_devices("GPU"))'
+            return f"[{listed}][:{present}] or None"
+        if isinstance(gpus.value, (cst.List, cst.Tuple)) and all(
+            isinstance(e.value, cst.Integer) for e in gpus.value.elements
+        ):
+            ids = [int(e.value.value) for e in gpus.value.elements]  # type: ignore[attr-defined]
+            return "[" + ", ".join(f'"/gpu:{i}"' for i in ids) + "]"
+        return None
+
+    def _prefix(self) -> str:
+        if self._tf is None:
+            from libcst.codemod.visitors import AddImportsVisitor
+
+            AddImportsVisitor.add_needed_import(self.context, "tensorflow", asname="tf")
+            self._tf = "tf."
+        return self._tf
+
+    @staticmethod
+    def _scope(strategy: str, body: list[cst.BaseStatement]) -> cst.With:
+        flat: list[cst.BaseStatement] = []
+        for statement in body:
+            if isinstance(statement, cst.With) and _is_cpu_device(statement):
+                # the template's device: the strategy places the variables now
+                flat.extend(statement.body.body)  # type: ignore[arg-type]
+            else:
+                flat.append(statement)
+        tidy: list[cst.BaseStatement] = []
+        for position, statement in enumerate(flat):
+            lines = [
+                line.with_changes(indent=False) if line.comment is None else line
+                for line in getattr(statement, "leading_lines", ())
+                if position or line.comment is not None
+            ]
+            tidy.append(statement.with_changes(leading_lines=lines))
+        return cst.With(
+            items=[cst.WithItem(item=cst.parse_expression(f"{strategy}.scope()"))],
+            body=cst.IndentedBlock(body=tidy),
+        )
+
+    # -- visiting -------------------------------------------------------------------------
+
+    def leave_Module(self, original_node: cst.Module, updated_node: cst.Module) -> cst.Module:
+        body = self._rewrite(original_node.body, updated_node.body)
+        return updated_node if body is None else updated_node.with_changes(body=body)
+
+    def leave_IndentedBlock(
+        self, original_node: cst.IndentedBlock, updated_node: cst.IndentedBlock
+    ) -> cst.IndentedBlock:
+        body = self._rewrite(original_node.body, updated_node.body)
+        return updated_node if body is None else updated_node.with_changes(body=body)
+
+
+def _is_cpu_device(statement: cst.With) -> bool:
+    """``with tf.device("/cpu:0"):`` (Keras 2's advice for multi_gpu_model's template)."""
+    if len(statement.items) != 1 or not isinstance(statement.items[0].item, cst.Call):
+        return False
+    call = statement.items[0].item
+    func = call.func
+    name = func.attr.value if isinstance(func, cst.Attribute) else getattr(func, "value", "")
+    spec = call.args[0].value if call.args else None
+    return name == "device" and isinstance(spec, cst.SimpleString) and "cpu" in spec.value.lower()
