@@ -46,7 +46,7 @@ def _gpu_devices(num_gpus: int, field: str) -> list[str]:
         return ["/cpu:0"]
     if present >= num_gpus:
         return [f"/gpu:{i}" for i in range(num_gpus)]
-    from tfcompat_gpu.apply import _warn_once
+    from tfcompat_gpu.configuring import _warn_once
 
     devices = [f"/gpu:{i}" for i in range(present)] or ["/cpu:0"]
     _warn_once(
@@ -100,7 +100,7 @@ def CollectiveAllReduceStrategy(num_gpus_per_worker: int = 0, communication: Any
 
     present = len(logical_gpu_names())
     if num_gpus_per_worker and num_gpus_per_worker != present:
-        from tfcompat_gpu.apply import _warn_once
+        from tfcompat_gpu.configuring import _warn_once
 
         _warn_once(
             f"contrib-collective-{num_gpus_per_worker}-{present}",

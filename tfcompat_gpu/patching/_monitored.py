@@ -24,7 +24,7 @@ ESTIMATOR = "tensorflow_estimator.python.estimator.estimator"
 def estimator_entry(wrapped: Any, instance: Any, args: Any, kwargs: Any) -> Any:
     config = getattr(instance, "_session_config", None)
     if config is not None and not _tf.runtime_started():
-        from tfcompat_gpu.apply import prepare_session
+        from tfcompat_gpu.sessions import prepare_session
 
         prepare_session(config, user_frame(), "Estimator")
     return wrapped(*args, **kwargs)

@@ -43,7 +43,7 @@ _READING = (
 
 
 def _warn(key: str, message: str) -> None:
-    from tfcompat_gpu.apply import _warn_once
+    from tfcompat_gpu.configuring import _warn_once
 
     _warn_once(key, message)
 
