@@ -123,7 +123,13 @@ def test_uninstall_restores_every_touched_namespace_exactly():
                     "Adam": keras.optimizers.Adam, "SGD": keras.optimizers.SGD}
             for m in MOVES:
                 if m.module in sys.modules:
-                    seen[m.module] = sys.modules[m.module]
+                    # the object whose attribute the move sets (a module, or a class in it:
+                    # the module's other globals are TensorFlow's own state)
+                    owner, path = sys.modules[m.module], m.target.split(".")[:-1]
+                    for part in path:
+                        owner = getattr(owner, part, None)
+                    if owner is not None:
+                        seen[":".join([m.module, *path])] = owner
             return seen
         def snapshot():
             return {name: {k: id(v) for k, v in vars(obj).items()}

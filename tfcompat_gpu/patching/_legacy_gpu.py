@@ -73,8 +73,15 @@ def _contrib(module: ModuleType, current: Any) -> Any:
     return contrib_module()
 
 
-def _shim(module: ModuleType, current: Any) -> Any:
-    return importlib.import_module(_SHIM)
+def _backend_getattr(module: ModuleType, current: Any) -> Any:
+    def __getattr__(name: str) -> Any:
+        # ``K.tensorflow_backend`` without an import of it: imported when first read, so that
+        # installing imports nothing
+        if name == "tensorflow_backend":
+            return importlib.import_module(_SHIM)
+        raise AttributeError(f"module {module.__name__!r} has no attribute {name!r}")
+
+    return __getattr__
 
 
 _DISCOVERY = "tfcompat_gpu.patching._discovery"
@@ -140,10 +147,10 @@ MOVES: tuple[Move, ...] = (
     ),
     Move(
         "keras.backend",
-        "tensorflow_backend",
-        _shim,
+        "__getattr__",
+        _backend_getattr,
         only_if_missing=True,
-        why="K.tensorflow_backend._get_available_gpus() reaches it as an attribute",
+        why="K.tensorflow_backend._get_available_gpus() reaches the module as an attribute",
     ),
     Move(
         _SHIM,
