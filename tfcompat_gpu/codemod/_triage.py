@@ -37,6 +37,10 @@ _DEPRECATED = re.compile(r"experimental")
 # tf.config.set_logical_device_configuration and its deprecated name
 _LOGICAL = re.compile(r"set_logical_device_configuration|set_virtual_device_configuration")
 
+_CONTRIB = re.compile(r"\bcontrib\b")
+_DISCOVERY = re.compile(r"_get_available_gpus|is_gpu_available|gpu_device_name")
+_STRATEGY = re.compile(r"multi_gpu_model|\bdistribute\s*=")
+
 _ATTRIBUTE_ASSIGNMENT = re.compile(r"\w\s*\.\s*\w+\s*=[^=]")
 
 
@@ -71,8 +75,6 @@ def _assigns_tensorflow_attribute(source: str) -> bool:
     return False
 
 
-
-
 def _assignments_wanted(source: str) -> bool:
     return (
         "tensorflow" in source
@@ -92,6 +94,10 @@ PRECHECKS: dict[str, Precheck] = {
         lambda text: bool(_ATTRIBUTE_ASSIGNMENT.search(text) or _LOGICAL.search(text)),
     ),
     "config-proto-to-configure": Precheck(_found(_CONFIG_PROTO), _found(_CONFIG_PROTO)),
+    # legacy multi-GPU code (commands contrib_distribute, gpu_discovery, build_in_strategy_scope)
+    "contrib-distribute": Precheck(_found(_CONTRIB), _found(_CONTRIB)),
+    "gpu-discovery": Precheck(_found(_DISCOVERY), _found(_DISCOVERY)),
+    "build-in-strategy-scope": Precheck(_found(_STRATEGY), _found(_STRATEGY)),
 }
 
 

@@ -452,7 +452,7 @@ RULES: tuple[Rule, ...] = (
         what="Checks for GPU discovery calls (`K.tensorflow_backend._get_available_gpus()`, "
         "`tf.test.is_gpu_available()`, `tf.test.gpu_device_name()`, "
         "`device_lib.list_local_devices()` without a config, `tf.config.list_logical_devices"
-        "('GPU')`) followed in the same module by GPU configuration through a session "
+        "('GPU')`) followed in the same function (or both at module level) by GPU configuration through a session "
         "(`tf.Session(config=...)`, `set_session(...)`, `MonitoredTrainingSession(config=...)`) "
         "or `tfcompat_gpu.configure(...)`. `tf.config` setters after them are TFG012.",
         why="On TensorFlow 2 these calls start the runtime or create the GPU allocators with "

@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from types import ModuleType
 from typing import Any
 
-from tfcompat_gpu.patching._install import Move
+from tfcompat_gpu.patching._install import KERAS_BACKENDS, Move
 
 __all__ = ["KERAS_UTILS", "MOVES", "install_finder", "uninstall_finder"]
 
@@ -43,7 +43,6 @@ COMPILE_OWNERS: tuple[tuple[str, str], ...] = (
 )
 
 _UTILS_MODULES = ("keras.utils.training_utils", "keras.utils.multi_gpu_utils")
-_SHIM = "keras.backend.tensorflow_backend"
 
 
 def _wrapper(name: str) -> Callable[[ModuleType, Any], Any]:
@@ -71,17 +70,6 @@ def _contrib(module: ModuleType, current: Any) -> Any:
     from tfcompat_gpu.patching._contrib import contrib_module
 
     return contrib_module()
-
-
-def _backend_getattr(module: ModuleType, current: Any) -> Any:
-    def __getattr__(name: str) -> Any:
-        # ``K.tensorflow_backend`` without an import of it: imported when first read, so that
-        # installing imports nothing
-        if name == "tensorflow_backend":
-            return importlib.import_module(_SHIM)
-        raise AttributeError(f"module {module.__name__!r} has no attribute {name!r}")
-
-    return __getattr__
 
 
 _DISCOVERY = "tfcompat_gpu.patching._discovery"
@@ -145,19 +133,16 @@ MOVES: tuple[Move, ...] = (
         )
         for utils in KERAS_UTILS
     ),
-    Move(
-        "keras.backend",
-        "__getattr__",
-        _backend_getattr,
-        only_if_missing=True,
-        why="K.tensorflow_backend._get_available_gpus() reaches the module as an attribute",
-    ),
-    Move(
-        _SHIM,
-        "_get_available_gpus",
-        _value(_DISCOVERY, "get_available_gpus"),
-        only_if_missing=False,
-        why="Keras 2's GPU discovery, without starting the runtime",
+    *(
+        Move(
+            backend,
+            "_get_available_gpus",
+            _value(_DISCOVERY, "get_available_gpus"),
+            only_if_missing=True,
+            why="Keras 2's GPU discovery (K.tensorflow_backend._get_available_gpus(), which the "
+            "tensorflow_backend shim reads from here), without starting the runtime",
+        )
+        for backend in KERAS_BACKENDS
     ),
     *(
         Move(

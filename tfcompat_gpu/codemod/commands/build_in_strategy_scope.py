@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import ClassVar
 
 import libcst as cst
 from libcst.codemod.visitors import RemoveImportsVisitor
@@ -104,6 +105,7 @@ class BuildInStrategyScopeCommand(MigrationCommand):
     DESCRIPTION: str = (
         "Build models given to multi_gpu_model or compile(distribute=...) inside strategy.scope()."
     )
+    PRECHECK: ClassVar[str | None] = "build-in-strategy-scope"
 
     def visit_Module(self, node: cst.Module) -> None:
         self._module = node

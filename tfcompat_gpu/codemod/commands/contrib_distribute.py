@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import libcst as cst
 
 from tfcompat_gpu._multigpu_names import CONTRIB_DISTRIBUTE
@@ -27,6 +29,7 @@ def _kw(arg: cst.Arg) -> str | None:
 
 class ContribDistributeCommand(MigrationCommand):
     DESCRIPTION: str = "Replace tf.contrib.distribute names with their tf.distribute successors."
+    PRECHECK: ClassVar[str | None] = "contrib-distribute"
 
     def visit_Module(self, node: cst.Module) -> None:
         self._hierarchical: set[cst.Call] = set()

@@ -8,6 +8,8 @@ from ``tf.config.list_physical_devices("GPU")``; ``tf.test.is_gpu_available()`` 
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import libcst as cst
 from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
 
@@ -31,6 +33,7 @@ class GpuDiscoveryCommand(MigrationCommand):
     DESCRIPTION: str = (
         "Ask GPU questions of the physical devices instead of calls that start the runtime."
     )
+    PRECHECK: ClassVar[str | None] = "gpu-discovery"
 
     def visit_Module(self, node: cst.Module) -> None:
         self._tf = tf_root_alias(node)

@@ -129,7 +129,7 @@ _SET_SESSION = frozenset(
 )
 
 
-def _state(ctx: FileContext) -> dict[str, list[tuple[ast.Call, str]]]:
+def _state(ctx: FileContext) -> dict[str, list[tuple[ast.Call, str, object]]]:
     state = ctx.state.get("multigpu")
     if state is None:
         state = ctx.state["multigpu"] = {"discovery": [], "config": []}
@@ -144,18 +144,18 @@ def _discovery(ctx: FileContext, node: ast.Call, name: str) -> None:
         device_type = node.args[0] if node.args else None
         if not (isinstance(device_type, ast.Constant) and device_type.value == "GPU"):
             return  # the GPU question only
-    _state(ctx)["discovery"].append((node, display(name)))
+    _state(ctx)["discovery"].append((node, display(name), ctx.scopes[-1]))
 
 
 @on_call(*SESSIONS)
 def _session(ctx: FileContext, node: ast.Call, name: str) -> None:
     if any(k.arg == "config" for k in node.keywords) or len(node.args) >= 3:
-        _state(ctx)["config"].append((node, f"`{display(name)}(config=...)`"))
+        _state(ctx)["config"].append((node, f"`{display(name)}(config=...)`", ctx.scopes[-1]))
 
 
 @on_call(*_SET_SESSION, "tfcompat_gpu.configure")
 def _configure(ctx: FileContext, node: ast.Call, name: str) -> None:
-    _state(ctx)["config"].append((node, f"`{display(name)}(...)`"))
+    _state(ctx)["config"].append((node, f"`{display(name)}(...)`", ctx.scopes[-1]))
 
 
 @on_end
@@ -163,10 +163,12 @@ def _discovery_end(ctx: FileContext) -> None:
     state = ctx.state.get("multigpu")
     if state is None or not state["discovery"] or not state["config"]:
         return
-    for call, used in state["discovery"]:
-        later = [c for c in state["config"] if c[0].lineno > call.lineno]
+    for call, used, scope in state["discovery"]:
+        # the same function (or both at module level): calls in separate functions may never
+        # run in that order
+        later = [c for c in state["config"] if c[0].lineno > call.lineno and c[2] is scope]
         if later:
-            target, label = min(later, key=lambda c: c[0].lineno)
+            target, label, _ = min(later, key=lambda c: c[0].lineno)
             ctx.report(
                 "TFG022",
                 call,
