@@ -92,7 +92,8 @@ tf.constant(1.0) * 2.0
 
 def _time(code: str) -> float:
     start = time.perf_counter()
-    subprocess.run([sys.executable, "-c", code], check=True, env=ENV)
+    # TensorFlow's C++ start-up lines go to stderr whatever TF_CPP_MIN_LOG_LEVEL says.
+    subprocess.run([sys.executable, "-c", code], check=True, env=ENV, stderr=subprocess.DEVNULL)
     return time.perf_counter() - start
 
 
