@@ -21,6 +21,7 @@ from typing import Any
 from tfcompat_gpu._errors import GPUConfigError
 from tfcompat_gpu._inventory import MB, Inventory, inventory, parse_auto, pick, with_visible
 from tfcompat_gpu._nvml import GPUReading, Readings
+from tfcompat_gpu._settings_flags import ExitTwoParser, add_settings_arguments, fields_from_flags
 
 __all__ = ["main", "make_plan", "render"]
 
@@ -33,17 +34,8 @@ _FLAG_OF = {
 }
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> Any:
-        self.print_usage(sys.stderr)
-        print(f"{_PROG}: error: {message}", file=sys.stderr)
-        raise SystemExit(2)
-
-
-def _parser() -> _Parser:
-    from tfcompat_gpu.patching.runner import _VALUE_FLAGS
-
-    parser = _Parser(
+def _parser() -> ExitTwoParser:
+    parser = ExitTwoParser(
         prog=_PROG,
         description="Print the device map GPU settings give, without starting TensorFlow here: "
         "physical GPU -> TensorFlow physical device -> logical devices.",
@@ -51,14 +43,7 @@ def _parser() -> _Parser:
         "'tfcompat-gpu run'. Without --gpus the machine is this one, read through NVML.",
     )
     settings = parser.add_argument_group("settings (as for 'tfcompat-gpu run')")
-    settings.add_argument("--allow-growth", action="store_true", help="grow GPU memory on demand")
-    for flag, (_, metavar, text) in _VALUE_FLAGS.items():
-        settings.add_argument(flag, metavar=metavar, help=text)
-    placement = settings.add_mutually_exclusive_group()
-    placement.add_argument("--soft-placement", dest="soft", action="store_const", const=True)
-    placement.add_argument("--no-soft-placement", dest="soft", action="store_const", const=False)
-    settings.add_argument("--log-placement", action="store_true", help="log each op's device")
-    settings.add_argument("--config", metavar="FILE", help="INI ([gpu]) or TOML GPU settings")
+    add_settings_arguments(settings)
     machine = parser.add_argument_group("machine (default: this one, through NVML)")
     machine.add_argument("--gpus", type=int, metavar="N", help="describe a machine with N GPUs")
     machine.add_argument(
@@ -137,9 +122,7 @@ def _plain(value: Any) -> Any:
 
 def _settings(ns: argparse.Namespace) -> dict[str, Any]:
     """Fields from the variables, the file, then the flags; combinations not yet checked."""
-    from tfcompat_gpu._options import parse_text
     from tfcompat_gpu.config import GPUConfig
-    from tfcompat_gpu.patching.runner import _VALUE_FLAGS
 
     fields: dict[str, Any] = {}
     env = dict(os.environ)
@@ -150,16 +133,7 @@ def _settings(ns: argparse.Namespace) -> dict[str, Any]:
     fields.update(GPUConfig.from_env(env).to_dict())
     if ns.config:
         fields.update(GPUConfig.from_file(ns.config).to_dict())
-    if ns.allow_growth:
-        fields["allow_growth"] = True
-    for flag, (name, _, _) in _VALUE_FLAGS.items():
-        raw = getattr(ns, flag[2:].replace("-", "_"))
-        if raw is not None:
-            fields[name] = parse_text(name, raw, flag)
-    if ns.soft is not None:
-        fields["allow_soft_placement"] = ns.soft
-    if ns.log_placement:
-        fields["log_device_placement"] = True
+    fields.update(fields_from_flags(ns))
     for name, value in fields.items():
         if not (name == "visible_device_list" and parse_auto(value) is not None):
             GPUConfig(**{name: value})  # each value alone; combinations are TensorFlow's to judge

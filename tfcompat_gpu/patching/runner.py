@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tfcompat_gpu._errors import GPUConfigError, GPUConfigWarning
-from tfcompat_gpu._options import parse_text
+from tfcompat_gpu._settings_flags import ExitTwoParser, add_settings_arguments, fields_from_flags
 from tfcompat_gpu.config import GPUConfig
 from tfcompat_gpu.patching import _legacy_keras
 from tfcompat_gpu.patching._children import RunMode, activate
@@ -34,54 +34,19 @@ __all__ = ["REPORT_ENV", "main", "report"]
 REPORT_ENV = "TFCOMPAT_GPU_REPORT"
 _PROG = "tfcompat-gpu run"
 
-# flag -> GPUConfig field; the values are parsed like the TFCOMPAT_GPU_* variables.
-_VALUE_FLAGS: dict[str, tuple[str, str, str]] = {
-    "--memory-fraction": (
-        "per_process_gpu_memory_fraction",
-        "F",
-        "cap each GPU at F of its memory",
-    ),
-    "--memory-limit-mb": (
-        "memory_limit_mb",
-        "N",
-        'cap each visible GPU at N MB; "1024,1024" splits each into virtual GPUs',
-    ),
-    "--visible-devices": ("visible_device_list", "LIST", 'GPUs this process uses, e.g. "0,1"'),
-    "--intra-op-threads": ("intra_op_parallelism_threads", "N", "threads inside one op"),
-    "--inter-op-threads": ("inter_op_parallelism_threads", "N", "ops run in parallel"),
-}
 
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> Any:  # exit 2 with our prefix, never a traceback
-        self.print_usage(sys.stderr)
-        print(f"{_PROG}: error: {message}", file=sys.stderr)
-        raise SystemExit(2)
-
-
-def _parser() -> _Parser:
-    parser = _Parser(
+def _parser() -> ExitTwoParser:
+    parser = ExitTwoParser(
         prog=_PROG,
         description="Run a legacy TensorFlow/Keras script unmodified, GPU settings honoured.",
         epilog="Every setting can also come from TFCOMPAT_GPU_* variables (flags win).",
     )
-    parser.add_argument("--allow-growth", action="store_true", help="grow GPU memory on demand")
-    for flag, (_, metavar, text) in _VALUE_FLAGS.items():
-        parser.add_argument(flag, metavar=metavar, help=text)
-    placement = parser.add_mutually_exclusive_group()
-    placement.add_argument(
-        "--soft-placement", dest="soft", action="store_const", const=True, help="fall back to CPU"
-    )
-    placement.add_argument(
-        "--no-soft-placement", dest="soft", action="store_const", const=False, help="never"
-    )
-    parser.add_argument("--log-placement", action="store_true", help="log each op's device")
+    add_settings_arguments(parser)
     parser.add_argument(
         "--conflict-policy",
         choices=("error", "warn", "ignore", "remap"),
         help="what a session with other process-wide GPU options does",
     )
-    parser.add_argument("--config", metavar="FILE", help="INI ([gpu]) or TOML GPU settings")
     parser.add_argument(
         "--tf1",
         action="store_true",
@@ -127,17 +92,7 @@ def _settings(ns: argparse.Namespace) -> GPUConfig:
 
 
 def _from_flags(ns: argparse.Namespace) -> GPUConfig:
-    fields: dict[str, Any] = {}
-    if ns.allow_growth:
-        fields["allow_growth"] = True
-    for flag, (name, _, _) in _VALUE_FLAGS.items():
-        raw = getattr(ns, flag[2:].replace("-", "_"))
-        if raw is not None:
-            fields[name] = parse_text(name, raw, flag)
-    if ns.soft is not None:
-        fields["allow_soft_placement"] = ns.soft
-    if ns.log_placement:
-        fields["log_device_placement"] = True
+    fields = fields_from_flags(ns)
     try:
         return GPUConfig(**fields)
     except GPUConfigError as exc:

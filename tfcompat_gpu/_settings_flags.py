@@ -1,0 +1,74 @@
+"""The GPU-settings flags that ``tfcompat-gpu run`` and ``tfcompat-gpu plan`` share.
+
+One table of value flags, one function that adds every settings flag to a parser, and one that
+reads the flags' fields back; the values are parsed like the ``TFCOMPAT_GPU_*`` variables
+(:func:`tfcompat_gpu._options.parse_text`).  Nothing here imports TensorFlow.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from tfcompat_gpu._options import parse_text
+
+__all__ = ["VALUE_FLAGS", "ExitTwoParser", "add_settings_arguments", "fields_from_flags"]
+
+# flag -> (GPUConfig field, metavar, help)
+VALUE_FLAGS: dict[str, tuple[str, str, str]] = {
+    "--memory-fraction": (
+        "per_process_gpu_memory_fraction",
+        "F",
+        "cap each GPU at F of its memory",
+    ),
+    "--memory-limit-mb": (
+        "memory_limit_mb",
+        "N",
+        'cap each visible GPU at N MB; "1024,1024" splits each into virtual GPUs',
+    ),
+    "--visible-devices": ("visible_device_list", "LIST", 'GPUs this process uses, e.g. "0,1"'),
+    "--intra-op-threads": ("intra_op_parallelism_threads", "N", "threads inside one op"),
+    "--inter-op-threads": ("inter_op_parallelism_threads", "N", "ops run in parallel"),
+}
+
+
+class ExitTwoParser(argparse.ArgumentParser):
+    """A parser whose usage errors print ``PROG: error: ...`` and exit 2, never a traceback."""
+
+    def error(self, message: str) -> Any:
+        self.print_usage(sys.stderr)
+        print(f"{self.prog}: error: {message}", file=sys.stderr)
+        raise SystemExit(2)
+
+
+def add_settings_arguments(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
+    """Add ``--allow-growth``, the value flags, soft/log placement and ``--config``."""
+    parser.add_argument("--allow-growth", action="store_true", help="grow GPU memory on demand")
+    for flag, (_, metavar, text) in VALUE_FLAGS.items():
+        parser.add_argument(flag, metavar=metavar, help=text)
+    placement = parser.add_mutually_exclusive_group()
+    placement.add_argument(
+        "--soft-placement", dest="soft", action="store_const", const=True, help="fall back to CPU"
+    )
+    placement.add_argument(
+        "--no-soft-placement", dest="soft", action="store_const", const=False, help="never"
+    )
+    parser.add_argument("--log-placement", action="store_true", help="log each op's device")
+    parser.add_argument("--config", metavar="FILE", help="INI ([gpu]) or TOML GPU settings")
+
+
+def fields_from_flags(ns: argparse.Namespace) -> dict[str, Any]:
+    """The ``GPUConfig`` fields the flags in ``ns`` set (each value parsed, not yet combined)."""
+    fields: dict[str, Any] = {}
+    if ns.allow_growth:
+        fields["allow_growth"] = True
+    for flag, (name, _, _) in VALUE_FLAGS.items():
+        raw = getattr(ns, flag[2:].replace("-", "_"))
+        if raw is not None:
+            fields[name] = parse_text(name, raw, flag)
+    if ns.soft is not None:
+        fields["allow_soft_placement"] = ns.soft
+    if ns.log_placement:
+        fields["log_device_placement"] = True
+    return fields
