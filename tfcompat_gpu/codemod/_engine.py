@@ -75,6 +75,35 @@ class _Together(cst.CSTTransformer):
         return result
 
 
+class _AddImports(AddImportsVisitor):
+    """LibCST's import adder, walking only what it can change: the module-level statements.
+
+    It reads the imports at the top of the module and changes only those and the module's
+    body, so the statements after the leading imports are gathered from, and the insides of
+    statements other than ``from`` imports are walked into, for nothing.
+    """
+
+    def visit_Module(self, node: cst.Module) -> None:
+        body = node.body
+        end = 1
+        while end < len(body) and _is_import_line(body[end]):
+            end += 1
+        super().visit_Module(node.with_changes(body=body[:end]))
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if isinstance(node, cst.Module):
+            return super().on_visit(node)
+        if isinstance(node, cst.SimpleStatementLine):
+            return any(isinstance(small, cst.ImportFrom) for small in node.body)
+        return False
+
+
+def _is_import_line(statement: cst.BaseStatement) -> bool:
+    return isinstance(statement, cst.SimpleStatementLine) and isinstance(
+        statement.body[0], (cst.Import, cst.ImportFrom)
+    )
+
+
 def migrate_parsed(
     code: str, syntax: ast.Module, target: Target, filename: str
 ) -> tuple[str, tuple[str, ...]]:
@@ -117,7 +146,7 @@ def _migrate(
     tree = tree.visit(_Together(commands))
     if context.scratch.get(AddImportsVisitor.CONTEXT_KEY):
         # no metadata: the visitor runs on the tree as it is, without a copy
-        tree = tree.visit(AddImportsVisitor(context))
+        tree = tree.visit(_AddImports(context))
     if context.scratch.get(RemoveImportsVisitor.CONTEXT_KEY):
         # a second metadata pass only for ``import a.b`` without ``as`` or a module with
         # ``__all__``, whose stale imports LibCST's remover decides
