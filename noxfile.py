@@ -32,7 +32,9 @@ def lint(session: nox.Session) -> None:
 @nox.session(name="tests-2.21", python="3.11")
 def tests_221(session: nox.Session) -> None:
     """TensorFlow 2.21 with Keras 3."""
-    session.install("-e", ".[test]", "tensorflow-cpu==2.21.0")
+    # tf_keras beside Keras 3: `import keras` stays Keras 3; the --legacy-keras, Keras 2 example
+    # and multi-worker Keras tests of this leg use tf_keras.
+    session.install("-e", ".[test]", "tensorflow-cpu==2.21.0", "tf-keras==2.21.0")
     session.run(*PYTEST, *session.posargs)
 
 

@@ -17,6 +17,12 @@ import pytest
 from conftest import child_env
 
 
+def _default_sigint() -> None:
+    # A test run started in the background (CI, nohup, `&`) inherits SIGINT ignored, and Python
+    # then installs no KeyboardInterrupt handler: give each child the terminal's default.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _run(cwd: Path, *args: str, runner: bool = True, env: dict[str, str] | None = None):
     command = [sys.executable, "-m", "tfcompat_gpu", "run"] if runner else [sys.executable]
     return subprocess.run(
@@ -26,6 +32,7 @@ def _run(cwd: Path, *args: str, runner: bool = True, env: dict[str, str] | None 
         cwd=cwd,
         env=child_env(env),
         timeout=120,
+        preexec_fn=_default_sigint if os.name == "posix" else None,
     )
 
 
