@@ -12,7 +12,34 @@ on 3.11 and with tf_keras on 3.13, TF 2.15 (Python 3.9-3.11) on 3.9.
 
 from __future__ import annotations
 
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
 import nox
+
+
+def _pyenv_interpreters() -> None:
+    """Put pyenv's newest 3.9 to 3.13 on PATH, so that the matrix finds them without a
+    ``pyenv global`` that lists every version."""
+    base = os.environ.get("PYENV_ROOT") or ""
+    if not base and shutil.which("pyenv"):
+        base = subprocess.run(["pyenv", "root"], capture_output=True, text=True).stdout.strip()
+    root = Path(base or Path.home() / ".pyenv") / "versions"
+    if not root.is_dir():
+        return
+    for minor in ("3.9", "3.10", "3.11", "3.12", "3.13"):
+        found = [
+            p for p in root.glob(f"{minor}.*/bin") if re.fullmatch(rf"{minor}\.\d+", p.parent.name)
+        ]
+        if found:
+            newest = max(found, key=lambda p: int(p.parent.name.rsplit(".", 1)[1]))
+            os.environ["PATH"] = f"{newest}{os.pathsep}{os.environ.get('PATH', '')}"
+
+
+_pyenv_interpreters()
 
 nox.options.default_venv_backend = "venv"
 nox.options.reuse_existing_virtualenvs = True
