@@ -13,7 +13,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from tfcompat_gpu._errors import GPUConfigError
-from tfcompat_gpu._kinds import register_device_list_form
 
 __all__ = [
     "LAUNCHERS",
@@ -184,13 +183,6 @@ def resolve_local_rank(argument: str | None) -> tuple[int, ...]:
         "Start fewer processes per node, or lower K in local_rank:K."
     )
     return ids
-
-
-register_device_list_form(
-    "local_rank",
-    resolve_local_rank,
-    '"local_rank" (the GPU of this process\'s local rank) or "local_rank:K" (K GPUs per process)',
-)
 
 
 def local_rank_note(visible_device_list: object) -> str:

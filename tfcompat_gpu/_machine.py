@@ -25,7 +25,6 @@ from tfcompat_gpu._inventory import (
     pick,
     tf_totals_mb,
 )
-from tfcompat_gpu._kinds import register_device_list_form
 
 __all__ = [
     "AutoChoice",
@@ -248,8 +247,3 @@ def fraction_limits(
         "ones tfcompat_gpu writes it into"
     )
     return fraction_as_limits(fraction, visible, tf_totals_mb(), allow_growth, why)
-
-
-register_device_list_form(
-    "auto", resolve_form, '"auto[:N]": the N GPUs with the most free memory (NVML)'
-)

@@ -13,15 +13,19 @@ import dataclasses
 import os
 import sys
 import warnings
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-# Registered visible_device_list forms: _launchers "local_rank[:K]" (the launcher's local rank),
-# _machine "auto[:N]" (GPUs picked through NVML).
-from tfcompat_gpu import _launchers, _machine  # noqa: F401
 from tfcompat_gpu._errors import GPUConfigError, GPUConfigWarning
-from tfcompat_gpu._kinds import DeviceIds, FrozenDict, MemoryLimit, MemoryLimits, fail
+from tfcompat_gpu._kinds import (
+    DeviceIds,
+    FrozenDict,
+    MemoryLimit,
+    MemoryLimits,
+    fail,
+    register_device_list_form,
+)
 from tfcompat_gpu._options import (
     EXCLUSIVE,
     OPTIONS,
@@ -35,6 +39,32 @@ if TYPE_CHECKING:
     from typing_extensions import Self
 
 __all__ = ["FrozenDict", "GPUConfig", "MemoryLimit"]
+
+
+def _resolver(module: str, name: str) -> Callable[[str | None], Sequence[int]]:
+    """A resolver that imports its module on first use, so loading GPUConfig stays cheap."""
+
+    def resolve(argument: str | None) -> Sequence[int]:
+        import importlib
+
+        found: Sequence[int] = getattr(importlib.import_module(module), name)(argument)
+        return found
+
+    return resolve
+
+
+# The visible_device_list words: the launcher's local rank (_launchers) and GPUs picked through
+# NVML (_machine).
+register_device_list_form(
+    "local_rank",
+    _resolver("tfcompat_gpu._launchers", "resolve_local_rank"),
+    '"local_rank" (the GPU of this process\'s local rank) or "local_rank:K" (K GPUs per process)',
+)
+register_device_list_form(
+    "auto",
+    _resolver("tfcompat_gpu._machine", "resolve_form"),
+    '"auto[:N]": the N GPUs with the most free memory (NVML)',
+)
 
 
 @dataclass(frozen=True)
