@@ -72,3 +72,22 @@ def assert_warnings(got: tuple[str, ...], expected: list[tuple[int, str]]) -> No
     for (line, message), (want_line, want_text) in zip(parsed, sorted(expected)):
         assert line == want_line, got
         assert want_text in message, got
+
+
+# A legacy session config with a comment, and what migrate makes of it.
+SAMPLE_LEGACY = """\
+import tensorflow as tf
+config = tf.ConfigProto()
+config.gpu_options.allow_growth = True  # keep
+sess = tf.Session(config=config)
+sess.run(op)
+"""
+SAMPLE_MIGRATED = """\
+import tensorflow as tf
+import tfcompat_gpu
+
+# keep
+tfcompat_gpu.configure(allow_growth=True)
+sess = tfcompat_gpu.session()
+sess.run(op)
+"""

@@ -10,27 +10,13 @@ import pytest
 
 pytest.importorskip("libcst")
 
+from _support import SAMPLE_LEGACY as LEGACY
+from _support import SAMPLE_MIGRATED as MIGRATED
 from _support import child_env, migrate_cli
 
 from tfcompat_gpu.cli import main as tfcompat_main
 from tfcompat_gpu.codemod.cli import INSTALL_HINT, main
 
-LEGACY = """\
-import tensorflow as tf
-config = tf.ConfigProto()
-config.gpu_options.allow_growth = True  # keep
-sess = tf.Session(config=config)
-sess.run(op)
-"""
-MIGRATED = """\
-import tensorflow as tf
-import tfcompat_gpu
-
-# keep
-tfcompat_gpu.configure(allow_growth=True)
-sess = tfcompat_gpu.session()
-sess.run(op)
-"""
 LEFT_ALONE = "import tensorflow as tf\nsess = tf.Session(config=tf.ConfigProto(**opts))\n"
 
 

@@ -17,26 +17,11 @@ import pytest
 
 pytest.importorskip("libcst")
 
+from _support import SAMPLE_LEGACY as LEGACY
+from _support import SAMPLE_MIGRATED as MIGRATED
 from _support import child_env
 
 from tfcompat_gpu.codemod.cli import main
-
-LEGACY = """\
-import tensorflow as tf
-config = tf.ConfigProto()
-config.gpu_options.allow_growth = True  # keep
-sess = tf.Session(config=config)
-sess.run(op)
-"""
-MIGRATED = """\
-import tensorflow as tf
-import tfcompat_gpu
-
-# keep
-tfcompat_gpu.configure(allow_growth=True)
-sess = tfcompat_gpu.session()
-sess.run(op)
-"""
 
 
 def _cli(
