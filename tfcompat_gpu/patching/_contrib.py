@@ -212,26 +212,23 @@ def _module(name: str, doc: str, getattr_: Any) -> ModuleType:
         module.__all__ = sorted(NAMES) if name == DISTRIBUTE else ["distribute"]  # type: ignore[attr-defined]
         if name == CONTRIB:
             module.__path__ = []  # a package, so ``import tensorflow.contrib.distribute`` works
-    return module
+        sys.modules.setdefault(name, module)
+    return sys.modules[name]
 
 
 def distribute_module() -> ModuleType:
     """The ``tensorflow.contrib.distribute`` module object (made once)."""
-    module = _module(
+    return _module(
         DISTRIBUTE,
         "tf.contrib.distribute of TF 1.x, mapped to tf.distribute by tfcompat_gpu.",
         _distribute_getattr,
     )
-    sys.modules.setdefault(DISTRIBUTE, module)
-    return sys.modules[DISTRIBUTE]
 
 
 def contrib_module() -> ModuleType:
     """The ``tensorflow.contrib`` module object: ``distribute`` only."""
-    module = _module(
+    return _module(
         CONTRIB,
         "tf.contrib of TF 1.x: only tf.contrib.distribute, by tfcompat_gpu.",
         _contrib_getattr,
     )
-    sys.modules.setdefault(CONTRIB, module)
-    return sys.modules[CONTRIB]
