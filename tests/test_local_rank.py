@@ -234,12 +234,9 @@ config = tf.compat.v1.ConfigProto()
 config.gpu_options.allow_growth = True
 config.gpu_options.visible_device_list = str(local_rank)
 
-sess = tf.compat.v1.Session(config=config)
-tf.compat.v1.keras.backend.set_session(sess)
 step = tf.compat.v1.train.get_or_create_global_step()
 train = tf.compat.v1.assign_add(step, 1)
-with tf.compat.v1.train.MonitoredTrainingSession(config=config) as mon_sess:
-    mon_sess.run(train)
+{sessions}
 print(json.dumps({
     "visible": [d.name for d in tf.config.get_visible_devices("GPU")],
     "growth": [tf.config.experimental.get_memory_growth(g)
@@ -248,10 +245,30 @@ print(json.dumps({
 """
 
 
+# the two orders Horovod's TF1 examples use: a session handed to Keras first, or the
+# monitored session first (its Saver and hooks built before any plain session)
+_SESSION_FIRST = """
+sess = tf.compat.v1.Session(config=config)
+tf.compat.v1.keras.backend.set_session(sess)
+with tf.compat.v1.train.MonitoredTrainingSession(config=config) as mon_sess:
+    mon_sess.run(train)
+"""
+_MONITORED_FIRST = """
+with tf.compat.v1.train.MonitoredTrainingSession(config=config) as mon_sess:
+    mon_sess.run(train)
+sess = tf.compat.v1.Session(config=config)
+tf.compat.v1.keras.backend.set_session(sess)
+sess.run(step.initializer)
+"""
+
+
 @pytest.mark.tf
-def test_tf1_horovod_pattern_pins_one_gpu_per_process_under_run(tmp_path):
+@pytest.mark.parametrize(
+    "sessions", [_SESSION_FIRST, _MONITORED_FIRST], ids=["session-first", "monitored-first"]
+)
+def test_tf1_horovod_pattern_pins_one_gpu_per_process_under_run(tmp_path, sessions):
     script = tmp_path / "hvd_tf1.py"
-    script.write_text(_HOROVOD_TF1)
+    script.write_text(_HOROVOD_TF1.replace("{sessions}", sessions.strip("\n")))
     procs = []
     for rank in (0, 1):
         report = tmp_path / f"report{rank}.json"
