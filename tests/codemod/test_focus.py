@@ -65,6 +65,27 @@ FILES = {
         + "def tweak():\n    config.allow_soft_placement = True\n"
         "config = tf.ConfigProto(log_device_placement=True)\n"
     ),
+    # kept code that only calls or names a class or function leaves it out ...
+    "called-definitions": (
+        "import numpy as np\n"
+        "import tensorflow as tf\n"
+        "import keras.backend.tensorflow_backend as K\n"
+        "SCALE = 2\n" + MODEL.format(i=0) + "config = tf.ConfigProto()\n"
+        "config.gpu_options.allow_growth = True\n"
+        "sess = tf.Session(config=config)\n"
+        "net = Net0(sess, config)\n"
+        "print(helper_0([1]), net.run(1))\n"
+    ),
+    # ... unless the kept code binds the name again, or the definition reads a kept name
+    "rebound-definition": (
+        "import tensorflow as tf\n"
+        "def sess():\n    return None\n"
+        + MODEL.format(i=0)
+        + "config = tf.ConfigProto()\n"
+        "sess = tf.Session(config=config)\n"
+        "def show():\n    print(sess)\n"
+        "show()\n"
+    ),
     "tf2-assignments": (
         "import tensorflow as tf\n"
         + MODEL.format(i=0)
@@ -86,6 +107,27 @@ def test_focused_migration_is_the_whole_file_migration(name: str, target: str) -
         assert result.code == whole_code
         assert sorted(result.warnings) == sorted(whole_warnings)
         compile(result.code, name, "exec")
+
+
+def _focused(code: str) -> str:
+    wanted = commands_for(code)
+    found = focus(code, ast.parse(code), lambda t: any(c.relevant(t) for c in wanted))
+    assert found is not None
+    return found.code
+
+
+def test_definitions_the_kept_code_only_calls_are_left_out() -> None:
+    focused = _focused(FILES["called-definitions"])
+    assert "class Net0" not in focused
+    assert "def helper_0" not in focused
+    assert "net = Net0(sess, config)" in focused
+
+
+def test_definitions_rebound_or_reading_kept_names_stay() -> None:
+    focused = _focused(FILES["rebound-definition"])
+    assert "def sess():" in focused
+    assert "def show():" in focused
+    assert "class Net0" not in focused
 
 
 def test_files_without_gpu_configuration_are_not_parsed_by_libcst() -> None:

@@ -142,6 +142,16 @@ def focus(
         return None
     names = [_names(statement) for statement in body]
     bound = [_bound(statement) for statement in body]
+    # A function or class the kept code only calls or names is not kept for that: when its
+    # own text is not relevant, no command looks into it (what it returns or does with its
+    # arguments is opaque to the dataflow either way), so only what it reads and what it binds
+    # otherwise (``global`` names) count.  It is still kept when its name is bound again by
+    # kept code, or when it reads or declares a name the kept code uses.
+    defined = [
+        {s.name} if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) else set()
+        for s in body
+    ]
+    matched = [n - d for n, d in zip(names, defined)]
     imported: set[str] = set()
     for statement, binds in zip(body, bound):
         if isinstance(statement, (ast.Import, ast.ImportFrom)):
@@ -153,13 +163,17 @@ def focus(
     # names only imports bind stand for a module: stubs keep their reads instead
     followed = module_names - (imported - elsewhere)
     shared = set().union(*(n for n, k in zip(names, keep) if k)) & followed
+    rebound = set().union(*(b for b, k in zip(bound, keep) if k)) & followed
     changed = True
     while changed:
         changed = False
         for index, statement_names in enumerate(names):
-            if not keep[index] and statement_names & shared:
+            if keep[index]:
+                continue
+            if matched[index] & shared or defined[index] & rebound:
                 keep[index] = True
                 shared |= statement_names & followed
+                rebound |= bound[index] & followed
                 changed = True
     left_out = sum(end - start + 1 for (start, end), k in zip(spans, keep) if not k)
     if left_out < min_left_out * max(len(lines), 1):
