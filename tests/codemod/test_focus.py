@@ -157,3 +157,18 @@ def test_a_tree_without_gpu_configuration_never_loads_libcst(tmp_path: Path) -> 
     )
     assert done.returncode == 0, done.stderr
     assert "broken.py: skipped: cannot parse it (line 1, column 10" in done.stderr
+
+
+def test_the_walk_goes_into_statements_that_hold_planned_changes() -> None:
+    # the import line names nothing GPU-related, yet the plan drops it: only set_session used it
+    code = (
+        "import tensorflow as tf\n"
+        "import keras.backend as K\n"
+        "config = tf.ConfigProto()\n"
+        "config.gpu_options.allow_growth = True\n"
+        "K.set_session(tf.Session(config=config))\n"
+    )
+    result = migrate_source(code)
+    assert "keras" not in result.code, result.code
+    assert "allow_growth=True" in result.code
+    compile(result.code, "script.py", "exec")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Collection
+from collections.abc import Collection, Iterable
 from typing import ClassVar
 
 import libcst as cst
@@ -102,6 +102,15 @@ class MigrationCommand(VisitorBasedCodemodCommand):
         relevant (and that share no module-level name with those) are not given to LibCST.
         """
         return cls.PRECHECK is None or PRECHECKS[cls.PRECHECK].relevant(statement)
+
+    def planned(self) -> Iterable[cst.CSTNode]:
+        """Nodes this command decided to change when it saw the module (``visit_Module``).
+
+        The shared walk goes into every statement that holds one of them, as well as into the
+        statements :meth:`relevant` finds something in; a command that changes a node in any
+        other statement must list it here.
+        """
+        return ()
 
     def line_of(self, node: cst.CSTNode) -> int:
         return self.get_metadata(PositionProvider, node).start.line

@@ -10,15 +10,15 @@ from __future__ import annotations
 import ast
 import dataclasses
 import re
-from collections.abc import Callable, Sequence
-from typing import TypeVar, Union
+from collections.abc import Callable, Mapping, Sequence
+from typing import TypeVar, Union, cast
 
 import libcst as cst
 from libcst.codemod import CodemodContext
 from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
-from libcst.metadata import MetadataWrapper, ProviderT
+from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider, ProviderT
 
-from tfcompat_gpu.codemod._base import RENAMER, SOURCE, TAKEN, MigrationCommand
+from tfcompat_gpu.codemod._base import RENAMER, SOURCE, TAKEN, MigrationCommand, parent_map
 from tfcompat_gpu.codemod._focus import focus, unfocus
 from tfcompat_gpu.codemod._triage import Target
 from tfcompat_gpu.codemod.commands import COMMANDS
@@ -28,6 +28,22 @@ __all__ = ["commands_for", "migrate_parsed"]
 
 _N = TypeVar("_N", bound=cst.CSTNode)
 _IDENTIFIER = re.compile(r"[^\W\d]\w*")
+_LINE = re.compile(r"[^\n]*\n|[^\n]+\Z")
+_BARE_CR = re.compile(r"\r(?!\n)")
+_STATEMENTS = frozenset(
+    {
+        cst.SimpleStatementLine,
+        cst.If,
+        cst.For,
+        cst.While,
+        cst.With,
+        cst.Try,
+        cst.FunctionDef,
+        cst.ClassDef,
+        cst.Match,
+    }
+    | ({cst.TryStar} if hasattr(cst, "TryStar") else set())
+)
 _Left = Union[cst.CSTNode, cst.RemovalSentinel, cst.FlattenSentinel[cst.CSTNode]]
 
 
@@ -41,16 +57,39 @@ class _Together(cst.CSTTransformer):
 
     A command sees the node as the commands before it left it; once one removes or splits a
     statement, the later ones do not see it (they match other statements).
+
+    The walk does not go into a statement that no command can change: one whose text no
+    command finds relevant (:meth:`MigrationCommand.relevant`, the test that also decides
+    what LibCST is given) and that holds no node a command planned to change when it saw the
+    module.  LibCST rebuilds every node it walks into, so this is most of the walk's cost; the
+    statement itself still gets every command's ``leave_`` call.
     """
 
-    def __init__(self, commands: list[MigrationCommand]) -> None:
+    def __init__(
+        self,
+        commands: list[MigrationCommand],
+        code: str,
+        positions: Mapping[cst.CSTNode, CodeRange] | None,
+    ) -> None:
         super().__init__()
         self._commands = commands
         # the commands' visit_<Node> methods by node type, looked up once per type
         self._visits: dict[type[cst.CSTNode], list[Callable[[cst.CSTNode], object]]] = {}
+        self._lines = _LINE.findall(code)
+        # a bare CR ends a line for LibCST's positions but not for the split above
+        self._positions = None if _BARE_CR.search(code) else positions
+        self._open: set[cst.CSTNode] = set()
 
     def on_visit(self, node: cst.CSTNode) -> bool:
         kind = type(node)
+        positions = self._positions
+        if (
+            positions is not None
+            and kind in _STATEMENTS
+            and node not in self._open
+            and not self._relevant(node, positions)
+        ):
+            return False
         visits = self._visits.get(kind)
         if visits is None:
             name = f"visit_{kind.__name__}"
@@ -58,7 +97,30 @@ class _Together(cst.CSTTransformer):
             self._visits[kind] = visits
         for visit in visits:
             visit(node)
+        if kind is cst.Module and positions is not None:
+            self._open = self._planned(cast("cst.Module", node))
         return True
+
+    def _relevant(self, node: cst.CSTNode, positions: Mapping[cst.CSTNode, CodeRange]) -> bool:
+        where = positions.get(node)
+        if where is None:
+            return True
+        text = "".join(self._lines[where.start.line - 1 : where.end.line])
+        return any(command.relevant(text) for command in self._commands)
+
+    def _planned(self, module: cst.Module) -> set[cst.CSTNode]:
+        """The nodes the commands planned to change, with every node above them."""
+        planned = [node for command in self._commands for node in command.planned()]
+        if not planned:
+            return set()
+        parents = parent_map(module)
+        found: set[cst.CSTNode] = set()
+        for node in planned:
+            current: cst.CSTNode | None = node
+            while current is not None and current not in found:
+                found.add(current)
+                current = parents.get(current)
+        return found
 
     def on_visit_attribute(self, node: cst.CSTNode, attribute: str) -> None:
         pass  # no command has visit_<Node>_<attribute> methods
@@ -143,7 +205,8 @@ def _migrate(
         command.metadata = metadata
         if isinstance(command, RenameDeprecatedConfigCommand):
             context.scratch[RENAMER] = command
-    tree = tree.visit(_Together(commands))
+    positions = cast("Mapping[cst.CSTNode, CodeRange] | None", metadata.get(PositionProvider))
+    tree = tree.visit(_Together(commands, code, positions))
     if context.scratch.get(AddImportsVisitor.CONTEXT_KEY):
         # no metadata: the visitor runs on the tree as it is, without a copy
         tree = tree.visit(_AddImports(context))

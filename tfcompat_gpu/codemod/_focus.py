@@ -52,7 +52,8 @@ def _bound(statement: ast.stmt) -> set[str]:
     return names
 
 
-_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+_DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+_SCOPES = (*_DEFINITIONS, ast.Lambda)
 
 
 def _collect(nodes: Sequence[ast.AST]) -> tuple[set[str], set[str], set[str]]:
@@ -102,10 +103,13 @@ def _free(scope: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.Class
 
 def _names(statement: ast.stmt) -> set[str]:
     """Module-level names a top-level statement may read or bind."""
-    if isinstance(statement, _SCOPES):
-        return _free(statement) | _bound(statement)
+    if isinstance(statement, _DEFINITIONS):
+        # what it binds besides its name is declared ``global`` inside: among the free names
+        return _free(statement) | {statement.name}
+    # what ``_bound`` finds (stores, deletions, imports, nested definitions, ``global``) is
+    # among these
     stored, read, declared = _collect([statement])
-    return stored | read | declared | _bound(statement)
+    return stored | read | declared
 
 
 def _has_import(statement: ast.stmt) -> bool:
@@ -133,24 +137,26 @@ def focus(
         return None  # a bare CR ends a line for Python but not for splitlines here
     texts = ["".join(lines[start - 1 : end]) for start, end in spans]
     keep = [
-        _has_import(s)
-        or relevant(t)
+        relevant(t)
+        or ("import" in t and _has_import(s))
         or (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))
         for s, t in zip(body, texts)
     ]
     if all(keep):
         return None
     names = [_names(statement) for statement in body]
-    bound = [_bound(statement) for statement in body]
+    bound = [
+        _bound(statement)
+        if "global" in text or not isinstance(statement, _DEFINITIONS)
+        else {statement.name}
+        for statement, text in zip(body, texts)
+    ]
     # A function or class the kept code only calls or names is not kept for that: when its
     # own text is not relevant, no command looks into it (what it returns or does with its
     # arguments is opaque to the dataflow either way), so only what it reads and what it binds
     # otherwise (``global`` names) count.  It is still kept when its name is bound again by
     # kept code, or when it reads or declares a name the kept code uses.
-    defined = [
-        {s.name} if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) else set()
-        for s in body
-    ]
+    defined = [{s.name} if isinstance(s, _DEFINITIONS) else set() for s in body]
     matched = [n - d for n, d in zip(names, defined)]
     imported: set[str] = set()
     for statement, binds in zip(body, bound):

@@ -44,8 +44,20 @@ _STRATEGY = re.compile(r"multi_gpu_model|\bdistribute\s*=")
 _ATTRIBUTE_ASSIGNMENT = re.compile(r"\w\s*\.\s*\w+\s*=[^=]")
 
 
+# the last answer: the same text is asked about by ``any_wanted`` and again by the engine
+_LAST: list[tuple[str, bool]] = []
+
+
 def _assigns_tensorflow_attribute(source: str) -> bool:
     """Whether ``source`` assigns to an attribute of a name imported from TensorFlow."""
+    if _LAST and _LAST[0][0] is source:
+        return _LAST[0][1]
+    found = _find_tensorflow_attribute_assignment(source)
+    _LAST[:] = [(source, found)]
+    return found
+
+
+def _find_tensorflow_attribute_assignment(source: str) -> bool:
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):

@@ -110,7 +110,7 @@ class BuildInStrategyScopeCommand(MigrationCommand):
     def visit_Module(self, node: cst.Module) -> None:
         self._module = node
         self._tf = tf_root_alias(node)
-        self._names = set(re.findall(r"\b\w+\b", node.code))
+        self._names = set(re.findall(r"\b\w+\b", self.source_text()))
 
     def _is(self, node: cst.CSTNode, names: frozenset[str] | set[str]) -> bool:
         return bool(self.names_of(node) & names)

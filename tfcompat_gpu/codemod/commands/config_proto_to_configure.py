@@ -9,8 +9,9 @@ and reported: a half-translated config would silently change what the program as
 
 from __future__ import annotations
 
+import itertools
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar, TypeVar, Union, cast
 
@@ -749,6 +750,17 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
         )
 
     # ------------------------------------------------------------------ rewriting
+
+    def planned(self) -> Iterable[cst.CSTNode]:
+        plan = self._plan
+        return itertools.chain(
+            plan.remove,
+            plan.insert,
+            plan.replace_anchor,
+            plan.calls,
+            plan.comments,
+            plan.drop_aliases,
+        )
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
         return self._plan.calls.get(original_node, updated_node)
