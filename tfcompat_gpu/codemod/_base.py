@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 from collections.abc import Collection, Iterable
 from typing import ClassVar
@@ -90,9 +91,12 @@ class MigrationCommand(VisitorBasedCodemodCommand):
     on_leave_attribute = cst.CSTTransformer.on_leave_attribute
 
     @classmethod
-    def wanted(cls, source: str) -> bool:
-        """Whether ``source`` may hold something for this command (never a false "no")."""
-        return cls.PRECHECK is None or PRECHECKS[cls.PRECHECK].wanted(source)
+    def wanted(cls, source: str, tree: ast.Module | None = None) -> bool:
+        """Whether ``source`` may hold something for this command (never a false "no").
+
+        ``tree`` is ``source`` parsed by :mod:`ast`, where the caller has it.
+        """
+        return cls.PRECHECK is None or PRECHECKS[cls.PRECHECK].wanted(source, tree)
 
     @classmethod
     def relevant(cls, statement: str) -> bool:

@@ -47,9 +47,9 @@ _STATEMENTS = frozenset(
 _Left = Union[cst.CSTNode, cst.RemovalSentinel, cst.FlattenSentinel[cst.CSTNode]]
 
 
-def commands_for(code: str) -> tuple[type[MigrationCommand], ...]:
+def commands_for(code: str, tree: ast.Module | None = None) -> tuple[type[MigrationCommand], ...]:
     """The commands whose pre-check finds something in ``code``, in the order they run."""
-    return tuple(command for command in COMMANDS if command.wanted(code))
+    return tuple(command for command in COMMANDS if command.wanted(code, tree))
 
 
 class _Together(cst.CSTTransformer):
@@ -170,7 +170,7 @@ def migrate_parsed(
     code: str, syntax: ast.Module, target: Target, filename: str
 ) -> tuple[str, tuple[str, ...]]:
     """The migrated code and its warnings; ``syntax`` is ``code`` parsed by :mod:`ast`."""
-    wanted = commands_for(code)
+    wanted = commands_for(code, syntax)
     if not wanted:
         return code, ()
     taken = set(_IDENTIFIER.findall(code))

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Literal
 
@@ -23,8 +23,8 @@ TARGETS: tuple[Target, ...] = ("facade", "tf2")
 
 @dataclass(frozen=True)
 class Precheck:
-    wanted: Callable[[str], bool]
-    """Whether a file's text may hold something for the command."""
+    wanted: Callable[[str, ast.Module | None], bool]
+    """Whether a file's text (and its :mod:`ast` tree, where known) may hold something."""
     relevant: Callable[[str], bool]
     """Whether a module-level statement's text may (asked only of wanted files)."""
 
@@ -44,27 +44,35 @@ _STRATEGY = re.compile(r"multi_gpu_model|\bdistribute\s*=")
 _ATTRIBUTE_ASSIGNMENT = re.compile(r"\w\s*\.\s*\w+\s*=[^=]")
 
 
-# the last answer: the same text is asked about by ``any_wanted`` and again by the engine
-_LAST: list[tuple[str, bool]] = []
+def _statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
+    """Every statement, nested ones included, without walking into expressions."""
+    todo = list(body)
+    while todo:
+        statement = todo.pop()
+        yield statement
+        for name in ("body", "orelse", "finalbody"):
+            inner = getattr(statement, name, None)
+            if isinstance(inner, list):
+                todo.extend(inner)
+        for handler in getattr(statement, "handlers", ()):
+            todo.extend(handler.body)
+        for case in getattr(statement, "cases", ()):
+            todo.extend(case.body)
 
 
-def _assigns_tensorflow_attribute(source: str) -> bool:
-    """Whether ``source`` assigns to an attribute of a name imported from TensorFlow."""
-    if _LAST and _LAST[0][0] is source:
-        return _LAST[0][1]
-    found = _find_tensorflow_attribute_assignment(source)
-    _LAST[:] = [(source, found)]
-    return found
+def _assigns_tensorflow_attribute(source: str, tree: ast.Module | None = None) -> bool:
+    """Whether ``source`` assigns to an attribute of a name imported from TensorFlow.
 
-
-def _find_tensorflow_attribute_assignment(source: str) -> bool:
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return True  # let LibCST say what is wrong with it
+    ``tree`` is ``source`` parsed, where the caller has it.
+    """
+    if tree is None:
+        try:
+            tree = ast.parse(source)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return True  # let LibCST say what is wrong with it
     bound: set[str] = set()
     assigned: list[ast.Attribute] = []
-    for node in ast.walk(tree):
+    for node in _statements(tree.body):
         if isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.name.split(".")[0] == "tensorflow":
@@ -87,11 +95,11 @@ def _find_tensorflow_attribute_assignment(source: str) -> bool:
     return False
 
 
-def _assignments_wanted(source: str) -> bool:
+def _assignments_wanted(source: str, tree: ast.Module | None) -> bool:
     return (
         "tensorflow" in source
         and _ATTRIBUTE_ASSIGNMENT.search(source) is not None
-        and _assigns_tensorflow_attribute(source)
+        and _assigns_tensorflow_attribute(source, tree)
     )
 
 
@@ -99,20 +107,24 @@ def _found(pattern: re.Pattern[str]) -> Callable[[str], bool]:
     return lambda text: pattern.search(text) is not None
 
 
+def _found_in_file(pattern: re.Pattern[str]) -> Callable[[str, ast.Module | None], bool]:
+    return lambda text, tree: pattern.search(text) is not None
+
+
 PRECHECKS: dict[str, Precheck] = {
-    "rename-deprecated-config": Precheck(_found(_DEPRECATED), _found(_DEPRECATED)),
+    "rename-deprecated-config": Precheck(_found_in_file(_DEPRECATED), _found(_DEPRECATED)),
     "config-function-assignments": Precheck(
         _assignments_wanted,
         lambda text: bool(_ATTRIBUTE_ASSIGNMENT.search(text) or _LOGICAL.search(text)),
     ),
-    "config-proto-to-configure": Precheck(_found(_CONFIG_PROTO), _found(_CONFIG_PROTO)),
+    "config-proto-to-configure": Precheck(_found_in_file(_CONFIG_PROTO), _found(_CONFIG_PROTO)),
     # legacy multi-GPU code (commands contrib_distribute, gpu_discovery, build_in_strategy_scope)
-    "contrib-distribute": Precheck(_found(_CONTRIB), _found(_CONTRIB)),
-    "gpu-discovery": Precheck(_found(_DISCOVERY), _found(_DISCOVERY)),
-    "build-in-strategy-scope": Precheck(_found(_STRATEGY), _found(_STRATEGY)),
+    "contrib-distribute": Precheck(_found_in_file(_CONTRIB), _found(_CONTRIB)),
+    "gpu-discovery": Precheck(_found_in_file(_DISCOVERY), _found(_DISCOVERY)),
+    "build-in-strategy-scope": Precheck(_found_in_file(_STRATEGY), _found(_STRATEGY)),
 }
 
 
-def any_wanted(source: str) -> bool:
-    """Whether any command may have something to do in ``source``."""
-    return any(check.wanted(source) for check in PRECHECKS.values())
+def any_wanted(source: str, tree: ast.Module | None = None) -> bool:
+    """Whether any command may have something to do in ``source`` (parsed: ``tree``)."""
+    return any(check.wanted(source, tree) for check in PRECHECKS.values())

@@ -49,7 +49,7 @@ def migrate_source(code: str, *, target: Target = "facade", filename: str = "") 
         syntax = ast.parse(code, filename or "<unknown>")
     if target not in TARGETS:
         raise ValueError(f"Expected target to be one of {TARGETS}. Received: target={target!r}")
-    if not any_wanted(code):
+    if not any_wanted(code, syntax):
         return MigrationResult(code=code, warnings=(), _original=code)
     from tfcompat_gpu.codemod._engine import migrate_parsed
 
