@@ -20,6 +20,7 @@ from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider, Provid
 
 from tfcompat_gpu.codemod._base import RENAMER, SOURCE, TAKEN, MigrationCommand, parent_map
 from tfcompat_gpu.codemod._focus import focus, unfocus
+from tfcompat_gpu.codemod._io import split_lines
 from tfcompat_gpu.codemod._triage import Target
 from tfcompat_gpu.codemod.commands import COMMANDS
 from tfcompat_gpu.codemod.commands.rename_deprecated_config import RenameDeprecatedConfigCommand
@@ -28,7 +29,6 @@ __all__ = ["commands_for", "migrate_parsed"]
 
 _N = TypeVar("_N", bound=cst.CSTNode)
 _IDENTIFIER = re.compile(r"[^\W\d]\w*")
-_LINE = re.compile(r"[^\n]*\n|[^\n]+\Z")
 _BARE_CR = re.compile(r"\r(?!\n)")
 _STATEMENTS = frozenset(
     {
@@ -75,7 +75,7 @@ class _Together(cst.CSTTransformer):
         self._commands = commands
         # the commands' visit_<Node> methods by node type, looked up once per type
         self._visits: dict[type[cst.CSTNode], list[Callable[[cst.CSTNode], object]]] = {}
-        self._lines = _LINE.findall(code)
+        self._lines = split_lines(code)
         # a bare CR ends a line for LibCST's positions but not for the split above
         self._positions = None if _BARE_CR.search(code) else positions
         self._open: set[cst.CSTNode] = set()

@@ -12,15 +12,15 @@ read, on the lines it read them: line numbers, import uses and scopes stay as th
 from __future__ import annotations
 
 import ast
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+
+from tfcompat_gpu.codemod._io import split_lines
 
 __all__ = ["Focus", "focus", "unfocus"]
 
 _MARK = "__tfcompat_gpu_kept_"
 _STUB = _MARK + "{}__"
-_LINE = re.compile(r"[^\n]*\n|[^\n]+\Z")
 
 
 @dataclass(frozen=True)
@@ -31,10 +31,13 @@ class Focus:
     """(stub text, original text) of each statement left out."""
 
 
+_DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+
 def _bound(statement: ast.stmt) -> set[str]:
     """Module-level names a top-level statement binds."""
     names: set[str] = set()
-    if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+    if isinstance(statement, _DEFINITIONS):
         names.add(statement.name)
     for node in ast.walk(statement):
         if isinstance(node, ast.Global):
@@ -52,7 +55,6 @@ def _bound(statement: ast.stmt) -> set[str]:
     return names
 
 
-_DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 _SCOPES = (*_DEFINITIONS, ast.Lambda)
 
 
@@ -123,7 +125,7 @@ def focus(
     if _MARK in code:
         return None
     # lines as Python counts them (splitlines would also split at form feeds)
-    lines = _LINE.findall(code)
+    lines = split_lines(code)
     body = tree.body
     spans: list[tuple[int, int]] = []
     for statement in body:
@@ -145,12 +147,7 @@ def focus(
     if all(keep):
         return None
     names = [_names(statement) for statement in body]
-    bound = [
-        _bound(statement)
-        if "global" in text or not isinstance(statement, _DEFINITIONS)
-        else {statement.name}
-        for statement, text in zip(body, texts)
-    ]
+    bound = [_bound(statement) for statement in body]
     # A function or class the kept code only calls or names is not kept for that: when its
     # own text is not relevant, no command looks into it (what it returns or does with its
     # arguments is opaque to the dataflow either way), so only what it reads and what it binds

@@ -19,11 +19,18 @@ import tempfile
 import tokenize
 from dataclasses import dataclass
 
-__all__ = ["MAX_BYTES", "Skip", "Source", "read_source", "write_source"]
+__all__ = ["MAX_BYTES", "Skip", "Source", "read_source", "split_lines", "write_source"]
 
 MAX_BYTES = 5 * 1024 * 1024
 _WRITABLE = stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH
 _LONE_LF = re.compile(r"(?<!\r)\n")
+_LINE = re.compile(r"[^\n]*\n|[^\n]+\Z")
+
+
+def split_lines(text: str) -> list[str]:
+    """``text``'s lines, each with its ending, split at ``\n`` only (not at form feeds or
+    other characters ``str.splitlines`` splits at); a last line without ending is kept."""
+    return _LINE.findall(text)
 
 
 class Skip(Exception):

@@ -13,7 +13,7 @@ import ast
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, Protocol
 
 __all__ = ["PRECHECKS", "TARGETS", "Precheck", "Target", "any_wanted"]
 
@@ -103,25 +103,30 @@ def _assignments_wanted(source: str, tree: ast.Module | None) -> bool:
     )
 
 
-def _found(pattern: re.Pattern[str]) -> Callable[[str], bool]:
-    return lambda text: pattern.search(text) is not None
+class _Search(Protocol):
+    def __call__(self, text: str, tree: ast.Module | None = None) -> bool: ...
 
 
-def _found_in_file(pattern: re.Pattern[str]) -> Callable[[str, ast.Module | None], bool]:
-    return lambda text, tree: pattern.search(text) is not None
+def _found(pattern: re.Pattern[str]) -> _Search:
+    """A check of a file's or a statement's text alone (a file's tree is not needed)."""
+
+    def search(text: str, tree: ast.Module | None = None) -> bool:
+        return pattern.search(text) is not None
+
+    return search
 
 
 PRECHECKS: dict[str, Precheck] = {
-    "rename-deprecated-config": Precheck(_found_in_file(_DEPRECATED), _found(_DEPRECATED)),
+    "rename-deprecated-config": Precheck(_found(_DEPRECATED), _found(_DEPRECATED)),
     "config-function-assignments": Precheck(
         _assignments_wanted,
         lambda text: bool(_ATTRIBUTE_ASSIGNMENT.search(text) or _LOGICAL.search(text)),
     ),
-    "config-proto-to-configure": Precheck(_found_in_file(_CONFIG_PROTO), _found(_CONFIG_PROTO)),
+    "config-proto-to-configure": Precheck(_found(_CONFIG_PROTO), _found(_CONFIG_PROTO)),
     # legacy multi-GPU code (commands contrib_distribute, gpu_discovery, build_in_strategy_scope)
-    "contrib-distribute": Precheck(_found_in_file(_CONTRIB), _found(_CONTRIB)),
-    "gpu-discovery": Precheck(_found_in_file(_DISCOVERY), _found(_DISCOVERY)),
-    "build-in-strategy-scope": Precheck(_found_in_file(_STRATEGY), _found(_STRATEGY)),
+    "contrib-distribute": Precheck(_found(_CONTRIB), _found(_CONTRIB)),
+    "gpu-discovery": Precheck(_found(_DISCOVERY), _found(_DISCOVERY)),
+    "build-in-strategy-scope": Precheck(_found(_STRATEGY), _found(_STRATEGY)),
 }
 
 

@@ -13,18 +13,18 @@ import argparse
 import difflib
 import importlib.util
 import os
-import re
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TextIO
+
+from tfcompat_gpu.codemod._io import split_lines
 
 __all__ = ["INSTALL_HINT", "main", "unified_diff"]
 
 INSTALL_HINT = (
     'tfcompat-gpu migrate needs LibCST, an optional dependency: pip install "tfcompat-gpu[migrate]"'
 )
-_LINE = re.compile(r"[^\n]*\n|[^\n]+\Z")
 
 
 class _UsageError(Exception):
@@ -71,7 +71,7 @@ def unified_diff(old: str, new: str, shown: str) -> str:
     """A diff ``git apply`` accepts: lines split on ``\\n`` only, a missing final newline marked."""
     out: list[str] = []
     for line in difflib.unified_diff(
-        _LINE.findall(old), _LINE.findall(new), fromfile=f"a/{shown}", tofile=f"b/{shown}"
+        split_lines(old), split_lines(new), fromfile=f"a/{shown}", tofile=f"b/{shown}"
     ):
         out.append(line)
         if not line.endswith("\n"):
