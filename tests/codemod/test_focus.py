@@ -172,3 +172,22 @@ def test_the_walk_goes_into_statements_that_hold_planned_changes() -> None:
     assert "keras" not in result.code, result.code
     assert "allow_growth=True" in result.code
     compile(result.code, "script.py", "exec")
+
+
+def test_a_legacy_file_is_migrated_without_libcsts_codemod_framework(tmp_path: Path) -> None:
+    # libcst.matchers, which LibCST's codemod framework loads, takes about 0.3 s to import
+    (tmp_path / "train.py").write_text(FILES["script"])
+    code = (
+        "import sys\n"
+        "from tfcompat_gpu.codemod.cli import main\n"
+        f"status = main(['migrate', '--write', {str(tmp_path)!r}])\n"
+        "assert status == 0, status\n"
+        "assert 'libcst' in sys.modules\n"
+        "assert 'libcst.matchers' not in sys.modules\n"
+        "assert 'libcst.codemod' not in sys.modules\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=child_env(), capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert "tfcompat_gpu.configure(" in (tmp_path / "train.py").read_text()

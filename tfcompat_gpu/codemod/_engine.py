@@ -8,18 +8,23 @@ commands can concern (:mod:`._focus`).
 from __future__ import annotations
 
 import ast
-import dataclasses
 import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import TypeVar, Union, cast
 
 import libcst as cst
-from libcst.codemod import CodemodContext
-from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider, ProviderT
 
-from tfcompat_gpu.codemod._base import RENAMER, SOURCE, TAKEN, MigrationCommand, parent_map
+from tfcompat_gpu.codemod._base import (
+    RENAMER,
+    SOURCE,
+    TAKEN,
+    MigrationCommand,
+    MigrationContext,
+    parent_map,
+)
 from tfcompat_gpu.codemod._focus import focus, unfocus
+from tfcompat_gpu.codemod._imports import add_imports, remove_imports
 from tfcompat_gpu.codemod._io import split_lines
 from tfcompat_gpu.codemod._triage import Target
 from tfcompat_gpu.codemod.commands import COMMANDS
@@ -137,35 +142,6 @@ class _Together(cst.CSTTransformer):
         return result
 
 
-class _AddImports(AddImportsVisitor):
-    """LibCST's import adder, walking only what it can change: the module-level statements.
-
-    It reads the imports at the top of the module and changes only those and the module's
-    body, so the statements after the leading imports are gathered from, and the insides of
-    statements other than ``from`` imports are walked into, for nothing.
-    """
-
-    def visit_Module(self, node: cst.Module) -> None:
-        body = node.body
-        end = 1
-        while end < len(body) and _is_import_line(body[end]):
-            end += 1
-        super().visit_Module(node.with_changes(body=body[:end]))
-
-    def on_visit(self, node: cst.CSTNode) -> bool:
-        if isinstance(node, cst.Module):
-            return super().on_visit(node)
-        if isinstance(node, cst.SimpleStatementLine):
-            return any(isinstance(small, cst.ImportFrom) for small in node.body)
-        return False
-
-
-def _is_import_line(statement: cst.BaseStatement) -> bool:
-    return isinstance(statement, cst.SimpleStatementLine) and isinstance(
-        statement.body[0], (cst.Import, cst.ImportFrom)
-    )
-
-
 def migrate_parsed(
     code: str, syntax: ast.Module, target: Target, filename: str
 ) -> tuple[str, tuple[str, ...]]:
@@ -192,7 +168,7 @@ def _migrate(
 ) -> tuple[str, tuple[str, ...]]:
     tree = cst.parse_module(code)
     wrapper = MetadataWrapper(tree, unsafe_skip_copy=True)
-    context = CodemodContext(filename=filename or None, wrapper=wrapper)
+    context = MigrationContext(filename=filename or None, wrapper=wrapper)
     # every identifier of the text: a superset of the names in use, found without a walk
     context.scratch[TAKEN] = taken
     context.scratch[SOURCE] = code
@@ -207,14 +183,6 @@ def _migrate(
             context.scratch[RENAMER] = command
     positions = cast("Mapping[cst.CSTNode, CodeRange] | None", metadata.get(PositionProvider))
     tree = tree.visit(_Together(commands, code, positions))
-    if context.scratch.get(AddImportsVisitor.CONTEXT_KEY):
-        # no metadata: the visitor runs on the tree as it is, without a copy
-        tree = tree.visit(_AddImports(context))
-    if context.scratch.get(RemoveImportsVisitor.CONTEXT_KEY):
-        # a second metadata pass only for ``import a.b`` without ``as`` or a module with
-        # ``__all__``, whose stale imports LibCST's remover decides
-        wrapper = MetadataWrapper(tree, unsafe_skip_copy=True)
-        remover = RemoveImportsVisitor(dataclasses.replace(context, wrapper=wrapper))
-        with remover.resolve(wrapper):
-            tree = tree.visit(remover)
+    tree = add_imports(tree, context)
+    tree = remove_imports(tree, context)
     return tree.code, tuple(context.warnings)

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import cast
 
 import libcst as cst
-from libcst.codemod import CodemodContext
-from libcst.codemod.visitors import RemoveImportsVisitor
+from libcst.metadata import MetadataWrapper
 
+from tfcompat_gpu.codemod._base import MigrationContext
 from tfcompat_gpu.codemod._names import (
     CONFIG_PROTO,
     GPU_OPTIONS,
@@ -20,7 +21,18 @@ from tfcompat_gpu.codemod._names import (
     top_level_imports,
 )
 
-__all__ = ["schedule_removal", "stale_imports", "without_aliases"]
+__all__ = [
+    "add_imports",
+    "need_import",
+    "remove_imports",
+    "schedule_removal",
+    "schedule_removal_by_node",
+    "stale_imports",
+    "without_aliases",
+]
+
+_NEEDED = "tfcompat_gpu.needed_imports"
+_REMOVALS = "tfcompat_gpu.removals"
 
 _STALE_NAMES = SET_SESSION | {CONFIG_PROTO, GPU_OPTIONS, SESSION, INTERACTIVE_SESSION}
 
@@ -47,18 +59,47 @@ def stale_imports(
 
 
 def schedule_removal(
-    context: CodemodContext, small: cst.Import | cst.ImportFrom, alias: cst.ImportAlias
+    context: MigrationContext, small: cst.Import | cst.ImportFrom, alias: cst.ImportAlias
 ) -> None:
     """Have LibCST's import remover drop ``alias`` after the walk, if nothing uses it then."""
+    removals = context.scratch.setdefault(_REMOVALS, [])
     if isinstance(small, cst.Import):
-        RemoveImportsVisitor.remove_unused_import(
-            context, str(dotted(alias.name)), asname=alias.evaluated_alias
-        )
+        removals.append((str(dotted(alias.name)), None, alias.evaluated_alias))
     else:
         assert small.module is not None
-        RemoveImportsVisitor.remove_unused_import(
-            context, str(dotted(small.module)), alias.evaluated_name, alias.evaluated_alias
-        )
+        removals.append((str(dotted(small.module)), alias.evaluated_name, alias.evaluated_alias))
+
+
+def schedule_removal_by_node(context: MigrationContext, node: cst.CSTNode) -> None:
+    """Have LibCST's import remover drop the imports ``node`` uses, if nothing uses them then."""
+    # LibCST's codemod framework, loaded only for the few files that need this
+    from libcst.codemod import CodemodContext
+    from libcst.codemod.visitors import RemoveImportsVisitor
+
+    view = CodemodContext(filename=context.filename, wrapper=context.wrapper)
+    RemoveImportsVisitor.remove_unused_import_by_node(view, node)
+    found = view.scratch.get(RemoveImportsVisitor.CONTEXT_KEY, [])
+    context.scratch.setdefault(_REMOVALS, []).extend(found)
+
+
+def remove_imports(module: cst.Module, context: MigrationContext) -> cst.Module:
+    """``module`` without the scheduled imports that nothing uses any more.
+
+    A second metadata pass, needed only for ``import a.b`` without ``as`` or a module with
+    ``__all__``, whose stale imports LibCST's remover decides.
+    """
+    removals = context.scratch.get(_REMOVALS)
+    if not removals:
+        return module
+    from libcst.codemod import CodemodContext
+    from libcst.codemod.visitors import RemoveImportsVisitor
+
+    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
+    remover = RemoveImportsVisitor(
+        CodemodContext(filename=context.filename, wrapper=wrapper), removals
+    )
+    with remover.resolve(wrapper):
+        return module.visit(remover)
 
 
 def without_aliases(
@@ -73,3 +114,80 @@ def without_aliases(
         return cst.RemoveFromParent()
     kept[-1] = kept[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
     return node.with_changes(names=kept)
+
+
+def need_import(context: MigrationContext, module: str, asname: str | None = None) -> None:
+    """Have :func:`add_imports` make sure ``import module [as asname]`` is at the top."""
+    context.scratch.setdefault(_NEEDED, []).append((module, asname))
+
+
+def _is_import_line(statement: cst.BaseStatement) -> bool:
+    return (
+        isinstance(statement, cst.SimpleStatementLine)
+        and len(statement.body) == 1
+        and isinstance(statement.body[0], (cst.Import, cst.ImportFrom))
+    )
+
+
+def _heads_module(statement: cst.BaseStatement) -> bool:
+    """A docstring or a ``__strict__ = ...`` flag: no import is put above it."""
+    if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+        return False
+    small = statement.body[0]
+    if isinstance(small, cst.Expr):
+        return isinstance(small.value, cst.SimpleString)
+    return (
+        isinstance(small, cst.Assign)
+        and len(small.targets) == 1
+        and isinstance(small.targets[0].target, cst.Name)
+        and small.targets[0].target.value == "__strict__"
+    )
+
+
+def add_imports(module: cst.Module, context: MigrationContext) -> cst.Module:
+    """``module`` with the imports :func:`need_import` asked for that it lacks.
+
+    Placed as LibCST's ``AddImportsVisitor`` places module imports: after the block of import
+    lines that opens the module (below a docstring or ``__strict__`` flag), plain imports
+    sorted then aliased ones, with an empty line before the next statement.  An import counts
+    as there when that block has it.  This reads only the module's top statements, where
+    LibCST's visitor sets up its matchers and walks the module for each file.
+    """
+    needed: list[tuple[str, str | None]] = context.scratch.get(_NEEDED, [])
+    if not needed:
+        return module
+    body = list(module.body)
+    start = 1 if body and _heads_module(body[0]) else 0
+    end = start
+    while end < len(body) and _is_import_line(body[end]):
+        end += 1
+    plain: set[str] = set()
+    aliased: dict[str, str] = {}
+    for statement in body[start:end]:
+        small = cast("cst.SimpleStatementLine", statement).body[0]
+        if isinstance(small, cst.Import):
+            for alias in small.names:
+                if alias.evaluated_alias is None:
+                    plain.add(alias.evaluated_name)
+                else:
+                    aliased[alias.evaluated_name] = alias.evaluated_alias
+    wanted_plain = {name for name, asname in needed if asname is None} - plain
+    wanted_aliased = {name: asname for name, asname in needed if asname is not None}
+    wanted_aliased = {
+        name: asname for name, asname in wanted_aliased.items() if aliased.get(name) != asname
+    }
+    if not wanted_plain and not wanted_aliased:
+        return module
+    config = module.config_for_parsing
+    new = [cst.parse_statement(f"import {name}", config=config) for name in sorted(wanted_plain)]
+    new += [
+        cst.parse_statement(f"import {name} as {asname}", config=config)
+        for name, asname in wanted_aliased.items()
+    ]
+    after = body[end:]
+    if after:
+        first = after[0]
+        lines = first.leading_lines
+        if not lines or lines[0].comment is not None:
+            after[0] = first.with_changes(leading_lines=(cst.EmptyLine(), *lines))
+    return module.with_changes(body=(*body[:end], *new, *after))

@@ -24,10 +24,10 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 import libcst as cst
-from libcst.codemod.visitors import RemoveImportsVisitor
 
 from tfcompat_gpu._multigpu_names import MULTI_GPU_MODEL
 from tfcompat_gpu.codemod._base import MigrationCommand
+from tfcompat_gpu.codemod._imports import need_import, schedule_removal_by_node
 from tfcompat_gpu.codemod._names import tf_root_alias
 
 __all__ = ["BuildInStrategyScopeCommand"]
@@ -197,7 +197,7 @@ class BuildInStrategyScopeCommand(MigrationCommand):
         end = index + 1
         while end < len(original) and _compile_of(original[end], parallel):
             end += 1
-        RemoveImportsVisitor.remove_unused_import_by_node(self.context, call)
+        schedule_removal_by_node(self.context, call)
         inner = list(updated[start:index])
         inner.append(cst.parse_statement(f"{parallel} = {model}\n"))
         inner.extend(updated[index + 1 : end])
@@ -288,9 +288,7 @@ class BuildInStrategyScopeCommand(MigrationCommand):
 
     def _prefix(self) -> str:
         if self._tf is None:
-            from libcst.codemod.visitors import AddImportsVisitor
-
-            AddImportsVisitor.add_needed_import(self.context, "tensorflow", asname="tf")
+            need_import(self.context, "tensorflow", asname="tf")
             self._tf = "tf."
         return self._tf
 

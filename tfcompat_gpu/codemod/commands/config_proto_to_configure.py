@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 from typing import ClassVar, TypeVar, Union, cast
 
 import libcst as cst
-from libcst.codemod.visitors import AddImportsVisitor
 from libcst.metadata import (
     Assignment,
     PositionProvider,
@@ -30,7 +29,12 @@ from tfcompat_gpu.codemod._base import MigrationCommand
 from tfcompat_gpu.codemod._dataflow import CannotFollow, Dataflow
 from tfcompat_gpu.codemod._emit import statements
 from tfcompat_gpu.codemod._emit_tf2 import tf2_code
-from tfcompat_gpu.codemod._imports import schedule_removal, stale_imports, without_aliases
+from tfcompat_gpu.codemod._imports import (
+    need_import,
+    schedule_removal,
+    stale_imports,
+    without_aliases,
+)
 from tfcompat_gpu.codemod._names import (
     CONFIG_PROTO,
     GET_SESSION,
@@ -614,7 +618,7 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
         if self.target == "facade" and (
             new or any(SESSION in self._kinds.get(c, set()) for c in calls)
         ):
-            AddImportsVisitor.add_needed_import(self.context, _emit_facade.IMPORT)
+            need_import(self.context, _emit_facade.IMPORT)
 
     def _comments(
         self, gone: Sequence[cst.BaseStatement], replaced: Sequence[cst.Call]
@@ -701,7 +705,7 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
 
     def _tf_prefix(self) -> str:
         if self._tf is None:
-            AddImportsVisitor.add_needed_import(self.context, "tensorflow")
+            need_import(self.context, "tensorflow")
             self._tf = "tensorflow."
         return self._tf
 
@@ -765,7 +769,7 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
         return self._plan.calls.get(original_node, updated_node)
 
-    def on_leave(  # type: ignore[override]
+    def on_leave(
         self, original_node: _N, updated_node: _N
     ) -> _N | cst.RemovalSentinel | cst.FlattenSentinel[_N]:
         result = super().on_leave(original_node, updated_node)

@@ -11,10 +11,10 @@ from __future__ import annotations
 from typing import ClassVar
 
 import libcst as cst
-from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
 
 from tfcompat_gpu._multigpu_names import DISCOVERY_CALLS
 from tfcompat_gpu.codemod._base import MigrationCommand
+from tfcompat_gpu.codemod._imports import need_import, schedule_removal_by_node
 from tfcompat_gpu.codemod._names import tf_root_alias
 
 __all__ = ["GpuDiscoveryCommand"]
@@ -40,7 +40,7 @@ class GpuDiscoveryCommand(MigrationCommand):
 
     def _prefix(self) -> str:
         if self._tf is None:
-            AddImportsVisitor.add_needed_import(self.context, "tensorflow", asname="tf")
+            need_import(self.context, "tensorflow", asname="tf")
             self._tf = "tf."
         return self._tf
 
@@ -60,7 +60,7 @@ class GpuDiscoveryCommand(MigrationCommand):
                 "tf.config.experimental.get_device_details(gpu)",
             )
             return updated_node
-        RemoveImportsVisitor.remove_unused_import_by_node(self.context, original_node)
+        schedule_removal_by_node(self.context, original_node)
         replacement = cst.parse_expression(template.format(tf=self._prefix()))
         if updated_node.lpar:  # else the template's own parentheses keep its precedence
             replacement = replacement.with_changes(lpar=updated_node.lpar, rpar=updated_node.rpar)
