@@ -26,6 +26,7 @@ from tfcompat_gpu.codemod._base import (
 from tfcompat_gpu.codemod._focus import focus, unfocus
 from tfcompat_gpu.codemod._imports import add_imports, remove_imports
 from tfcompat_gpu.codemod._io import split_lines
+from tfcompat_gpu.codemod._renames import TextRenamer
 from tfcompat_gpu.codemod._triage import Target
 from tfcompat_gpu.codemod.commands import COMMANDS
 from tfcompat_gpu.codemod.commands.rename_deprecated_config import RenameDeprecatedConfigCommand
@@ -150,7 +151,21 @@ def migrate_parsed(
     if not wanted:
         return code, ()
     taken = set(_IDENTIFIER.findall(code))
-    focused = focus(code, syntax, lambda text: any(c.relevant(text) for c in wanted))
+    others = [command for command in wanted if command is not RenameDeprecatedConfigCommand]
+    renamer = TextRenamer(syntax) if len(others) < len(wanted) else None
+
+    def rewrite(statement: ast.stmt, first: int, text: str) -> str | None:
+        # a statement that only the renames concern is renamed on its text, if that is sure
+        if renamer is None or any(command.relevant(text) for command in others):
+            return None
+        return renamer.rename(statement, first, text)
+
+    focused = focus(
+        code,
+        syntax,
+        lambda text: any(c.relevant(text) for c in wanted),
+        rewrite=rewrite,
+    )
     if focused is not None:
         new, notes = _migrate(focused.code, wanted, target, filename, set(taken))
         restored = unfocus(new, focused.stubs)

@@ -28,7 +28,7 @@ class Focus:
     code: str
     """The file with the statements left out replaced by stubs."""
     stubs: tuple[tuple[str, str], ...]
-    """(stub text, original text) of each statement left out."""
+    """(stub text, original text) of each statement left out (rewritten where ``rewrite`` did)."""
 
 
 _DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
@@ -119,9 +119,19 @@ def _has_import(statement: ast.stmt) -> bool:
 
 
 def focus(
-    code: str, tree: ast.Module, relevant: Callable[[str], bool], min_left_out: float = 0.2
+    code: str,
+    tree: ast.Module,
+    relevant: Callable[[str], bool],
+    min_left_out: float = 0.2,
+    rewrite: Callable[[ast.stmt, int, str], str | None] | None = None,
 ) -> Focus | None:
-    """The focused file, or None when too little would be left out to be worth it."""
+    """The focused file, or None when too little would be left out to be worth it.
+
+    ``rewrite(statement, first_line, text)`` is asked of each statement ``relevant`` says yes
+    to: the statement's text with the changes done without LibCST, or None when LibCST must
+    see it.  A statement it rewrites is treated as not relevant; when it is left out, the
+    rewritten text is what :func:`unfocus` puts back.
+    """
     if _MARK in code:
         return None
     # lines as Python counts them (splitlines would also split at form feeds)
@@ -138,11 +148,19 @@ def focus(
     if not body or any("\r" in line.rstrip("\r\n") for line in lines):
         return None  # a bare CR ends a line for Python but not for splitlines here
     texts = ["".join(lines[start - 1 : end]) for start, end in spans]
+    concerned = [relevant(t) for t in texts]
+    rewritten: dict[int, str] = {}
+    if rewrite is not None:
+        for index, (statement, text, (start, _)) in enumerate(zip(body, texts, spans)):
+            if concerned[index]:
+                new = rewrite(statement, start, text)
+                if new is not None:
+                    rewritten[index] = new
     keep = [
-        relevant(t)
+        (c and i not in rewritten)
         or ("import" in t and _has_import(s))
         or (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))
-        for s, t in zip(body, texts)
+        for i, (s, t, c) in enumerate(zip(body, texts, concerned))
     ]
     if all(keep):
         return None
@@ -203,7 +221,7 @@ def focus(
         out[start - 1] = stub + ending
         for number in range(start, end):
             out[number] = ""
-        original = "".join(lines[start - 1 : end])
+        original = rewritten.get(index, texts[index])
         stubs.append((stub, original[: len(original) - len(ending)]))
     return Focus("".join(out), tuple(stubs))
 

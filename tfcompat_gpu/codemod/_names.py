@@ -13,6 +13,7 @@ import libcst as cst
 from libcst.metadata import QualifiedName, QualifiedNameSource
 
 from tfcompat_gpu._tfnames import canonical
+from tfcompat_gpu.codemod._renames import spelled_prefix
 
 __all__ = [
     "CONFIG_PROTO",
@@ -75,15 +76,7 @@ def prefix_for(node: cst.BaseExpression, canonical_name: str) -> str | None:
     alias the file already uses.  None when the node is not spelled that way (``from
     tensorflow.config import experimental``), in which case the caller leaves it alone.
     """
-    code = dotted(node)
-    rest = canonical_name.split(".", 1)[1] if "." in canonical_name else ""
-    if code is None or not rest:
-        return None
-    if code == rest:
-        return ""
-    if code.endswith("." + rest):
-        return code[: -len(rest)]
-    return None
+    return spelled_prefix(dotted(node), canonical_name)
 
 
 _IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "BaseException"})

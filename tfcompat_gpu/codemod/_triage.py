@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
-__all__ = ["PRECHECKS", "TARGETS", "Precheck", "Target", "any_wanted"]
+__all__ = ["PRECHECKS", "RENAME_PRECHECK", "TARGETS", "Precheck", "Target", "wanted_prechecks"]
 
 Target = Literal["facade", "tf2"]
 TARGETS: tuple[Target, ...] = ("facade", "tf2")
@@ -116,8 +116,11 @@ def _found(pattern: re.Pattern[str]) -> _Search:
     return search
 
 
+RENAME_PRECHECK = "rename-deprecated-config"
+"""The renames' pre-check: a file only it finds something in may need no LibCST."""
+
 PRECHECKS: dict[str, Precheck] = {
-    "rename-deprecated-config": Precheck(_found(_DEPRECATED), _found(_DEPRECATED)),
+    RENAME_PRECHECK: Precheck(_found(_DEPRECATED), _found(_DEPRECATED)),
     "config-function-assignments": Precheck(
         _assignments_wanted,
         lambda text: bool(_ATTRIBUTE_ASSIGNMENT.search(text) or _LOGICAL.search(text)),
@@ -130,6 +133,6 @@ PRECHECKS: dict[str, Precheck] = {
 }
 
 
-def any_wanted(source: str, tree: ast.Module | None = None) -> bool:
-    """Whether any command may have something to do in ``source`` (parsed: ``tree``)."""
-    return any(check.wanted(source, tree) for check in PRECHECKS.values())
+def wanted_prechecks(source: str, tree: ast.Module | None = None) -> list[str]:
+    """The names of the pre-checks that find something in ``source`` (parsed: ``tree``)."""
+    return [name for name, check in PRECHECKS.items() if check.wanted(source, tree)]

@@ -2,7 +2,9 @@
 
 A cheap pre-check (:mod:`._triage`) tells whether any command can concern the file; a file none
 can is returned as it is after a syntax check with Python's own parser, without loading LibCST,
-which is what most files of a real tree are.  The others go to :mod:`._engine`.
+which is what most files of a real tree are.  A file only the renames of deprecated names
+concern is renamed on its text where that is sure (:mod:`._renames`), also without LibCST.
+The others go to :mod:`._engine`.
 """
 
 from __future__ import annotations
@@ -11,7 +13,8 @@ import ast
 import warnings
 from dataclasses import dataclass
 
-from tfcompat_gpu.codemod._triage import TARGETS, Target, any_wanted
+from tfcompat_gpu.codemod._renames import rename_only
+from tfcompat_gpu.codemod._triage import RENAME_PRECHECK, TARGETS, Target, wanted_prechecks
 
 __all__ = ["MigrationResult", "migrate_source"]
 
@@ -49,8 +52,13 @@ def migrate_source(code: str, *, target: Target = "facade", filename: str = "") 
         syntax = ast.parse(code, filename or "<unknown>")
     if target not in TARGETS:
         raise ValueError(f"Expected target to be one of {TARGETS}. Received: target={target!r}")
-    if not any_wanted(code, syntax):
+    wanted = wanted_prechecks(code, syntax)
+    if not wanted:
         return MigrationResult(code=code, warnings=(), _original=code)
+    if wanted == [RENAME_PRECHECK]:
+        renamed = rename_only(code, syntax)
+        if renamed is not None:
+            return MigrationResult(code=renamed, warnings=(), _original=code)
     from tfcompat_gpu.codemod._engine import migrate_parsed
 
     new, notes = migrate_parsed(code, syntax, target, filename)

@@ -10,6 +10,7 @@ from libcst.metadata import ProviderT, ScopeProvider
 from tfcompat_gpu._tfnames import DEPRECATED_NAMES
 from tfcompat_gpu.codemod._base import MigrationCommand
 from tfcompat_gpu.codemod._names import prefix_for
+from tfcompat_gpu.codemod._triage import RENAME_PRECHECK
 
 __all__ = ["RENAMES", "RenameDeprecatedConfigCommand"]
 
@@ -21,7 +22,7 @@ class RenameDeprecatedConfigCommand(MigrationCommand):
     DESCRIPTION: str = (
         "Rename deprecated tf.config.experimental device functions to their tf.config names."
     )
-    PRECHECK: ClassVar[str | None] = "rename-deprecated-config"
+    PRECHECK: ClassVar[str | None] = RENAME_PRECHECK
     # names only: a file that needs nothing else is spared the position pass
     METADATA_DEPENDENCIES: ClassVar[tuple[ProviderT, ...]] = (ScopeProvider,)
 
