@@ -86,6 +86,17 @@ FILES = {
         "def show():\n    print(sess)\n"
         "show()\n"
     ),
+    # the warning about a kept keras.backend.tensorflow_backend import names every line using it
+    "backend-kept-lines": (
+        "import tensorflow as tf\n"
+        "import keras.backend.tensorflow_backend as KTF\n"
+        "config = tf.ConfigProto()\n"
+        "config.gpu_options.allow_growth = True\n"
+        "KTF.set_session(tf.Session(config=config))\n"
+        + MODEL.format(i=0)
+        + "def reset():\n    KTF.clear_session()\n    return KTF.epsilon(), KTF.floatx()\n"
+        + MODEL.format(i=1)
+    ),
     "tf2-assignments": (
         "import tensorflow as tf\n"
         + MODEL.format(i=0)
@@ -107,6 +118,8 @@ def test_focused_migration_is_the_whole_file_migration(name: str, target: str) -
         assert result.code == whole_code
         assert sorted(result.warnings) == sorted(whole_warnings)
         compile(result.code, name, "exec")
+    if name == "backend-kept-lines":
+        assert any("line 25, 26 still uses it" in w for w in result.warnings), result.warnings
 
 
 def _focused(code: str) -> str:

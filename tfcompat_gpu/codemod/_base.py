@@ -136,6 +136,16 @@ class MigrationCommand(cst.CSTTransformer):
         """
         return cls.PRECHECK is None or PRECHECKS[cls.PRECHECK].relevant(statement)
 
+    @classmethod
+    def tracks_reads(cls, statement: str) -> bool:
+        """Whether the command reports the lines that read the names this import binds.
+
+        Asked of the text of module-level import statements.  Where no command does, the
+        statements left out of LibCST's input read such a name once (whether an import is
+        still used is all the commands ask), not on each of their lines.
+        """
+        return False
+
     def planned(self) -> Iterable[cst.CSTNode]:
         """Nodes this command decided to change when it saw the module (``visit_Module``).
 

@@ -165,6 +165,7 @@ def migrate_parsed(
         syntax,
         lambda text: any(c.relevant(text) for c in wanted),
         rewrite=rewrite,
+        tracked=lambda text: any(c.tracks_reads(text) for c in wanted),
     )
     if focused is not None:
         new, notes = _migrate(focused.code, wanted, target, filename, set(taken))

@@ -5,7 +5,8 @@ statements of it.  :func:`focus` keeps the module-level statements a command may
 imports, and every statement that shares a module-level name with those (to a fixed point, so
 that the dataflow sees every assignment and read of the names it follows).  Each other
 statement becomes a stub on the same lines that still reads the imported names the statement
-read, on the lines it read them: line numbers, import uses and scopes stay as they were.
+read (on each line it read them where a command reports those lines): line numbers, import
+uses and scopes stay as they were.
 :func:`unfocus` puts the statements back in the migrated code.
 """
 
@@ -124,6 +125,7 @@ def focus(
     relevant: Callable[[str], bool],
     min_left_out: float = 0.2,
     rewrite: Callable[[ast.stmt, int, str], str | None] | None = None,
+    tracked: Callable[[str], bool] | None = None,
 ) -> Focus | None:
     """The focused file, or None when too little would be left out to be worth it.
 
@@ -131,6 +133,11 @@ def focus(
     to: the statement's text with the changes done without LibCST, or None when LibCST must
     see it.  A statement it rewrites is treated as not relevant; when it is left out, the
     rewritten text is what :func:`unfocus` puts back.
+
+    A stub reads a name that only imports bind on each line its statement read it, when
+    ``tracked`` says yes to the text of an import binding it (None: every import); else once,
+    which is all that whether the import is still used needs.  Each read costs LibCST's
+    scope analysis a node.
     """
     if _MARK in code:
         return None
@@ -200,18 +207,30 @@ def focus(
     if left_out < min_left_out * max(len(lines), 1):
         return None
     only_imported = imported - elsewhere
+    every_line = only_imported
+    if tracked is not None:
+        every_line = set()
+        for statement, binds, text in zip(body, bound, texts):
+            if isinstance(statement, (ast.Import, ast.ImportFrom)) and tracked(text):
+                every_line |= binds
     out = list(lines)
     stubs: list[tuple[str, str]] = []
     for index, ((start, end), statement) in enumerate(zip(spans, body)):
         if keep[index]:
             continue
-        reads: dict[int, list[str]] = {}
+        first_read: dict[str, int] = {}
+        reads: dict[int, dict[str, None]] = {}  # line -> the names read there, once each
         for node in ast.walk(statement):
             if isinstance(node, ast.Name) and node.id in only_imported:
-                reads.setdefault(node.lineno, []).append(node.id)
+                if node.id in every_line:
+                    reads.setdefault(node.lineno, {})[node.id] = None
+                else:
+                    first_read[node.id] = min(node.lineno, first_read.get(node.id, node.lineno))
+        for name, number in first_read.items():
+            reads.setdefault(number, {})[name] = None
         stub_lines = []
         for number in range(start, end + 1):
-            used = "".join(f"{name}, " for name in reads.get(number, []))
+            used = "".join(f"{name}, " for name in sorted(reads.get(number, {})))
             stub_lines.append(used.rstrip(" "))
         stub_lines[0] = _STUB.format(index) + "(" + stub_lines[0]
         stub_lines[-1] += ")"
