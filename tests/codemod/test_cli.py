@@ -144,3 +144,26 @@ def test_never_imports_tensorflow(project: Path) -> None:
         [sys.executable, "-c", code], env=child_env(), capture_output=True, text=True, check=False
     )
     assert done.returncode == 0, done.stderr
+
+
+def test_cycle_collector_is_off_during_a_file_and_on_after(
+    project: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import gc
+
+    import tfcompat_gpu.codemod.api as api
+
+    seen: list[bool] = []
+    migrate = api.migrate_source
+
+    def recording(*args: object, **kwargs: object) -> object:
+        seen.append(gc.isenabled())
+        return migrate(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(api, "migrate_source", recording)
+    assert gc.isenabled()
+    assert main(["migrate", "-j1", str(project)]) == 0
+    assert seen
+    assert not any(seen)
+    assert gc.isenabled()
+    assert "configure(" in capsys.readouterr().out

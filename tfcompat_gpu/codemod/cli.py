@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import gc
 import importlib.util
 import os
 import sys
@@ -93,6 +94,19 @@ def _shown(path: str) -> str:
 
 
 def _migrate_one(job: tuple[str, str, str]) -> _Outcome:
+    # LibCST builds many short-lived objects per file, which reference counting frees; the
+    # cycle collector's passes over them cost about 15% of a run.  It is off during one file
+    # and on between files, so what a file leaves in cycles is collected before the next.
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _migrate_file(job)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _migrate_file(job: tuple[str, str, str]) -> _Outcome:
     from tfcompat_gpu.codemod._io import Skip, read_source, write_source
     from tfcompat_gpu.codemod.api import migrate_source
 
