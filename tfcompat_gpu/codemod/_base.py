@@ -81,6 +81,15 @@ class MigrationContext:
     def module(self) -> cst.Module | None:
         return None if self.wrapper is None else self.wrapper.module
 
+    def parents(self) -> dict[cst.CSTNode, cst.CSTNode]:
+        """Each node's parent in :attr:`module` (:func:`parent_map`), found once per run."""
+        parents: dict[cst.CSTNode, cst.CSTNode] | None = self.scratch.get(PARENTS)
+        if parents is None:
+            module = self.module
+            parents = {} if module is None else parent_map(module)
+            self.scratch[PARENTS] = parents
+        return parents
+
 
 class MigrationCommand(cst.CSTTransformer):
     """Base of the migration commands.
@@ -176,11 +185,7 @@ class MigrationCommand(cst.CSTTransformer):
         return self.module.code if source is None else source
 
     def parent(self, node: cst.CSTNode) -> cst.CSTNode | None:
-        parents: dict[cst.CSTNode, cst.CSTNode] | None = self.context.scratch.get(PARENTS)
-        if parents is None:
-            parents = parent_map(self.module)
-            self.context.scratch[PARENTS] = parents
-        return parents.get(node)
+        return self.context.parents().get(node)
 
     def code_of(self, node: cst.CSTNode) -> str:
         """The code of a node of the file, as it reads once the renames of this run are done.

@@ -119,7 +119,8 @@ class _Together(cst.CSTTransformer):
         planned = [node for command in self._commands for node in command.planned()]
         if not planned:
             return set()
-        parents = parent_map(module)
+        context = self._commands[0].context  # the commands' parents, found once per run
+        parents = context.parents() if context.module is module else parent_map(module)
         found: set[cst.CSTNode] = set()
         for node in planned:
             current: cst.CSTNode | None = node
