@@ -204,3 +204,39 @@ def test_a_legacy_file_is_migrated_without_libcsts_codemod_framework(tmp_path: P
     )
     assert done.returncode == 0, done.stderr
     assert "tfcompat_gpu.configure(" in (tmp_path / "train.py").read_text()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "sess = tf.InteractiveSession()",
+        "tf.compat.v1.Session(config=cfg)",
+        "K.set_session(s)",
+        "from keras import backend\nbackend.get_session()",
+        "opts = tf.GPUOptions(allow_growth=True)",
+        "tf.contrib.distribute.MirroredStrategy()",
+        "from tensorflow.python.client import device_lib\ndevice_lib._get_available_gpus()",
+        "tf.test.is_gpu_available(cuda_only=True)",
+        "print(tf.test.gpu_device_name())",
+        "parallel = multi_gpu_model(model, gpus=2)",
+        "estimator.RunConfig(train_distribute=s, distribute = s)",
+        "MySessionFactory()",  # a word containing Session is no match
+        "distributed = True",
+        "contribution = 1",
+        "x = 1",
+    ],
+)
+def test_text_prechecks_answer_as_their_patterns(text: str) -> None:
+    from tfcompat_gpu.codemod import _triage
+
+    patterns = {
+        "config-proto-to-configure": _triage._CONFIG_PROTO,
+        "contrib-distribute": _triage._CONTRIB,
+        "gpu-discovery": _triage._DISCOVERY,
+        "build-in-strategy-scope": _triage._STRATEGY,
+    }
+    for name, pattern in patterns.items():
+        check = _triage.PRECHECKS[name]
+        expected = pattern.search(text) is not None
+        assert check.wanted(text, None) is expected, name
+        assert check.relevant(text) is expected, name

@@ -107,14 +107,25 @@ class _Search(Protocol):
     def __call__(self, text: str, tree: ast.Module | None = None) -> bool: ...
 
 
-def _found(pattern: re.Pattern[str]) -> _Search:
-    """A check of a file's or a statement's text alone (a file's tree is not needed)."""
+def _found(pattern: re.Pattern[str], *literals: str) -> _Search:
+    """A check of a file's or a statement's text alone (a file's tree is not needed).
+
+    ``literals``: strings every match contains, looked for first.  A substring test is a
+    fast scan, where a pattern opening with ``\\b`` is tried at every position of the text
+    (about 0.3 ms on a 10 KB file, for each such pattern).
+    """
 
     def search(text: str, tree: ast.Module | None = None) -> bool:
+        if literals and not any(literal in text for literal in literals):
+            return False
         return pattern.search(text) is not None
 
     return search
 
+
+_PROTO_WORDS = ("ConfigProto", "GPUOptions", "Session", "set_session", "get_session")
+_DISCOVERY_WORDS = ("_get_available_gpus", "is_gpu_available", "gpu_device_name")
+_STRATEGY_WORDS = ("multi_gpu_model", "distribute")
 
 RENAME_PRECHECK = "rename-deprecated-config"
 """The renames' pre-check: a file only it finds something in may need no LibCST."""
@@ -125,11 +136,17 @@ PRECHECKS: dict[str, Precheck] = {
         _assignments_wanted,
         lambda text: bool(_ATTRIBUTE_ASSIGNMENT.search(text) or _LOGICAL.search(text)),
     ),
-    "config-proto-to-configure": Precheck(_found(_CONFIG_PROTO), _found(_CONFIG_PROTO)),
+    "config-proto-to-configure": Precheck(
+        _found(_CONFIG_PROTO, *_PROTO_WORDS), _found(_CONFIG_PROTO, *_PROTO_WORDS)
+    ),
     # legacy multi-GPU code (commands contrib_distribute, gpu_discovery, build_in_strategy_scope)
-    "contrib-distribute": Precheck(_found(_CONTRIB), _found(_CONTRIB)),
-    "gpu-discovery": Precheck(_found(_DISCOVERY), _found(_DISCOVERY)),
-    "build-in-strategy-scope": Precheck(_found(_STRATEGY), _found(_STRATEGY)),
+    "contrib-distribute": Precheck(_found(_CONTRIB, "contrib"), _found(_CONTRIB, "contrib")),
+    "gpu-discovery": Precheck(
+        _found(_DISCOVERY, *_DISCOVERY_WORDS), _found(_DISCOVERY, *_DISCOVERY_WORDS)
+    ),
+    "build-in-strategy-scope": Precheck(
+        _found(_STRATEGY, *_STRATEGY_WORDS), _found(_STRATEGY, *_STRATEGY_WORDS)
+    ),
 }
 
 
