@@ -11,7 +11,6 @@ from typing import Any, ClassVar
 import libcst as cst
 from libcst.metadata import (
     MetadataWrapper,
-    PositionProvider,
     ProviderT,
     QualifiedName,
     Scope,
@@ -20,6 +19,7 @@ from libcst.metadata import (
 
 from tfcompat_gpu.codemod._emit import names_in
 from tfcompat_gpu.codemod._names import imported_names
+from tfcompat_gpu.codemod._positions import SpanProvider
 from tfcompat_gpu.codemod._triage import PRECHECKS, TARGETS, Target
 
 __all__ = ["TARGETS", "MigrationCommand", "MigrationContext", "Target"]
@@ -103,7 +103,7 @@ class MigrationCommand(cst.CSTTransformer):
     DESCRIPTION: str = ""
     PRECHECK: ClassVar[str | None] = None
     METADATA_DEPENDENCIES: ClassVar[tuple[ProviderT, ...]] = (
-        PositionProvider,
+        SpanProvider,
         ScopeProvider,
     )
 
@@ -165,7 +165,7 @@ class MigrationCommand(cst.CSTTransformer):
         return ()
 
     def line_of(self, node: cst.CSTNode) -> int:
-        return self.get_metadata(PositionProvider, node).start.line
+        return self.get_metadata(SpanProvider, node)[0]
 
     def warn_at(self, node: cst.CSTNode, message: str) -> None:
         self.warn(f"{self.line_of(node)}: {message}")

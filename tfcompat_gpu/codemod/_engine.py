@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TypeVar, Union, cast
 
 import libcst as cst
-from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider, ProviderT
+from libcst.metadata import MetadataWrapper, ProviderT
 
 from tfcompat_gpu.codemod._base import (
     RENAMER,
@@ -26,6 +26,7 @@ from tfcompat_gpu.codemod._base import (
 from tfcompat_gpu.codemod._focus import focus, unfocus
 from tfcompat_gpu.codemod._imports import add_imports, remove_imports
 from tfcompat_gpu.codemod._io import split_lines
+from tfcompat_gpu.codemod._positions import Span, SpanProvider
 from tfcompat_gpu.codemod._renames import TextRenamer
 from tfcompat_gpu.codemod._triage import Target
 from tfcompat_gpu.codemod.commands import COMMANDS
@@ -75,7 +76,7 @@ class _Together(cst.CSTTransformer):
         self,
         commands: list[MigrationCommand],
         code: str,
-        positions: Mapping[cst.CSTNode, CodeRange] | None,
+        positions: Mapping[cst.CSTNode, Span] | None,
     ) -> None:
         super().__init__()
         self._commands = commands
@@ -107,11 +108,11 @@ class _Together(cst.CSTTransformer):
             self._open = self._planned(cast("cst.Module", node))
         return True
 
-    def _relevant(self, node: cst.CSTNode, positions: Mapping[cst.CSTNode, CodeRange]) -> bool:
+    def _relevant(self, node: cst.CSTNode, positions: Mapping[cst.CSTNode, Span]) -> bool:
         where = positions.get(node)
         if where is None:
             return True
-        text = "".join(self._lines[where.start.line - 1 : where.end.line])
+        text = "".join(self._lines[where[0] - 1 : where[2]])
         return any(command.relevant(text) for command in self._commands)
 
     def _planned(self, module: cst.Module) -> set[cst.CSTNode]:
@@ -198,7 +199,7 @@ def _migrate(
         command.metadata = metadata
         if isinstance(command, RenameDeprecatedConfigCommand):
             context.scratch[RENAMER] = command
-    positions = cast("Mapping[cst.CSTNode, CodeRange] | None", metadata.get(PositionProvider))
+    positions = cast("Mapping[cst.CSTNode, Span] | None", metadata.get(SpanProvider))
     tree = tree.visit(_Together(commands, code, positions))
     tree = add_imports(tree, context)
     tree = remove_imports(tree, context)

@@ -18,7 +18,6 @@ from typing import ClassVar, TypeVar, Union, cast
 import libcst as cst
 from libcst.metadata import (
     Assignment,
-    PositionProvider,
     Scope,
     ScopeProvider,
 )
@@ -48,6 +47,7 @@ from tfcompat_gpu.codemod._names import (
     tf_root_alias,
     top_level_imports,
 )
+from tfcompat_gpu.codemod._positions import SpanProvider
 
 __all__ = ["ConfigProtoToConfigureCommand"]
 
@@ -742,7 +742,7 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
     def _configure_statements(self, config: _Config) -> list[cst.BaseStatement]:
         settings = {k: self.code_of(v) for k, v in config.settings.items()}
         assert config.anchor is not None
-        indent = " " * self.get_metadata(PositionProvider, config.anchor).start.column
+        indent = " " * self.get_metadata(SpanProvider, config.anchor)[1]
         if config.factory is not None:
             if self.target != "facade":
                 raise CannotFollow(
