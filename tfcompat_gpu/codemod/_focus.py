@@ -16,6 +16,7 @@ import ast
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from tfcompat_gpu.codemod._astwalk import children, walk
 from tfcompat_gpu.codemod._io import split_lines
 
 __all__ = ["Focus", "focus", "unfocus"]
@@ -40,12 +41,12 @@ def _bound(statement: ast.stmt) -> set[str]:
     names: set[str] = set()
     if isinstance(statement, _DEFINITIONS):
         names.add(statement.name)
-    for node in ast.walk(statement):
+    for node in walk(statement):
         if isinstance(node, ast.Global):
             names.update(node.names)
     if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
         return names
-    for node in ast.walk(statement):
+    for node in walk(statement):
         if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
             names.add(node.id)
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
@@ -78,7 +79,7 @@ def _collect(nodes: Sequence[ast.AST]) -> tuple[set[str], set[str], set[str]]:
             continue
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
             stored.update(alias.asname or alias.name.split(".")[0] for alias in node.names)
-        todo.extend(ast.iter_child_nodes(node))
+        todo.extend(children(node))
     return stored, read, declared
 
 
@@ -116,7 +117,7 @@ def _names(statement: ast.stmt) -> set[str]:
 
 
 def _has_import(statement: ast.stmt) -> bool:
-    return any(isinstance(node, (ast.Import, ast.ImportFrom)) for node in ast.walk(statement))
+    return any(isinstance(node, (ast.Import, ast.ImportFrom)) for node in walk(statement))
 
 
 def focus(
@@ -220,7 +221,7 @@ def focus(
             continue
         first_read: dict[str, int] = {}
         reads: dict[int, dict[str, None]] = {}  # line -> the names read there, once each
-        for node in ast.walk(statement):
+        for node in walk(statement):
             if isinstance(node, ast.Name) and node.id in only_imported:
                 if node.id in every_line:
                     reads.setdefault(node.lineno, {})[node.id] = None

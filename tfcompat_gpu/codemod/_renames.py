@@ -18,6 +18,7 @@ from collections import Counter
 from collections.abc import Iterator
 
 from tfcompat_gpu._tfnames import DEPRECATED_NAMES, canonical
+from tfcompat_gpu.codemod._astwalk import walk
 from tfcompat_gpu.codemod._io import split_lines
 
 __all__ = ["TextRenamer", "rename_only", "spelled_prefix"]
@@ -76,7 +77,7 @@ def _bindings(tree: ast.Module) -> tuple[Counter[str], set[str]]:
     """How many times each name is bound in the file, in any scope; the names imports bind."""
     counts: Counter[str] = Counter()
     imported: set[str] = set()
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if isinstance(node, ast.Name):
             if not isinstance(node.ctx, ast.Load):
                 counts[node.id] += 1
@@ -168,9 +169,9 @@ class TextRenamer:
         lines = split_lines(text)
         in_fstrings: set[ast.AST] = set()
         edits: list[tuple[int, int, int, str]] = []
-        for node in ast.walk(statement):
+        for node in walk(statement):
             if isinstance(node, ast.JoinedStr):
-                in_fstrings.update(ast.walk(node))
+                in_fstrings.update(walk(node))
             if not isinstance(node, ast.Attribute):
                 continue
             spelled = _dotted(node)
