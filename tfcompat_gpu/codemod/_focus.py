@@ -5,8 +5,9 @@ statements of it.  :func:`focus` keeps the module-level statements a command may
 imports, and every statement that shares a module-level name with those (to a fixed point, so
 that the dataflow sees every assignment and read of the names it follows).  Each other
 statement becomes a stub on the same lines that still reads the imported names the statement
-read (on each line it read them where a command reports those lines): line numbers, import
-uses and scopes stay as they were.
+read (once, or on each line it read them where a command reports those lines; a stub without
+such lines holds its lines in one string literal): line numbers and import uses stay as they
+were.
 :func:`unfocus` puts the statements back in the migrated code.
 """
 
@@ -227,17 +228,24 @@ def focus(
                     reads.setdefault(node.lineno, {})[node.id] = None
                 else:
                     first_read[node.id] = min(node.lineno, first_read.get(node.id, node.lineno))
-        for name, number in first_read.items():
-            reads.setdefault(number, {})[name] = None
-        stub_lines = []
-        for number in range(start, end + 1):
-            used = "".join(f"{name}, " for name in sorted(reads.get(number, {})))
-            stub_lines.append(used.rstrip(" "))
-        stub_lines[0] = _STUB.format(index) + "(" + stub_lines[0]
-        stub_lines[-1] += ")"
         newline = "\r\n" if lines[end - 1].endswith("\r\n") else "\n"
         ending = newline if lines[end - 1].endswith("\n") else ""
-        stub = newline.join(stub_lines)
+        if not reads:
+            # one string literal holds the lines: for LibCST one node, where empty lines
+            # inside the parentheses are several each
+            used = "".join(f"{name}, " for name in sorted(first_read))
+            lines_held = f'"""{newline * (end - start)}"""' if end > start else ""
+            stub = _STUB.format(index) + "(" + (used + lines_held).rstrip(", ") + ")"
+        else:
+            for name, number in first_read.items():
+                reads.setdefault(number, {})[name] = None
+            stub_lines = []
+            for number in range(start, end + 1):
+                used = "".join(f"{name}, " for name in sorted(reads.get(number, {})))
+                stub_lines.append(used.rstrip(" "))
+            stub_lines[0] = _STUB.format(index) + "(" + stub_lines[0]
+            stub_lines[-1] += ")"
+            stub = newline.join(stub_lines)
         out[start - 1] = stub + ending
         for number in range(start, end):
             out[number] = ""
