@@ -108,9 +108,8 @@ class MigrationCommand(cst.CSTTransformer):
     )
 
     def __init__(self, context: MigrationContext, target: Target = "facade") -> None:
-        # The commands use plain visit_/leave_ methods, not LibCST's matcher decorators:
-        # without the matcher machinery's set-up and per-node checks a walk is several times
-        # cheaper.
+        # plain transformers (visit_/leave_ methods): LibCST's matcher machinery, with its
+        # set-up per instance and checks per node, would make a walk several times dearer
         super().__init__()
         if target not in TARGETS:
             raise ValueError(f"Expected target to be one of {TARGETS}. Received: target={target!r}")

@@ -85,8 +85,9 @@ def schedule_removal_by_node(context: MigrationContext, node: cst.CSTNode) -> No
 def remove_imports(module: cst.Module, context: MigrationContext) -> cst.Module:
     """``module`` without the scheduled imports that nothing uses any more.
 
-    A second metadata pass, needed only for ``import a.b`` without ``as`` or a module with
-    ``__all__``, whose stale imports LibCST's remover decides.
+    LibCST's remover, with a second metadata pass, runs only where a command scheduled a
+    removal it leaves to it: ``import a.b`` without ``as``, a module with ``__all__``, the
+    imports of code the multi-GPU commands remove.
     """
     removals = context.scratch.get(_REMOVALS)
     if not removals:
