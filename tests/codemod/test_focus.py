@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -221,6 +222,8 @@ def test_a_legacy_file_is_migrated_without_libcsts_codemod_framework(tmp_path: P
         "parallel = multi_gpu_model(model, gpus=2)",
         "estimator.RunConfig(train_distribute=s, distribute = s)",
         "MySessionFactory()",  # a word containing Session is no match
+        "slim = tf.contrib.slim\nnet = tf.contrib.layers.conv2d(x, 32, 3)",  # contrib, no distribute
+        "from tensorflow.contrib import distribute as cd",
         "distributed = True",
         "contribution = 1",
         "x = 1",
@@ -231,7 +234,7 @@ def test_text_prechecks_answer_as_their_patterns(text: str) -> None:
 
     patterns = {
         "config-proto-to-configure": _triage._CONFIG_PROTO,
-        "contrib-distribute": _triage._CONTRIB,
+        "contrib-distribute": re.compile(r"\bcontrib\b[\s\S]*\bdistribute\b"),
         "gpu-discovery": _triage._DISCOVERY,
         "build-in-strategy-scope": _triage._STRATEGY,
     }

@@ -38,6 +38,7 @@ _DEPRECATED = re.compile(r"experimental")
 _LOGICAL = re.compile(r"set_logical_device_configuration|set_virtual_device_configuration")
 
 _CONTRIB = re.compile(r"\bcontrib\b")
+_DISTRIBUTE = re.compile(r"\bdistribute\b")
 _DISCOVERY = re.compile(r"_get_available_gpus|is_gpu_available|gpu_device_name")
 _STRATEGY = re.compile(r"multi_gpu_model|\bdistribute\s*=")
 
@@ -123,6 +124,16 @@ def _found(pattern: re.Pattern[str], *literals: str) -> _Search:
     return search
 
 
+def _contrib_distribute(text: str, tree: ast.Module | None = None) -> bool:
+    """``contrib`` and, after it, ``distribute``: the command changes only names spelled
+    ``...contrib.distribute.X``, and ``tf.contrib.layers`` or ``slim`` (most TF1 code) is none
+    of its business."""
+    if "distribute" not in text:
+        return False
+    found = _CONTRIB.search(text)
+    return found is not None and _DISTRIBUTE.search(text, found.end()) is not None
+
+
 _PROTO_WORDS = ("ConfigProto", "GPUOptions", "Session", "set_session", "get_session")
 _DISCOVERY_WORDS = ("_get_available_gpus", "is_gpu_available", "gpu_device_name")
 _STRATEGY_WORDS = ("multi_gpu_model", "distribute")
@@ -140,7 +151,7 @@ PRECHECKS: dict[str, Precheck] = {
         _found(_CONFIG_PROTO, *_PROTO_WORDS), _found(_CONFIG_PROTO, *_PROTO_WORDS)
     ),
     # legacy multi-GPU code (commands contrib_distribute, gpu_discovery, build_in_strategy_scope)
-    "contrib-distribute": Precheck(_found(_CONTRIB, "contrib"), _found(_CONTRIB, "contrib")),
+    "contrib-distribute": Precheck(_contrib_distribute, _contrib_distribute),
     "gpu-discovery": Precheck(
         _found(_DISCOVERY, *_DISCOVERY_WORDS), _found(_DISCOVERY, *_DISCOVERY_WORDS)
     ),
