@@ -60,6 +60,26 @@ def migrate_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProc
     )
 
 
+def migrate_in_fresh_process(
+    path: Path, status: int, loaded: tuple[str, ...] = (), not_loaded: tuple[str, ...] = ()
+) -> subprocess.CompletedProcess[str]:
+    """``migrate --write path`` in a fresh interpreter, which checks its exit status and which
+    modules the run loaded (the child fails, with the reason on stderr, where one differs)."""
+    code = (
+        "import sys\n"
+        "from tfcompat_gpu.codemod.cli import main\n"
+        f"status = main(['migrate', '--write', {str(path)!r}])\n"
+        f"assert status == {status}, status\n"
+        f"missing = [m for m in {list(loaded)!r} if m not in sys.modules]\n"
+        "assert not missing, f'not loaded: {missing}'\n"
+        f"extra = [m for m in {list(not_loaded)!r} if m in sys.modules]\n"
+        "assert not extra, f'loaded: {extra}'\n"
+    )
+    return subprocess.run(
+        [sys.executable, "-c", code], env=child_env(), capture_output=True, text=True, check=False
+    )
+
+
 def split_warning(warning: str) -> tuple[int, str]:
     line, _, message = warning.partition(": ")
     return int(line), message

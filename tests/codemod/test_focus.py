@@ -4,15 +4,13 @@ from __future__ import annotations
 
 import ast
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 pytest.importorskip("libcst")
 
-from _support import child_env
+from _support import migrate_in_fresh_process
 
 from tfcompat_gpu.codemod._engine import _migrate, commands_for
 from tfcompat_gpu.codemod._focus import focus
@@ -159,16 +157,7 @@ def test_every_command_names_its_precheck() -> None:
 def test_a_tree_without_gpu_configuration_never_loads_libcst(tmp_path: Path) -> None:
     (tmp_path / "model.py").write_text(MODEL.format(i=0))
     (tmp_path / "broken.py").write_text("def oops(:\n")
-    code = (
-        "import sys\n"
-        "from tfcompat_gpu.codemod.cli import main\n"
-        f"status = main(['migrate', '--write', {str(tmp_path)!r}])\n"
-        "assert status == 1, status\n"
-        "assert 'libcst' not in sys.modules\n"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", code], env=child_env(), capture_output=True, text=True, check=False
-    )
+    done = migrate_in_fresh_process(tmp_path, status=1, not_loaded=("libcst",))
     assert done.returncode == 0, done.stderr
     assert "broken.py: skipped: cannot parse it (line 1, column 10" in done.stderr
 
@@ -191,17 +180,8 @@ def test_the_walk_goes_into_statements_that_hold_planned_changes() -> None:
 def test_a_legacy_file_is_migrated_without_libcsts_codemod_framework(tmp_path: Path) -> None:
     # libcst.matchers, which LibCST's codemod framework loads, takes about 0.3 s to import
     (tmp_path / "train.py").write_text(FILES["script"])
-    code = (
-        "import sys\n"
-        "from tfcompat_gpu.codemod.cli import main\n"
-        f"status = main(['migrate', '--write', {str(tmp_path)!r}])\n"
-        "assert status == 0, status\n"
-        "assert 'libcst' in sys.modules\n"
-        "assert 'libcst.matchers' not in sys.modules\n"
-        "assert 'libcst.codemod' not in sys.modules\n"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", code], env=child_env(), capture_output=True, text=True, check=False
+    done = migrate_in_fresh_process(
+        tmp_path, status=0, loaded=("libcst",), not_loaded=("libcst.matchers", "libcst.codemod")
     )
     assert done.returncode == 0, done.stderr
     assert "tfcompat_gpu.configure(" in (tmp_path / "train.py").read_text()

@@ -7,15 +7,13 @@ nothing of the text path.
 from __future__ import annotations
 
 import ast
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 pytest.importorskip("libcst")
 
-from _support import child_env
+from _support import migrate_in_fresh_process
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -226,16 +224,7 @@ def test_generated_files_migrate_as_the_whole_file_does(
 def test_a_tree_that_only_needs_renames_never_loads_libcst(tmp_path: Path) -> None:
     (tmp_path / "gpus.py").write_text(SURE["growth"])
     (tmp_path / "train.py").write_text(SURE["horovod"])
-    code = (
-        "import sys\n"
-        "from tfcompat_gpu.codemod.cli import main\n"
-        f"status = main(['migrate', '--write', {str(tmp_path)!r}])\n"
-        "assert status == 0, status\n"
-        "assert 'libcst' not in sys.modules\n"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", code], env=child_env(), capture_output=True, text=True, check=False
-    )
+    done = migrate_in_fresh_process(tmp_path, status=0, not_loaded=("libcst",))
     assert done.returncode == 0, done.stderr
     assert "list_physical_devices('GPU')" in (tmp_path / "train.py").read_text()
     assert "experimental.list" not in (tmp_path / "gpus.py").read_text()

@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import ast
 from collections import Counter
-from collections.abc import Iterator
 
 from tfcompat_gpu._tfnames import DEPRECATED_NAMES, canonical
 from tfcompat_gpu.codemod._astwalk import walk
 from tfcompat_gpu.codemod._io import split_lines
+from tfcompat_gpu.codemod._triage import statements
 
 __all__ = ["TextRenamer", "rename_only", "spelled_prefix"]
 
@@ -100,30 +100,12 @@ def _bindings(tree: ast.Module) -> tuple[Counter[str], set[str]]:
     return counts, imported
 
 
-def _module_statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
-    """The statements of the module's own scope (not those inside functions or classes)."""
-    todo = list(body)
-    while todo:
-        statement = todo.pop()
-        yield statement
-        if isinstance(statement, _DEFINITIONS):
-            continue
-        for name in ("body", "orelse", "finalbody"):
-            inner = getattr(statement, name, None)
-            if isinstance(inner, list):
-                todo.extend(inner)
-        for handler in getattr(statement, "handlers", ()):
-            todo.extend(handler.body)
-        for case in getattr(statement, "cases", ()):
-            todo.extend(case.body)
-
-
 def _roots(tree: ast.Module) -> tuple[dict[str, str], Counter[str], set[str]] | None:
     """Names bound once in the file, by a module-level import, with the module they stand for;
     how often each name is bound; the names any import binds.  None when a star import may
     bind any name."""
     imported: dict[str, str] = {}
-    for statement in _module_statements(tree.body):
+    for statement in statements(tree.body, scopes=False):
         if isinstance(statement, ast.Import):
             for alias in statement.names:
                 if alias.asname:

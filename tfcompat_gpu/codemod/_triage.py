@@ -15,7 +15,15 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
-__all__ = ["PRECHECKS", "RENAME_PRECHECK", "TARGETS", "Precheck", "Target", "wanted_prechecks"]
+__all__ = [
+    "PRECHECKS",
+    "RENAME_PRECHECK",
+    "TARGETS",
+    "Precheck",
+    "Target",
+    "statements",
+    "wanted_prechecks",
+]
 
 Target = Literal["facade", "tf2"]
 TARGETS: tuple[Target, ...] = ("facade", "tf2")
@@ -45,12 +53,21 @@ _STRATEGY = re.compile(r"multi_gpu_model|\bdistribute\s*=")
 _ATTRIBUTE_ASSIGNMENT = re.compile(r"\w\s*\.\s*\w+\s*=[^=]")
 
 
-def _statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
-    """Every statement, nested ones included, without walking into expressions."""
+_DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+
+def statements(body: list[ast.stmt], *, scopes: bool = True) -> Iterator[ast.stmt]:
+    """Every statement, nested ones included, without walking into expressions.
+
+    ``scopes=False``: not the statements inside functions and classes (those of the module's
+    own scope only).
+    """
     todo = list(body)
     while todo:
         statement = todo.pop()
         yield statement
+        if not scopes and isinstance(statement, _DEFINITIONS):
+            continue
         for name in ("body", "orelse", "finalbody"):
             inner = getattr(statement, name, None)
             if isinstance(inner, list):
@@ -73,7 +90,7 @@ def _assigns_tensorflow_attribute(source: str, tree: ast.Module | None = None) -
             return True  # let LibCST say what is wrong with it
     bound: set[str] = set()
     assigned: list[ast.Attribute] = []
-    for node in _statements(tree.body):
+    for node in statements(tree.body):
         if isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.name.split(".")[0] == "tensorflow":
