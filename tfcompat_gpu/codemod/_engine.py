@@ -25,7 +25,7 @@ from tfcompat_gpu.codemod._base import (
 )
 from tfcompat_gpu.codemod._focus import focus, unfocus
 from tfcompat_gpu.codemod._imports import add_imports, remove_imports
-from tfcompat_gpu.codemod._io import split_lines
+from tfcompat_gpu.codemod._io import has_bare_cr, split_lines
 from tfcompat_gpu.codemod._positions import Span, SpanProvider
 from tfcompat_gpu.codemod._renames import TextRenamer
 from tfcompat_gpu.codemod._triage import Target
@@ -36,7 +36,6 @@ __all__ = ["commands_for", "migrate_parsed"]
 
 _N = TypeVar("_N", bound=cst.CSTNode)
 _IDENTIFIER = re.compile(r"[^\W\d]\w*")
-_BARE_CR = re.compile(r"\r(?!\n)")
 _STATEMENTS = frozenset(
     {
         cst.SimpleStatementLine,
@@ -84,7 +83,7 @@ class _Together(cst.CSTTransformer):
         self._visits: dict[type[cst.CSTNode], list[Callable[[cst.CSTNode], object]]] = {}
         self._lines = split_lines(code)
         # a bare CR ends a line for LibCST's positions but not for the split above
-        self._positions = None if _BARE_CR.search(code) else positions
+        self._positions = None if has_bare_cr(code) else positions
         self._open: set[cst.CSTNode] = set()
 
     def on_visit(self, node: cst.CSTNode) -> bool:

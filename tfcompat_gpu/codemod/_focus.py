@@ -17,8 +17,8 @@ import ast
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from tfcompat_gpu.codemod._astwalk import children, walk
-from tfcompat_gpu.codemod._io import split_lines
+from tfcompat_gpu.codemod._astwalk import DEFINITIONS, children, statement_spans, walk
+from tfcompat_gpu.codemod._io import has_bare_cr, split_lines
 
 __all__ = ["Focus", "focus", "unfocus"]
 
@@ -34,19 +34,14 @@ class Focus:
     """(stub text, original text) of each statement left out (rewritten where ``rewrite`` did)."""
 
 
-_DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
-
-
 def _bound(statement: ast.stmt) -> set[str]:
     """Module-level names a top-level statement binds."""
     names: set[str] = set()
-    if isinstance(statement, _DEFINITIONS):
-        names.add(statement.name)
     for node in walk(statement):
         if isinstance(node, ast.Global):
             names.update(node.names)
-    if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
-        return names
+    if isinstance(statement, DEFINITIONS):
+        return names | {statement.name}
     for node in walk(statement):
         if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
             names.add(node.id)
@@ -58,7 +53,7 @@ def _bound(statement: ast.stmt) -> set[str]:
     return names
 
 
-_SCOPES = (*_DEFINITIONS, ast.Lambda)
+_SCOPES = (*DEFINITIONS, ast.Lambda)
 
 
 def _collect(nodes: Sequence[ast.AST]) -> tuple[set[str], set[str], set[str]]:
@@ -108,7 +103,7 @@ def _free(scope: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.Class
 
 def _names(statement: ast.stmt) -> set[str]:
     """Module-level names a top-level statement may read or bind."""
-    if isinstance(statement, _DEFINITIONS):
+    if isinstance(statement, DEFINITIONS):
         # what it binds besides its name is declared ``global`` inside: among the free names
         return _free(statement) | {statement.name}
     # what ``_bound`` finds (stores, deletions, imports, nested definitions, ``global``) is
@@ -141,21 +136,12 @@ def focus(
     which is all that whether the import is still used needs.  Each read costs LibCST's
     scope analysis a node.
     """
-    if _MARK in code:
+    body = tree.body
+    spans = statement_spans(body)
+    if _MARK in code or not body or spans is None or has_bare_cr(code):
         return None
     # lines as Python counts them (splitlines would also split at form feeds)
     lines = split_lines(code)
-    body = tree.body
-    spans: list[tuple[int, int]] = []
-    for statement in body:
-        decorators = getattr(statement, "decorator_list", [])
-        start = min([statement.lineno, *(d.lineno for d in decorators)])
-        end = statement.end_lineno or statement.lineno
-        if spans and start <= spans[-1][1]:
-            return None  # two statements on one line (``a = 1; b = 2``)
-        spans.append((start, end))
-    if not body or any("\r" in line.rstrip("\r\n") for line in lines):
-        return None  # a bare CR ends a line for Python but not for splitlines here
     texts = ["".join(lines[start - 1 : end]) for start, end in spans]
     concerned = [relevant(t) for t in texts]
     rewritten: dict[int, str] = {}
@@ -180,7 +166,7 @@ def focus(
     # arguments is opaque to the dataflow either way), so only what it reads and what it binds
     # otherwise (``global`` names) count.  It is still kept when its name is bound again by
     # kept code, or when it reads or declares a name the kept code uses.
-    defined = [{s.name} if isinstance(s, _DEFINITIONS) else set() for s in body]
+    defined = [{s.name} if isinstance(s, DEFINITIONS) else set() for s in body]
     matched = [n - d for n, d in zip(names, defined)]
     imported: set[str] = set()
     for statement, binds in zip(body, bound):

@@ -19,18 +19,33 @@ import tempfile
 import tokenize
 from dataclasses import dataclass
 
-__all__ = ["MAX_BYTES", "Skip", "Source", "read_source", "split_lines", "write_source"]
+__all__ = [
+    "MAX_BYTES",
+    "Skip",
+    "Source",
+    "has_bare_cr",
+    "read_source",
+    "split_lines",
+    "write_source",
+]
 
 MAX_BYTES = 5 * 1024 * 1024
 _WRITABLE = stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH
 _LONE_LF = re.compile(r"(?<!\r)\n")
 _LINE = re.compile(r"[^\n]*\n|[^\n]+\Z")
+_BARE_CR = re.compile(r"\r(?!\n)")
 
 
 def split_lines(text: str) -> list[str]:
     """``text``'s lines, each with its ending, split at ``\n`` only (not at form feeds or
     other characters ``str.splitlines`` splits at); a last line without ending is kept."""
     return _LINE.findall(text)
+
+
+def has_bare_cr(text: str) -> bool:
+    """Whether a CR not followed by LF ends a line: Python and LibCST count it as a line end,
+    :func:`split_lines` does not, so line numbers would not match."""
+    return _BARE_CR.search(text) is not None
 
 
 class Skip(Exception):

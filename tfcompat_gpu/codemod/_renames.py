@@ -17,13 +17,12 @@ import ast
 from collections import Counter
 
 from tfcompat_gpu._tfnames import DEPRECATED_NAMES, canonical
-from tfcompat_gpu.codemod._astwalk import walk
-from tfcompat_gpu.codemod._io import split_lines
+from tfcompat_gpu.codemod._astwalk import DEFINITIONS, statement_spans, walk
+from tfcompat_gpu.codemod._io import has_bare_cr, split_lines
 from tfcompat_gpu.codemod._triage import statements
 
 __all__ = ["TextRenamer", "rename_only", "spelled_prefix"]
 
-_DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 # every deprecated name is spelled through ``config.experimental``
 _MARK = "experimental"
 
@@ -87,7 +86,7 @@ def _bindings(tree: ast.Module) -> tuple[Counter[str], set[str]]:
             name = node.asname or node.name.split(".")[0]
             counts[name] += 1
             imported.add(name)
-        elif isinstance(node, (*_DEFINITIONS, *_TYPE_PARAMETERS)):
+        elif isinstance(node, (*DEFINITIONS, *_TYPE_PARAMETERS)):
             counts[node.name] += 1  # type: ignore[attr-defined]
         elif isinstance(node, (ast.Global, ast.Nonlocal)):
             counts.update(node.names)
@@ -204,19 +203,13 @@ def rename_only(code: str, tree: ast.Module) -> str | None:
     import tensorflow as tf
     gpus = tf.config.list_physical_devices()
     """
+    spans = statement_spans(tree.body)
+    if spans is None or has_bare_cr(code):
+        return None
     lines = split_lines(code)
-    if any("\r" in line.rstrip("\r\n") for line in lines):
-        return None  # a bare CR ends a line for Python, not for the split above
     renamer = TextRenamer(tree)
     out = list(lines)
-    last = 0
-    for statement in tree.body:
-        decorators = getattr(statement, "decorator_list", [])
-        first = min([statement.lineno, *(d.lineno for d in decorators)])
-        end = statement.end_lineno or statement.lineno
-        if first <= last:
-            return None  # two statements on one line (``a = 1; b = 2``)
-        last = end
+    for statement, (first, end) in zip(tree.body, spans):
         text = "".join(lines[first - 1 : end])
         if _MARK not in text:
             continue

@@ -15,6 +15,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
+from tfcompat_gpu.codemod._astwalk import DEFINITIONS
+
 __all__ = [
     "PRECHECKS",
     "RENAME_PRECHECK",
@@ -53,9 +55,6 @@ _STRATEGY = re.compile(r"multi_gpu_model|\bdistribute\s*=")
 _ATTRIBUTE_ASSIGNMENT = re.compile(r"\w\s*\.\s*\w+\s*=[^=]")
 
 
-_DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
-
-
 def statements(body: list[ast.stmt], *, scopes: bool = True) -> Iterator[ast.stmt]:
     """Every statement, nested ones included, without walking into expressions.
 
@@ -66,7 +65,7 @@ def statements(body: list[ast.stmt], *, scopes: bool = True) -> Iterator[ast.stm
     while todo:
         statement = todo.pop()
         yield statement
-        if not scopes and isinstance(statement, _DEFINITIONS):
+        if not scopes and isinstance(statement, DEFINITIONS):
             continue
         for name in ("body", "orelse", "finalbody"):
             inner = getattr(statement, name, None)
