@@ -134,6 +134,10 @@ UNSURE = {
         "tf.config.experimental.list_physical_devices()\n"
     ),
     "two-on-a-line": "import tensorflow as tf\nx = 1; tf.config.experimental.list_physical_devices()\n",
+    # a CR before a CRLF ends a line for Python: line numbers would not match a split at LF
+    "cr-before-crlf": (
+        "import tensorflow as tf\r\nx = 1\r\r\ntf.config.experimental.list_physical_devices()\r\n"
+    ),
 }
 
 
