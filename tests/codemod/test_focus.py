@@ -223,3 +223,19 @@ def test_text_prechecks_answer_as_their_patterns(text: str) -> None:
         expected = pattern.search(text) is not None
         assert check.wanted(text, None) is expected, name
         assert check.relevant(text) is expected, name
+
+
+def test_a_cr_before_a_crlf_gives_the_whole_file_to_libcst() -> None:
+    # Python ends a line at that CR: a cut at LF would misplace every statement after it
+    code = (
+        "import tensorflow as tf\r\nx = 1\r\r\n"
+        + MODEL.format(i=0).replace("\n", "\r\n")
+        + "config = tf.ConfigProto()\r\nconfig.gpu_options.allow_growth = True\r\n"
+        "sess = tf.Session(config=config)\r\n" + MODEL.format(i=1).replace("\n", "\r\n")
+    )
+    wanted = commands_for(code)
+    assert focus(code, ast.parse(code), lambda t: any(c.relevant(t) for c in wanted)) is None
+    whole_code, _ = _migrate(code, wanted, "facade", "", set())
+    result = migrate_source(code)
+    assert result.code == whole_code
+    assert "allow_growth=True" in result.code
