@@ -22,6 +22,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from tfcompat_gpu._errors import GPUConfigError
+from tfcompat_gpu._numbers import INT_TEXT, parse_int, share_mb
 from tfcompat_gpu._nvml import GPUReading, NVMLUnavailable, Readings, read
 
 __all__ = [
@@ -38,7 +39,7 @@ __all__ = [
 ]
 
 MB = 1 << 20
-_AUTO = re.compile(r"auto(?::(\d+))?\Z")
+_AUTO = re.compile(rf"auto(?::\s*({INT_TEXT}))?\Z")  # ASCII digits, as every other number
 
 
 @dataclass(frozen=True)
@@ -164,8 +165,11 @@ def _apply_visible(ordered: Sequence[Any], value: str | None) -> tuple[dict[str,
     for raw in value.split(","):
         entry = raw.strip()
         match: Any = None
-        if entry.isdigit() and int(entry) < len(ordered):
-            match = ordered[int(entry)]
+        # The driver reads indices byte-wise as ASCII digits: "²" or a fullwidth one (U+FF11) is an
+        # invalid entry there (str.isdigit() accepts both), which ends the list.
+        number = parse_int(entry)
+        if number is not None and number < len(ordered):
+            match = ordered[number]
         elif entry.startswith("GPU-") and len(entry) > 4:
             found = [gpu for gpu in ordered if gpu.uuid.startswith(entry)]
             match = found[0] if len(found) == 1 else None
@@ -395,12 +399,12 @@ def _format_mb(mb: int) -> str:
 
 def fraction_in_mb(fraction: float, totals: Sequence[int]) -> str:
     """``0.5 (8192 MB of 16384 MB)`` for messages; one entry per distinct card size."""
-    parts = sorted({int(fraction * total) for total in totals})
     sizes = sorted(set(totals))
+
+    def share(size: int) -> str:
+        mb = share_mb(fraction, size)
+        return "more than any card has" if mb is None else _format_mb(mb)
+
     if len(sizes) == 1:
-        return f"{fraction} ({_format_mb(parts[0])} of {_format_mb(sizes[0])})"
-    return (
-        f"{fraction} ("
-        + ", ".join(f"{int(fraction * size)} MB of {size} MB" for size in sizes)
-        + ")"
-    )
+        return f"{fraction} ({share(sizes[0])} of {_format_mb(sizes[0])})"
+    return f"{fraction} (" + ", ".join(f"{share(size)} of {size} MB" for size in sizes) + ")"

@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, ClassVar, NamedTuple, Union
 
 from tfcompat_gpu._errors import GPUConfigError
+from tfcompat_gpu._numbers import is_int, parse_float, parse_int
 
 __all__ = [
     "COUNT",
@@ -158,8 +159,8 @@ _FALSE = frozenset({"0", "false", "no", "off"})
 
 
 def _digits(text: str) -> bool:
-    """``text`` is a non-negative integer written in ASCII digits."""
-    return text.isascii() and text.isdigit()
+    """``text`` is a non-negative integer in the project's number grammar (:mod:`._numbers`)."""
+    return is_int(text)
 
 
 def _type_name(key: str) -> bool:
@@ -234,15 +235,15 @@ class Fraction(Kind):
         return fraction
 
     def parse(self, text: str) -> float:
-        try:
-            return float(text)
-        except ValueError:
-            pass
+        # Not float(): it reads "0_5" as 5.0 and fullwidth digits as ASCII ones.
+        value = parse_float(text)
+        if value is not None:
+            return value
         fix = ""
-        number = text[:-1].strip()
-        if text.endswith("%") and number.replace(".", "", 1).isdigit() and number.isascii():
-            fix = f"Write the share as a fraction: {text} is {float(number) / 100:g}."
-        raise TextError("a number in (0, 1]", fix)
+        percent = parse_float(text[:-1]) if text.endswith("%") else None
+        if percent is not None:
+            fix = f"Write the share as a fraction: {text} is {percent / 100:g}."
+        raise TextError("a number in (0, 1] (ASCII digits, such as 0.5)", fix)
 
 
 class MemoryLimits(Kind):
@@ -399,11 +400,13 @@ def parse_device_list(text: str) -> tuple[tuple[int, ...], DeviceListProblem | N
         entry = raw.strip()
         if not entry:
             return tuple(ids), DeviceListProblem(entry, "empty entry")
-        if entry.startswith("-") and entry[1:].isdigit():
+        if entry.startswith("-") and is_int(entry[1:]):
             return tuple(ids), DeviceListProblem(entry, f"negative id {entry}")
-        if not (entry.isascii() and entry.isdigit()):
+        # TensorFlow reads each entry with strings::safe_strto32 (ASCII digits only):
+        # xla/tsl/framework/device_id_utils.cc, ParseVisibleDeviceList.
+        number = parse_int(entry)
+        if number is None:
             return tuple(ids), DeviceListProblem(entry, f"{entry!r} is not a GPU id")
-        number = int(entry)
         if number in ids:
             return tuple(ids), DeviceListProblem(entry, f"duplicate id {number}", number)
         ids.append(number)

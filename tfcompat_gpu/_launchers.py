@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from tfcompat_gpu._errors import GPUConfigError
+from tfcompat_gpu._numbers import parse_int
 
 __all__ = [
     "LAUNCHERS",
@@ -91,13 +92,13 @@ class LauncherInfo:
 
 
 def _int(name: str, raw: str) -> int:
-    text = raw.strip()
-    if not text.isdigit() or not text.isascii():
+    number = parse_int(raw)
+    if number is None:
         raise GPUConfigError(
-            f"{name}: expected a non-negative integer (a rank set by the launcher). "
-            f"Received: {name}={raw!r}. Unset it or let the launcher set it."
+            f"{name}: expected a non-negative integer in ASCII digits (a rank set by the "
+            f"launcher). Received: {name}={raw!r}. Unset it or let the launcher set it."
         )
-    return int(text)
+    return number
 
 
 def detect(environ: Mapping[str, str] | None = None) -> LauncherInfo | None:
@@ -160,12 +161,13 @@ def resolve_local_rank(argument: str | None) -> tuple[int, ...]:
     text = "local_rank" if argument is None else f"local_rank:{argument}"
     per_process = 1
     if argument is not None:
-        if not argument.isdigit() or not argument.isascii() or int(argument) == 0:
+        count = parse_int(argument)
+        if count is None or count == 0:
             raise GPUConfigError(
                 f'{name}: expected "local_rank" or "local_rank:K" with K >= 1 GPUs per process. '
                 f"Received: {name}={text!r}."
             )
-        per_process = int(argument)
+        per_process = count
     try:
         rank = local_rank()
     except GPUConfigError as exc:

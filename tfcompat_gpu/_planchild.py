@@ -35,7 +35,9 @@ def _replay(tf: Any, fields: dict[str, Any], gpus: list[Any]) -> list[dict[str, 
     ids: list[int] = []
     visible = fields.get("visible_device_list")
     if isinstance(visible, str) and visible:
-        ids = [int(part) for part in visible.split(",") if part.strip().isdigit()]
+        from tfcompat_gpu._kinds import parse_device_list
+
+        ids = list(parse_device_list(visible)[0])
     elif isinstance(visible, list):
         ids = [int(i) for i in visible]
     if any(i >= len(gpus) for i in ids):

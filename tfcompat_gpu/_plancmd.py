@@ -20,13 +20,14 @@ from typing import Any
 
 from tfcompat_gpu._errors import GPUConfigError
 from tfcompat_gpu._inventory import MB, Inventory, inventory, parse_auto, pick, with_visible
+from tfcompat_gpu._numbers import REAL_TEXT, parse_int, share_mb
 from tfcompat_gpu._nvml import GPUReading, Readings
 from tfcompat_gpu._settings_flags import ExitTwoParser, add_settings_arguments, fields_from_flags
 
 __all__ = ["main", "make_plan", "render"]
 
 _PROG = "tfcompat-gpu plan"
-_SIZE = re.compile(r"(\d+(?:\.\d+)?)\s*(|m|mb|mib|g|gb|gib|t|tb|tib)\Z", re.IGNORECASE)
+_SIZE = re.compile(rf"({REAL_TEXT})\s*(|m|mb|mib|g|gb|gib|t|tb|tib)\Z", re.IGNORECASE)
 _FLAG_OF = {
     "allow_growth": "--allow-growth",
     "allow_soft_placement": "--soft-placement",
@@ -45,7 +46,7 @@ def _parser() -> ExitTwoParser:
     settings = parser.add_argument_group("settings (as for 'tfcompat-gpu run')")
     add_settings_arguments(settings)
     machine = parser.add_argument_group("machine (default: this one, through NVML)")
-    machine.add_argument("--gpus", type=int, metavar="N", help="describe a machine with N GPUs")
+    machine.add_argument("--gpus", type=_count, metavar="N", help="describe a machine with N GPUs")
     machine.add_argument(
         "--gpu-memory",
         metavar="SIZE",
@@ -69,6 +70,14 @@ def _parser() -> ExitTwoParser:
     return parser
 
 
+def _count(text: str) -> int:
+    # Not type=int: int() reads "1_0" as 10 and fullwidth digits as ASCII ones.
+    count = parse_int(text)
+    if count is None:
+        raise argparse.ArgumentTypeError(f"expected a GPU count in ASCII digits, not {text!r}")
+    return count
+
+
 def _size_mb(text: str) -> int:
     match = _SIZE.match(text.strip())
     if not match:
@@ -77,7 +86,14 @@ def _size_mb(text: str) -> int:
         )
     value, unit = float(match.group(1)), match.group(2).lower()
     scale = {"": 1, "m": 1, "mb": 1, "mib": 1, "t": 1 << 20, "tb": 1 << 20, "tib": 1 << 20}
-    return int(value * scale.get(unit, 1024))
+    mb = value * scale.get(unit, 1024)
+    # A card has at least 1 MB and at most what TensorFlow's int64 byte counts can hold.
+    if not 1 <= mb < 2**63 / MB:
+        raise GPUConfigError(
+            f"--gpu-memory: expected a card size of at least 1 MB, such as 16GiB or 24576MB. "
+            f"Received: {text!r}."
+        )
+    return int(mb)
 
 
 def _described(ns: argparse.Namespace) -> Readings:
@@ -97,7 +113,8 @@ def _described(ns: argparse.Namespace) -> Readings:
             index=i,
             name="described GPU",
             uuid=f"GPU-described-{i}",
-            pci_bus_id=f"00000000:{i + 1:02X}:00.0",
+            # A PCI bus number is one byte: past 255 GPUs, the next PCI domain.
+            pci_bus_id=f"{i // 255:08X}:{i % 255 + 1:02X}:00.0",
             memory_total=sizes[i] * MB if sizes else 0,
             memory_free=sizes[i] * MB if sizes else 0,
             memory_used=0,
@@ -286,7 +303,14 @@ def _logical_devices(answer: dict[str, Any]) -> list[dict[str, Any]]:
             if limit is not None:
                 memory = f"{int(limit)} MB (memory_limit)"
             elif fraction:
-                mb = f"{int(fraction * total)} MB of {total} MB" if total else "MB unknown"
+                share = share_mb(fraction, total) if total else None
+                mb = (
+                    "MB unknown"
+                    if not total
+                    else f"{share} MB of {total} MB"
+                    if share is not None
+                    else f"more than any card has, of {total} MB"
+                )
                 memory = f"{fraction} of the card ({mb})"
             else:
                 memory = "all free memory (TensorFlow's default, minus a reserve)"

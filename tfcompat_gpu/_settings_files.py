@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from tfcompat_gpu._errors import GPUConfigError
+from tfcompat_gpu._numbers import is_int
 from tfcompat_gpu._options import OPTIONS_BY_NAME, check_value, parse_text, resolve_key
 
 __all__ = ["read_fields"]
@@ -92,7 +93,7 @@ def _fields(location: Path, table: str, entries: Iterable[_Entry]) -> dict[str, 
 
 def _gpu_keys(value: dict[Any, Any], where: str) -> dict[int, Any]:
     # TOML keys are strings; GPU ids are ints.
-    if not all(str(k).isdigit() for k in value):
+    if not all(is_int(str(k)) for k in value):
         raise GPUConfigError(
             f"{where}: expected GPU ids as keys of memory_limit_mb, such as "
             f'{{ "0" = [1024, 1024] }}. Received: {value!r}.'

@@ -28,6 +28,7 @@ from typing import Any
 from tfcompat_gpu import _launchers, _tf
 from tfcompat_gpu._errors import GPUConfigError, TooLateError
 from tfcompat_gpu._launchers import LauncherInfo, local_rank
+from tfcompat_gpu._numbers import INT_TEXT, parse_int
 from tfcompat_gpu._state import STATE
 from tfcompat_gpu._where import user_frame
 from tfcompat_gpu.config import GPUConfig
@@ -187,7 +188,7 @@ def _tasks_per_node(raw: str) -> list[int]:
     """SLURM's ``2(x3),1`` -> [2, 2, 2, 1]."""
     counts: list[int] = []
     for part in raw.split(","):
-        match = re.fullmatch(r"\s*(\d+)(?:\(x(\d+)\))?\s*", part)
+        match = re.fullmatch(rf"\s*({INT_TEXT})(?:\(x({INT_TEXT})\))?\s*", part)
         if match is None:
             raise GPUConfigError(
                 "SLURM_STEP_TASKS_PER_NODE: expected a SLURM task list such as '2(x3),1'. "
@@ -204,12 +205,13 @@ def _slurm_tasks(environ: Mapping[str, str], launcher: LauncherInfo | None) -> i
     raw = environ.get("SLURM_STEP_NUM_TASKS", "").strip()
     if not raw or "SLURM_PROCID" not in environ:
         return 0
-    if not raw.isdigit():
+    tasks = parse_int(raw)
+    if tasks is None:
         raise GPUConfigError(
             "SLURM_STEP_NUM_TASKS: expected the number of tasks of the step (an int). "
             f"Received: SLURM_STEP_NUM_TASKS={raw!r}."
         )
-    return int(raw)
+    return tasks
 
 
 class _Resolvers:
