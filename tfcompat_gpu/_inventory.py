@@ -307,8 +307,13 @@ class Selection:
 
     @property
     def tf_ids(self) -> tuple[int, ...]:
-        """The picked GPUs' TensorFlow physical numbers under the current variables."""
-        return tuple(gpu.tf_index for gpu in self.picked if gpu.tf_index is not None)
+        """The picked GPUs' TensorFlow physical numbers under the current variables, ascending.
+
+        A set of GPUs, not an order: where ``CUDA_VISIBLE_DEVICES`` lists GPUs out of CUDA order
+        ("3,2,1,0"), the picked GPUs' TensorFlow numbers are still given in TensorFlow's own
+        order, so that ``auto`` never reads as a reorder the user did not ask for.
+        """
+        return tuple(sorted(gpu.tf_index for gpu in self.picked if gpu.tf_index is not None))
 
     def reason(self) -> str:
         ranked = "; ".join(
@@ -363,7 +368,14 @@ def pick(inv: Inventory, count: int, share: tuple[int, int] | None = None) -> Se
     picked = sorted(ranking[:count], key=lambda gpu: gpu.cuda_index)
     if share is not None:
         rank, ranks = share
-        if ranks < 1 or not 0 <= rank < ranks or count % ranks:
+        if ranks < 1 or not 0 <= rank < ranks:
+            raise GPUConfigError(
+                f"visible_device_list: 'auto:{count}' is shared by the local ranks of this node, "
+                f"and local rank {rank} of {ranks} is not one of them. Expected a local rank from "
+                f"0 to (local ranks - 1) and at least one local rank: check the launcher's "
+                "variables."
+            )
+        if count % ranks:
             raise GPUConfigError(
                 f"visible_device_list: 'auto:{count}' cannot be shared by {ranks} local ranks "
                 f"(local rank {rank}). Expected a GPU count that the local ranks divide."

@@ -38,8 +38,11 @@ class Launcher:
     local_size: str | None
 
 
-# Checked in this order: an MPI launcher run inside a SLURM allocation inherits SLURM_LOCALID
-# from the batch step, so the MPI variables (set per rank) win over SLURM's.
+# Checked in this order: a launcher run inside a SLURM allocation inherits SLURM_LOCALID from
+# the batch step (one value for all the processes the launcher starts), so the variables a
+# launcher sets per process win over SLURM's: the MPI ones, and torchrun's LOCAL_RANK (set for
+# each worker it starts: torch/distributed/elastic/agent/server/local_elastic_agent.py,
+# LocalElasticAgent._start_workers) when torchrun runs inside srun.
 LAUNCHERS: tuple[Launcher, ...] = (
     Launcher(
         "horovodrun", "HOROVOD_LOCAL_RANK", "HOROVOD_RANK", "HOROVOD_SIZE", "HOROVOD_LOCAL_SIZE"
@@ -61,8 +64,8 @@ LAUNCHERS: tuple[Launcher, ...] = (
     Launcher(
         "mpirun (MPICH / Intel MPI)", "MPI_LOCALRANKID", "PMI_RANK", "PMI_SIZE", "MPI_LOCALNRANKS"
     ),
-    Launcher("srun (SLURM)", "SLURM_LOCALID", "SLURM_PROCID", "SLURM_STEP_NUM_TASKS", None),
     Launcher("LOCAL_RANK (torchrun style)", "LOCAL_RANK", "RANK", "WORLD_SIZE", "LOCAL_WORLD_SIZE"),
+    Launcher("srun (SLURM)", "SLURM_LOCALID", "SLURM_PROCID", "SLURM_STEP_NUM_TASKS", None),
 )
 
 LOCAL_RANK_VARS: tuple[str, ...] = tuple(launcher.local_rank for launcher in LAUNCHERS)
@@ -79,6 +82,9 @@ class LauncherInfo:
     rank: int | None
     size: int | None
     local_size: int | None
+    ignored: tuple[str, ...] = ()
+    """``NAME=value`` of the launcher's other variables that are not ranks or counts (a
+    ``RANK=master`` some scripts set themselves): left out, and said, not fatal to the local rank."""
 
     def __str__(self) -> str:
         parts = [f"{self.name}: local rank {self.local_rank} (from {self.variable})"]
@@ -88,6 +94,8 @@ class LauncherInfo:
             parts.append(f"of {self.size}")
         if self.local_size is not None:
             parts.append(f"({self.local_size} on this node)")
+        if self.ignored:
+            parts.append(f"(ignored, not a number: {', '.join(self.ignored)})")
         return " ".join(parts)
 
 
@@ -101,6 +109,17 @@ def _int(name: str, raw: str) -> int:
     return number
 
 
+def _optional(env: Mapping[str, str], name: str | None, ignored: list[str]) -> int | None:
+    # Only the local rank is needed to pick a GPU; a malformed rank or size is left out (and
+    # reported) rather than failing what does not depend on it.
+    if name is None or not env.get(name, "").strip():
+        return None
+    number = parse_int(env[name])
+    if number is None:
+        ignored.append(f"{name}={env[name]!r}")
+    return number
+
+
 def detect(environ: Mapping[str, str] | None = None) -> LauncherInfo | None:
     """The first launcher whose local-rank variable is set, or None (a plain process)."""
     env = os.environ if environ is None else environ
@@ -108,19 +127,16 @@ def detect(environ: Mapping[str, str] | None = None) -> LauncherInfo | None:
         raw = env.get(launcher.local_rank)
         if raw is None or not raw.strip():
             continue
-
-        def optional(name: str | None) -> int | None:
-            if name is None or not env.get(name, "").strip():
-                return None
-            return _int(name, env[name])
-
+        ignored: list[str] = []
+        local = _int(launcher.local_rank, raw)
         return LauncherInfo(
             launcher.name,
             launcher.local_rank,
-            _int(launcher.local_rank, raw),
-            optional(launcher.rank),
-            optional(launcher.size),
-            optional(launcher.local_size),
+            local,
+            _optional(env, launcher.rank, ignored),
+            _optional(env, launcher.size, ignored),
+            _optional(env, launcher.local_size, ignored),
+            tuple(ignored),
         )
     return None
 
@@ -129,7 +145,8 @@ def local_rank(environ: Mapping[str, str] | None = None) -> int:
     """This process's rank on its node, from the launcher's variables.
 
     Looked up in order: ``HOROVOD_LOCAL_RANK``, ``OMPI_COMM_WORLD_LOCAL_RANK``,
-    ``MV2_COMM_WORLD_LOCAL_RANK``, ``MPI_LOCALRANKID``, ``SLURM_LOCALID``, ``LOCAL_RANK``.
+    ``MV2_COMM_WORLD_LOCAL_RANK``, ``MPI_LOCALRANKID``, ``LOCAL_RANK``, ``SLURM_LOCALID`` (a
+    launcher inside ``srun`` sets its own per-process variable; ``SLURM_LOCALID`` is inherited).
     Raises :class:`GPUConfigError` naming them when none is set.
 
     Example::

@@ -144,6 +144,15 @@ def _local_share() -> tuple[int, int] | None:
             "a launcher that does (horovodrun, mpirun, torchrun); or give each rank its GPUs "
             'with visible_device_list="local_rank" or "local_rank:K".'
         )
+    launcher = next(item for item in launchers.LAUNCHERS if item.name == info.name)
+    if info.local_size < 1 or info.local_rank >= info.local_size:
+        # Each is a launcher's own variable: name both, with their values.
+        raise GPUConfigError(
+            f'visible_device_list="auto:N" under {info.name}: {info.variable}={info.local_rank} '
+            f"and {launcher.local_size}={info.local_size} contradict each other: a node runs "
+            f"{launcher.local_size} >= 1 local ranks, numbered 0 to {launcher.local_size} - 1. "
+            "Expected the values the launcher set; unset the one set by hand."
+        )
     return info.local_rank, info.local_size
 
 
