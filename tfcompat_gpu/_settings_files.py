@@ -188,13 +188,40 @@ def _toml_entries(text: str, location: Path) -> tuple[str, list[_Entry]]:
     if not isinstance(table, dict):
         raise GPUConfigError(missing)
     lines = _toml_lines(text, header)
-    entries = [
-        _Entry(key, value, lines.get(key), text=False)
-        for key, value in table.items()
-        # sub-tables such as [tool.tfcompat-gpu.lint] belong to other tools
-        if not isinstance(value, dict) or key in _TABLES
-    ]
+    entries = []
+    for key, value in table.items():
+        if isinstance(value, dict) and key in _OTHER_PARTS:
+            continue  # [tool.tfcompat-gpu.lint] is read by the lint
+        if isinstance(value, dict) and key not in _TABLES:
+            # An unknown table is an unknown key: TensorFlow's nesting ([...gpu_options]) is
+            # not this file's, and silently running with defaults would hide it.
+            where = f"{_place(location, lines.get(key))} {header}"
+            known = _known_keys()
+            inner = sorted(k for k in value if k.replace("-", "_") in known)
+            hint = (
+                f" Write its keys directly under {header}: "
+                + ", ".join(f"{k} = {_toml_value(value[k])}" for k in inner)
+                + "."
+                if inner
+                else ""
+            )
+            raise GPUConfigError(
+                f"{where} {key}: {key!r} is a table, and no GPU setting or part of tfcompat-gpu "
+                f"is called so. Expected GPU settings as keys of {header} (allow_growth = true), "
+                f"or a [{header[1:-1]}.lint] table for the lint.{hint}"
+            )
+        entries.append(_Entry(key, value, lines.get(key), text=False))
     return header, entries
+
+
+_OTHER_PARTS = ("lint",)
+"""Sub-tables of ``[tool.tfcompat-gpu]`` that other parts of tfcompat-gpu read."""
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return repr(value) if not isinstance(value, str) else f'"{value}"'
 
 
 def _toml_lines(text: str, header: str) -> dict[str, int]:
@@ -204,10 +231,18 @@ def _toml_lines(text: str, header: str) -> dict[str, int]:
     for number, line in enumerate(text.splitlines(), 1):
         stripped = line.strip()
         if stripped.startswith("["):
-            inside = stripped.replace(" ", "") == header
+            name = stripped.replace(" ", "").split("]", 1)[0] + "]"
+            inside = name == header
+            # [tool.tfcompat-gpu.gpu_options]: the table is a key of the header's table.
+            sub = re.fullmatch(
+                re.escape(header[:-1]) + r"""\.["']?([A-Za-z0-9_-]+)["']?.*\]""", name
+            )
+            if sub:
+                lines.setdefault(sub[1], number)
             continue
         if inside:
-            key = re.match(r"""["']?(?P<key>[A-Za-z0-9_-]+)["']?\s*=""", stripped)
+            # "key =" or a dotted "key.sub =" (a table written inline)
+            key = re.match(r"""["']?(?P<key>[A-Za-z0-9_-]+)["']?\s*[=.]""", stripped)
             if key:
                 lines.setdefault(key["key"], number)
     return lines
