@@ -152,7 +152,16 @@ def _tf_config_cluster(environ: Mapping[str, str]) -> _Cluster | None:
         raise GPUConfigError(
             f"TF_CONFIG: {expected}. Received: TF_CONFIG={raw!r} ({exc})."
         ) from None
-    cluster = data.get("cluster") if isinstance(data, dict) else None
+    if not isinstance(data, dict):
+        # TensorFlow's resolver calls .get() on the parsed value
+        # (tensorflow/python/distribute/cluster_resolver/tfconfig_cluster_resolver.py,
+        # _get_value_in_tfconfig): "[]" or "null" fails there, it does not mean "no cluster".
+        raise GPUConfigError(
+            f"TF_CONFIG: {expected}; a JSON object ({{...}}). Received: TF_CONFIG={raw!r}, "
+            f"a JSON {type(data).__name__.replace('NoneType', 'null')}. Unset TF_CONFIG for "
+            "training without a cluster."
+        )
+    cluster = data.get("cluster")
     if not cluster:
         return None  # TensorFlow treats a TF_CONFIG without a cluster as local training
     if not isinstance(cluster, dict) or not all(
@@ -164,10 +173,14 @@ def _tf_config_cluster(environ: Mapping[str, str]) -> _Cluster | None:
             f"Received: cluster={cluster!r}."
         )
     task = data.get("task") or {}
+    if not isinstance(task, dict):
+        task = {"type": None, "given": task}
     task_type, index = task.get("type"), task.get("index", 0)
     if (
         task_type not in cluster
-        or not isinstance(index, int)
+        # TensorFlow's int(task_info['index']) reads true as 1 (task_id in
+        # tfconfig_cluster_resolver.py): a bool is no index, whatever int() makes of it.
+        or type(index) is not int
         or not 0 <= index < len(cluster[task_type])
     ):
         raise GPUConfigError(
@@ -182,6 +195,11 @@ def _tf_config_cluster(environ: Mapping[str, str]) -> _Cluster | None:
         workers,
         has_ps="ps" in cluster,
     )
+
+
+def _tasks(cluster: _Cluster) -> int:
+    """Every task of the cluster, whatever its job (one process each)."""
+    return sum(len(tasks) for tasks in cluster.cluster.values())
 
 
 def _tasks_per_node(raw: str) -> list[int]:
@@ -325,9 +343,19 @@ def _decide(devices: Sequence[str] | None, cfg: GPUConfig | None) -> StrategyPla
     )
 
     cluster = _tf_config_cluster(environ)
-    slurm_tasks = 0 if cluster is not None else _slurm_tasks(environ, launcher)
+    slurm_tasks = _slurm_tasks(environ, launcher)
     if cluster is None and slurm_tasks > 1:
         cluster = _slurm_cluster(slurm_tasks)
+    elif cluster is not None and slurm_tasks > 1 and slurm_tasks != _tasks(cluster):
+        # TF_CONFIG wins: TensorFlow's MultiWorkerMirroredStrategy builds its resolver from it
+        # (TFConfigClusterResolver) and never looks at SLURM; the step's other tasks then
+        # either wait for a cluster that never forms or train apart.
+        reasons.append(
+            f"TF_CONFIG lists {_tasks(cluster)} task(s) but this SLURM step has {slurm_tasks} "
+            "(SLURM_STEP_NUM_TASKS): TensorFlow uses TF_CONFIG and ignores SLURM, so the "
+            "counts must agree. Expected one TF_CONFIG task per SLURM task: write TF_CONFIG for "
+            "the step, or unset it and let strategy() read the SLURM step"
+        )
     if cluster is not None and cluster.has_ps:
         raise GPUConfigError(
             "TF_CONFIG has 'ps' tasks: that is a parameter-server cluster, which strategy() does "
