@@ -20,6 +20,7 @@ from typing import Any
 from tfcompat_gpu._errors import GPUConfigError
 from tfcompat_gpu._numbers import is_int
 from tfcompat_gpu._options import OPTIONS_BY_NAME, check_value, parse_text, resolve_key
+from tfcompat_gpu._shown import shown
 
 __all__ = ["read_fields"]
 
@@ -64,7 +65,7 @@ def _decode(data: bytes, location: Path) -> str:
 
 
 def _place(location: Path, line: int | None) -> str:
-    return f"{location}:{line}" if line is not None else str(location)
+    return shown(f"{location}:{line}" if line is not None else str(location))
 
 
 def _fields(location: Path, table: str, entries: Iterable[_Entry]) -> dict[str, Any]:

@@ -7,6 +7,7 @@ dispatches, so ``tfcompat-gpu check`` never pays for importing the runner or Lib
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -51,7 +52,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"tfcompat-gpu: unknown command {name!r}\n\n{_usage()}", file=sys.stderr)
         return 2
     module = importlib.import_module(_COMMANDS[name][0])
-    status: int = module.main([name, *rest])
+    try:
+        status: int = module.main([name, *rest])
+        sys.stdout.flush()  # inside the try: an unflushed buffer would fail at exit instead
+    except BrokenPipeError:
+        # The reader went away (`tfcompat-gpu plan | head -2`): stop without a traceback, as
+        # Python's documentation advises (signal module, "Note on SIGPIPE"): point stdout at
+        # devnull so the interpreter's own flush at exit cannot fail again, exit 1.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
     return status
 
 

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 from collections.abc import Callable
 from pathlib import Path
-from urllib.parse import quote
 
+from tfcompat_gpu._shown import shown, uri_path
 from tfcompat_gpu.lint.registry import RULES, Rule
 from tfcompat_gpu.lint.report import Report
 
@@ -72,10 +73,10 @@ def _location(path: str) -> dict[str, str]:
         except ValueError:  # another drive
             rel = ".."
         if rel.startswith(".."):
-            return {"uri": "file://" + quote(Path(path).as_posix(), safe="/:")}
+            return {"uri": "file://" + uri_path(Path(path).as_posix(), safe="/:")}
         path = rel
     rel = path.replace(os.sep, "/").removeprefix("./")
-    return {"uri": quote(rel, safe="/"), "uriBaseId": "%SRCROOT%"}
+    return {"uri": uri_path(rel), "uriBaseId": "%SRCROOT%"}
 
 
 def _sarif_rule(rule: Rule) -> dict[str, object]:
@@ -144,4 +145,12 @@ FORMATS: dict[str, Callable[[Report, bool], str]] = {
 
 
 def render(report: Report, fmt: str = "text", statistics: bool = False) -> str:
-    return FORMATS[fmt](report, statistics)
+    # Every format shows file names (and messages naming files) escaped the same way; SARIF's
+    # URIs are encoded from the real bytes, from the original path.
+    findings = [
+        dataclasses.replace(f, message=shown(f.message), fix=shown(f.fix))
+        if fmt == "sarif"
+        else dataclasses.replace(f, path=shown(f.path), message=shown(f.message), fix=shown(f.fix))
+        for f in report.findings
+    ]
+    return FORMATS[fmt](dataclasses.replace(report, findings=findings), statistics)
