@@ -85,6 +85,8 @@ class Inventory:
     visible_note: str = ""
     driver_version: str | None = None
     cuda_driver_version: int | None = None
+    source: str = "NVML"
+    """Where the GPUs were read: ``"NVML"``, or ``"described"`` for a machine given by hand."""
 
     def visible(self) -> list[GPUInfo]:
         """The GPUs TensorFlow will list, in its order (physical GPU 0 first)."""
@@ -95,11 +97,14 @@ class Inventory:
         return asdict(self)
 
     def __str__(self) -> str:
+        label = f"GPUs ({self.source}):".ljust(16)
         if not self.available:
-            return f"GPUs (NVML):     not read: {self.message}"
+            return f"{label} not read: {self.message}"
         driver = f"driver {self.driver_version}" if self.driver_version else "driver ?"
+        if self.source != "NVML" and not self.driver_version:
+            driver = "no driver read"
         lines = [
-            f"GPUs (NVML):     {len(self.gpus)} ({driver}; CUDA order {self.device_order}"
+            f"{label} {len(self.gpus)} ({driver}; CUDA order {self.device_order}"
             + ("" if self.order_exact else ", estimated")
             + ")"
         ]
@@ -198,11 +203,13 @@ def inventory(
     *,
     readings: Readings | None = None,
     nvml: Any = None,
+    source: str = "NVML",
 ) -> Inventory:
     """Read this machine's GPUs through NVML; never raises for a missing binding, driver or GPU.
 
     ``environ`` (default ``os.environ``) supplies ``CUDA_DEVICE_ORDER`` and
-    ``CUDA_VISIBLE_DEVICES``; ``readings`` replaces NVML (recorded readings, a described machine).
+    ``CUDA_VISIBLE_DEVICES``; ``readings`` replaces NVML (recorded readings, a described machine,
+    whose ``source`` then says so in the text).
 
     Example::
 
@@ -262,6 +269,7 @@ def inventory(
         visible_note,
         readings.driver_version,
         readings.cuda_driver_version,
+        source,
     )
 
 

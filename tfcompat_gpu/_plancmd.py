@@ -130,15 +130,30 @@ def _described(ns: argparse.Namespace) -> Readings:
 
 
 def _plain(value: Any) -> Any:
+    # Keys stay as they are ({0: [1024]} is GPU 0, shown as such); JSON writes them as strings.
     if isinstance(value, Mapping):
-        return {str(k): _plain(v) for k, v in value.items()}
+        return {k: _plain(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return [_plain(v) for v in value]
     return value
 
 
-def _settings(ns: argparse.Namespace) -> dict[str, Any]:
-    """Fields from the variables, the file, then the flags; combinations not yet checked."""
+def _settings(ns: argparse.Namespace) -> tuple[dict[str, Any], list[str]]:
+    """Fields from the variables, the file, then the flags (combinations not yet checked), and
+    the warnings about single values.
+
+    The warnings are returned, not printed with Python's source line: they become notes of the
+    plan, beside the ones TensorFlow's side gives.
+    """
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        fields = _read_settings(ns)
+    return fields, [str(w.message) for w in caught]
+
+
+def _read_settings(ns: argparse.Namespace) -> dict[str, Any]:
     from tfcompat_gpu.config import GPUConfig
 
     fields: dict[str, Any] = {}
@@ -265,7 +280,7 @@ def make_plan(
     return {
         "tensorflow": answer["tensorflow"],
         "machine": {
-            "source": "described" if machine.driver_version is None else "nvml",
+            "source": "described" if machine.source == "described" else "nvml",
             "gpus": len(machine.gpus),
             "cuda_device_order": machine.device_order,
             "order_exact": machine.order_exact,
@@ -373,8 +388,9 @@ def _strategy(logical: list[dict[str, Any]], explained: dict[str, Any] | None) -
         }
     if not explained or explained.get("error"):
         why = (explained or {}).get("error") or "the settings fail"
+        # Not available to this plan: strategy() would raise with these settings.
         return {
-            "available": True,
+            "available": False,
             "text": f"tfcompat_gpu.strategy(): not planned ({why}); {mirrored}",
         }
     devices = ", ".join(explained.get("devices") or ()) or "-"
@@ -487,9 +503,9 @@ def main(argv: Sequence[str]) -> int:
     if ns.cuda_device_order is not None:
         environ["CUDA_DEVICE_ORDER"] = ns.cuda_device_order
     try:
-        fields = _settings(ns)
+        fields, notes = _settings(ns)
         if ns.gpus is not None:
-            machine = inventory(environ, readings=_described(ns))
+            machine = inventory(environ, readings=_described(ns), source="described")
         elif ns.gpu_memory:
             raise GPUConfigError("--gpu-memory describes a machine: give --gpus N with it.")
         else:
@@ -503,6 +519,7 @@ def main(argv: Sequence[str]) -> int:
     except GPUConfigError as exc:
         print(f"{_PROG}: error: {exc}", file=sys.stderr)
         return 2
+    plan["notes"] = list(dict.fromkeys([*plan["notes"], *notes]))
     if ns.format == "json":
         print(json.dumps(plan, indent=2))
     else:
