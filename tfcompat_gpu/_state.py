@@ -65,6 +65,9 @@ class ProcessState:
     default)."""
     warned: set[str] = field(default_factory=set)
     """Keys of one-time warnings already given."""
+    requested_as: dict[str, tuple[Any, Any]] = field(default_factory=dict)
+    """Field -> (value requested, value in force) where applying changed the value (a reorder
+    ``"1,0"`` TF2 applies as ``"0,1"``): asking for the requested value again is no conflict."""
 
 
 STATE = ProcessState()

@@ -88,6 +88,9 @@ def apply_request(request: GPUConfig, where: str) -> GPUConfig:
     run_steps(steps)
     for key, note in notes:
         _warn_once(key, note)
+    for name, value in target.process_wide().items():
+        if value != getattr(effective, name):
+            STATE.requested_as[name] = (value, getattr(effective, name))
     record(effective, where)
     _tf.watch_runtime_start(_runtime_starting)
     return effective

@@ -16,12 +16,17 @@ from typing import Any
 
 from tfcompat_gpu import _proto, _tf
 from tfcompat_gpu._errors import GPUConfigError
-from tfcompat_gpu._options import OPTIONS
+from tfcompat_gpu._options import OPTIONS, same_value
 from tfcompat_gpu._state import STATE, SessionRecord
 from tfcompat_gpu._where import user_frame
 from tfcompat_gpu.config import GPUConfig
 from tfcompat_gpu.configuring import apply_request, record
-from tfcompat_gpu.conflicts import find_conflicts, get_conflict_policy, report_conflicts
+from tfcompat_gpu.conflicts import (
+    Conflict,
+    find_conflicts,
+    get_conflict_policy,
+    report_conflicts,
+)
 from tfcompat_gpu.devices import extend_device_list, gpu_device
 from tfcompat_gpu.planning import frozen
 
@@ -75,6 +80,7 @@ class _Saved:
         self.applied = STATE.applied
         self.applied_where = STATE.applied_where
         self.process_wide_where = STATE.process_wide_where
+        self.requested_as = dict(STATE.requested_as)
         self.context: _tf.ContextSnapshot | None = None
         self.entry: SessionRecord | None = None
 
@@ -88,6 +94,7 @@ class _Saved:
             STATE.applied = self.applied
             STATE.applied_where = self.applied_where
             STATE.process_wide_where = self.process_wide_where
+            STATE.requested_as = self.requested_as
             if self.entry is not None:
                 _forget(self.entry)
             if self.context is not None and not _tf.runtime_started():
@@ -174,7 +181,7 @@ def _prepare(config: Any, where: str, kind: str, saved: _Saved) -> SessionSetup:
         checked = request.replace(visible_device_list=None)
     active = STATE.applied or GPUConfig()
     report_conflicts(
-        find_conflicts(active, checked),
+        [c for c in find_conflicts(active, checked) if not _as_applied(c)],
         requested_where=where,
         active_where=STATE.process_wide_where,
         kind=kind,
@@ -189,6 +196,21 @@ def _prepare(config: Any, where: str, kind: str, saved: _Saved) -> SessionSetup:
 
 
 _EMPTY = GPUConfig()
+
+
+def _as_applied(conflict: Conflict) -> bool:
+    """The request asks for the very value that was applied as the one in force.
+
+    TF2 applies some values in another form (a reorder ``"1,0"`` becomes ``"0,1"``, with a
+    warning when it is applied): the session that set it, or a later one asking the same, does
+    not conflict with what its own request became.
+    """
+    requested, in_force = STATE.requested_as.get(conflict.field, (None, None))
+    return (
+        requested is not None
+        and same_value(conflict.field, requested, conflict.requested)
+        and same_value(conflict.field, in_force, conflict.active)
+    )
 
 
 def as_request(config: Any) -> GPUConfig:
