@@ -41,8 +41,9 @@ def test_after_tensorflow_listed_gpus_auto_narrows_with_tf_ids(monkeypatch):
     choice = resolve_auto("auto:2", gpus_listed=True, inv=inv)
     assert choice is not None
     assert choice.via == "tf.config.set_visible_devices"
-    # CUDA 1 and 2 are TensorFlow's GPUs 2 and 1 under CUDA_VISIBLE_DEVICES=3,2,1.
-    assert choice.visible_device_list == "2,1"
+    # CUDA 1 and 2 are TensorFlow's GPUs 2 and 1 under CUDA_VISIBLE_DEVICES=3,2,1: the picked
+    # set, in TensorFlow's order (not "2,1", which would read as a reorder nobody asked for).
+    assert choice.visible_device_list == "1,2"
     assert os.environ["CUDA_VISIBLE_DEVICES"] == "3,2,1"  # too late to change: left alone
 
 
