@@ -43,13 +43,15 @@ def read_fields(path: str | os.PathLike[str]) -> tuple[dict[str, Any], str]:
     try:
         data = location.read_bytes()
     except OSError as exc:
-        raise GPUConfigError(f"Cannot read GPU settings from {str(location)!r}: {exc}") from exc
+        raise GPUConfigError(
+            f"Cannot read GPU settings from '{_place(location, None)}': {shown(str(exc))}"
+        ) from exc
     text = _decode(data, location)
     if location.suffix == ".toml":
         table, entries = _toml_entries(text, location)
     else:
         table, entries = _ini_entries(text, location)
-    return _fields(location, table, entries), f"{location} {table}"
+    return _fields(location, table, entries), f"{_place(location, None)} {table}"
 
 
 def _decode(data: bytes, location: Path) -> str:
@@ -58,7 +60,7 @@ def _decode(data: bytes, location: Path) -> str:
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
         raise GPUConfigError(
-            f"{location}:{line}: the file is not valid UTF-8 (byte 0x{data[exc.start]:02x}). "
+            f"{_place(location, line)}: the file is not valid UTF-8 (byte 0x{data[exc.start]:02x}). "
             "GPU settings files are read as UTF-8: save it as UTF-8 (or remove the other "
             "characters, e.g. from comments)."
         ) from None
@@ -140,7 +142,7 @@ def _ini_entries(text: str, location: Path) -> tuple[str, list[_Entry]]:
     except configparser.Error as exc:
         line = getattr(exc, "lineno", None)
         raise GPUConfigError(
-            f"{_place(location, line)}: {str(location)!r} is not a valid INI file: {exc}"
+            f"{_place(location, line)}: '{_place(location, None)}' is not a valid INI file: {exc}"
         ) from None
     lines = _ini_lines(text)
     if parser.has_section("DEFAULT"):
@@ -153,7 +155,7 @@ def _ini_entries(text: str, location: Path) -> tuple[str, list[_Entry]]:
                 )
     if not parser.has_section("gpu"):
         raise GPUConfigError(
-            f"{str(location)!r} has no [gpu] section. Expected INI keys such as "
+            f"'{_place(location, None)}' has no [gpu] section. Expected INI keys such as "
             "allow_growth, allow_soft_placement and rate under [gpu]."
         )
     entries = [
@@ -178,8 +180,10 @@ def _toml_entries(text: str, location: Path) -> tuple[str, list[_Entry]]:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise GPUConfigError(f"{str(location)!r} is not valid TOML: {exc}") from None
-    missing = f"{str(location)!r} has no [tool.tfcompat-gpu] (or [gpu]) table with GPU settings."
+        raise GPUConfigError(f"'{_place(location, None)}' is not valid TOML: {exc}") from None
+    missing = (
+        f"'{_place(location, None)}' has no [tool.tfcompat-gpu] (or [gpu]) table with GPU settings."
+    )
     tool = data.get("tool", {})
     if not isinstance(tool, dict):
         raise GPUConfigError(f"{missing} Its `tool` is {tool!r}, not a table.")
