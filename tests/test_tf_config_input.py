@@ -12,7 +12,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import child_env
+from conftest import child_env, run_py
 
 from tfcompat_gpu import GPUConfigError
 from tfcompat_gpu.distribute import _tf_config_cluster
@@ -83,3 +83,28 @@ def test_tf_config_beside_a_slurm_step_with_another_task_count_is_said():
     said = [r for r in plan["reasons"] if "this SLURM step has 4" in r]
     assert said
     assert "TF_CONFIG lists 2 task(s)" in said[0]
+
+
+@pytest.mark.tf
+def test_strategy_warns_when_tf_config_and_the_slurm_step_disagree():
+    out = run_py(
+        """
+        import warnings
+        import tfcompat_gpu
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            strategy = tfcompat_gpu.strategy()
+        emit([type(strategy).__name__, [str(w.message) for w in caught]])
+        """,
+        env={
+            "TF_CONFIG": json.dumps(
+                {"cluster": {"worker": ["localhost:1"]}, "task": {"type": "worker", "index": 0}}
+            ),
+            "SLURM_PROCID": "0",
+            "SLURM_LOCALID": "0",
+            "SLURM_STEP_NUM_TASKS": "4",
+        },
+    )
+    kind, messages = out
+    assert kind != "MultiWorkerMirroredStrategy"
+    assert any("TF_CONFIG lists 1 task(s) but this SLURM step has 4" in m for m in messages)

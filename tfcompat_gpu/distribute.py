@@ -350,12 +350,7 @@ def _decide(devices: Sequence[str] | None, cfg: GPUConfig | None) -> StrategyPla
         # TF_CONFIG wins: TensorFlow's MultiWorkerMirroredStrategy builds its resolver from it
         # (TFConfigClusterResolver) and never looks at SLURM; the step's other tasks then
         # either wait for a cluster that never forms or train apart.
-        reasons.append(
-            f"TF_CONFIG lists {_tasks(cluster)} task(s) but this SLURM step has {slurm_tasks} "
-            "(SLURM_STEP_NUM_TASKS): TensorFlow uses TF_CONFIG and ignores SLURM, so the "
-            "counts must agree. Expected one TF_CONFIG task per SLURM task: write TF_CONFIG for "
-            "the step, or unset it and let strategy() read the SLURM step"
-        )
+        reasons.append(_MISMATCH.format(tasks=_tasks(cluster), slurm=slurm_tasks))
     if cluster is not None and cluster.has_ps:
         raise GPUConfigError(
             "TF_CONFIG has 'ps' tasks: that is a parameter-server cluster, which strategy() does "
@@ -435,6 +430,13 @@ def _decide(devices: Sequence[str] | None, cfg: GPUConfig | None) -> StrategyPla
         reasons=tuple(reasons),
     )
 
+
+_MISMATCH = (
+    "TF_CONFIG lists {tasks} task(s) but this SLURM step has {slurm} (SLURM_STEP_NUM_TASKS): "
+    "TensorFlow uses TF_CONFIG and ignores SLURM, so the counts must agree. Expected one "
+    "TF_CONFIG task per SLURM task: write TF_CONFIG for the step, or unset it and let "
+    "strategy() read the SLURM step"
+)
 
 _UNCLUSTERED = (
     "{name} started {size} processes, but tf.distribute only forms a cluster from TF_CONFIG or "
@@ -561,6 +563,11 @@ def strategy(devices: Sequence[str] | None = None) -> Any:
         with _lock:
             _current = _Current(plan, built, where)
     launcher = plan.launcher
+    mismatch = [r for r in plan.reasons if r.startswith("TF_CONFIG lists") and "SLURM" in r]
+    if mismatch:
+        from tfcompat_gpu.configuring import _warn_once
+
+        _warn_once("strategy-tf-config-slurm", mismatch[0] + ".")
     if devices is None and plan.kind != MULTI_WORKER and launcher and (launcher.size or 1) > 1:
         from tfcompat_gpu.configuring import _warn_once
 
