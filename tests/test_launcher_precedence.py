@@ -8,6 +8,7 @@ per-process local rank beside the inherited one.
 from __future__ import annotations
 
 import pytest
+from conftest import ROOT, TESTS, run_py
 from nvmlfake import FakeNVML, recording
 from test_local_rank import ALL_LAUNCHER_VARS
 
@@ -111,3 +112,29 @@ def test_auto_gives_tensorflow_numbers_in_tensorflows_order():
     selection = pick(_v100(CUDA_VISIBLE_DEVICES="3,2,1,0"), 2)
     assert [gpu.cuda_index for gpu in selection.picked] == [1, 2]
     assert selection.tf_ids == (1, 2)
+
+
+@pytest.mark.tf
+def test_auto_under_a_backwards_cuda_visible_devices_warns_of_no_reorder():
+    # TensorFlow has listed its (simulated) GPUs, so auto:2 goes through set_visible_devices.
+    out = run_py(
+        """
+        import warnings
+        from simgpu import simulate_gpus
+        simulate_gpus(4)
+        import tfcompat_gpu
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            cfg = tfcompat_gpu.configure(visible_device_list="auto:2")
+        emit([cfg.visible_device_list, [str(w.message) for w in caught]])
+        """,
+        env={
+            "FAKE_NVML_RECORDING": "v100x4",
+            "PYTHONPATH": f"{TESTS / 'fake_nvml'}:{ROOT}:{TESTS}",
+            "CUDA_DEVICE_ORDER": "PCI_BUS_ID",
+            "CUDA_VISIBLE_DEVICES": "3,2,1,0",
+        },
+    )
+    visible, messages = out
+    assert visible == "1,2"
+    assert not any("reorder" in m for m in messages), messages
