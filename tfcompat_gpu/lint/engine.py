@@ -8,6 +8,7 @@ always finishes.
 from __future__ import annotations
 
 import ast
+import dataclasses
 import io
 import os
 import re
@@ -16,6 +17,7 @@ import tokenize
 import warnings
 from typing import Optional
 
+from tfcompat_gpu._notebooks import NotebookError, is_notebook, read_notebook
 from tfcompat_gpu.lint import rules as _rules  # noqa: F401  (registers the rule callbacks)
 from tfcompat_gpu.lint.context import FileContext, RawFinding
 from tfcompat_gpu.lint.registry import RULES_BY_CODE, applies
@@ -120,11 +122,47 @@ def check_tree(
 
 
 def check_bytes(data: bytes, path: str, target: Target = None) -> list[Finding]:
-    """Check one file's content; ``path`` is only used in the findings."""
+    """Check one file's content; ``path`` is only used in the findings (and a path ending in
+    ``.ipynb`` is read as a notebook)."""
     if b"\x00" in data:
         return _unreadable(path, "file contains a NUL byte")
     if len(data) > MAX_BYTES:
         return _unreadable(path, f"file is larger than {MAX_BYTES // (1024 * 1024)} MB")
+    if is_notebook(path):
+        return _check_notebook(data, path, target)
+    return _check_source(data, path, target)
+
+
+def _check_notebook(data: bytes, path: str, target: Target) -> list[Finding]:
+    """A notebook's code cells checked as one program; each finding names its cell."""
+    try:
+        notebook = read_notebook(data.decode("utf-8-sig"))
+    except UnicodeDecodeError as exc:
+        return _unreadable(path, f"file is not valid UTF-8 (byte {exc.start})")
+    except NotebookError as exc:
+        return _unreadable(path, f"cannot read the notebook: {exc}")
+    if not notebook.program:
+        return []
+    found = _check_source(notebook.program.encode("utf-8"), path, target)
+
+    def cell_line(match: re.Match[str]) -> str:
+        cell, line = notebook.where(int(match.group(1)))
+        return f"cell {cell}, line {line}"
+
+    placed = []
+    for finding in found:
+        cell, line = notebook.where(finding.line)
+        # Messages that name another line ("after ... on line 8") count in the program too.
+        message = _LINE_REF.sub(cell_line, finding.message)
+        fix = _LINE_REF.sub(cell_line, finding.fix)
+        placed.append(dataclasses.replace(finding, line=line, cell=cell, message=message, fix=fix))
+    return placed
+
+
+_LINE_REF = re.compile(r"\bline (\d+)\b")
+
+
+def _check_source(data: bytes, path: str, target: Target) -> list[Finding]:
     try:
         source = decode_source(data)
     except SyntaxError as exc:  # an unknown coding, or a cookie that contradicts the BOM

@@ -99,7 +99,11 @@ def lint_paths(
     patterns = [*config.exclude, *exclude]
 
     problems: list[tuple[str, str]] = []
-    files = list(iter_python_files(paths, patterns, lambda path, why: problems.append((path, why))))
+    files = list(
+        iter_python_files(
+            paths, patterns, lambda path, why: problems.append((path, why)), (".py", ".ipynb")
+        )
+    )
     report.files = len(files)
     # Syntax trees hold no reference cycles and die with their file; the cyclic collector
     # would only rescan them over and over (a third of the parse time on large trees).
