@@ -20,6 +20,7 @@ from typing import Optional
 from tfcompat_gpu._notebooks import NotebookError, is_notebook, read_notebook
 from tfcompat_gpu.lint import rules as _rules  # noqa: F401  (registers the rule callbacks)
 from tfcompat_gpu.lint.context import FileContext, RawFinding
+from tfcompat_gpu.lint.prefilter import may_trigger
 from tfcompat_gpu.lint.registry import RULES_BY_CODE, applies
 from tfcompat_gpu.lint.report import Finding
 from tfcompat_gpu.lint.tolerant import repair
@@ -128,6 +129,16 @@ def check_bytes(data: bytes, path: str, target: Target = None) -> list[Finding]:
         return _unreadable(path, "file contains a NUL byte")
     if len(data) > MAX_BYTES:
         return _unreadable(path, f"file is larger than {MAX_BYTES // (1024 * 1024)} MB")
+    if not may_trigger(data):
+        # No rule can fire in these bytes (see lint.prefilter): only make sure they are text.
+        try:
+            data.decode("utf-8") if is_notebook(path) else decode_source(data)
+        except SyntaxError as exc:
+            return _unreadable(path, exc.msg)
+        except UnicodeDecodeError as exc:
+            encoding = "UTF-8" if exc.encoding.lower().startswith("utf") else exc.encoding
+            return _unreadable(path, f"file is not valid {encoding} (byte {exc.start})")
+        return []
     if is_notebook(path):
         return _check_notebook(data, path, target)
     return _check_source(data, path, target)
