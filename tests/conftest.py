@@ -12,6 +12,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import textwrap
 from pathlib import Path
 from typing import Any
@@ -19,6 +20,9 @@ from typing import Any
 import pytest
 
 TESTS = Path(__file__).resolve().parent
+
+# `check` keeps a cache in the user's cache folder: the suite's runs keep theirs apart.
+os.environ.setdefault("TFCOMPAT_GPU_CACHE_DIR", tempfile.mkdtemp(prefix="tfcompat-gpu-cache-"))
 ROOT = TESTS.parent
 MARK = "@@tfcompat-result@@"
 

@@ -80,7 +80,7 @@ def write(nb: nbformat.NotebookNode, path: Path) -> Path:
 
 
 def check(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
-    status = lint_main(["check", "--isolated", *argv])
+    status = lint_main(["check", "--isolated", "--no-cache", *argv])
     return status, capsys.readouterr().out
 
 

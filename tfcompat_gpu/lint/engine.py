@@ -34,6 +34,7 @@ __all__ = [
     "check_tree",
     "decode_source",
     "noqa_codes",
+    "read_path",
     "unchecked",
 ]
 
@@ -240,8 +241,8 @@ def _tolerant(source: str, path: str, error: SyntaxError, target: Target) -> lis
     return head + rest
 
 
-def check_path(path: str, display: str | None = None, target: Target = None) -> list[Finding]:
-    """Check one file on disk."""
+def read_path(path: str, display: str | None = None) -> bytes | list[Finding]:
+    """The bytes of one file on disk, or the TFG000 finding of why it cannot be read."""
     shown = display or path
     try:
         info = os.stat(path)
@@ -263,4 +264,12 @@ def check_path(path: str, display: str | None = None, target: Target = None) -> 
                 data += handle.read(MAX_BYTES + 1 - len(data))
     except OSError as exc:
         return _unreadable(shown, f"cannot read file: {exc.strerror or exc}")
-    return check_bytes(data, shown, target)
+    return data
+
+
+def check_path(path: str, display: str | None = None, target: Target = None) -> list[Finding]:
+    """Check one file on disk."""
+    data = read_path(path, display)
+    if isinstance(data, list):
+        return data
+    return check_bytes(data, display or path, target)
