@@ -64,6 +64,14 @@ def _parser() -> _Parser:
         metavar="N",
         help="worker processes (default: one per idle CPU)",
     )
+    parser.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="migrate every file; do not remember the files found unchanged (use in CI)",
+    )
+    parser.add_argument(
+        "--cache-dir", metavar="DIR", help="where to remember them (default: as check)"
+    )
     parser.add_argument("paths", nargs="+", metavar="PATH", help="files or directories")
     return parser
 
@@ -270,10 +278,30 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     mode = "write" if options.write else "check" if options.check else "diff"
     jobs = [(path, options.target, mode) for path in _files(options.paths, note)]
+    unchanged = None
+    if not options.no_cache:
+        from tfcompat_gpu.codemod._cache import UnchangedFiles
+        from tfcompat_gpu.lint.cache import default_cache_dir
+
+        unchanged = UnchangedFiles(
+            options.cache_dir or default_cache_dir(), os.getcwd(), options.target
+        )
+        todo = []
+        for job in jobs:
+            cached = unchanged.cached_warnings(job[0])
+            if cached is None:
+                todo.append(job)
+            else:  # nothing to change since a run found it so: only its warnings again
+                for warning in cached:
+                    print(f"{job[0]}{warning}", file=stderr)
+        jobs = todo
     progress = _Progress(stderr, len(jobs))
     changed = 0
     out = sys.stdout
-    for outcome in _run(jobs, options.jobs if options.jobs > 0 else default_jobs()):
+    workers = options.jobs if options.jobs > 0 else default_jobs()
+    for job, outcome in zip(jobs, _run(jobs, workers)):
+        if unchanged is not None:
+            unchanged.done(job[0], outcome.changed, outcome.failed, outcome.messages)
         for line in outcome.messages:
             progress.say(line)
         if outcome.diff:
@@ -289,5 +317,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         failed = failed or outcome.failed
         progress.step()
     progress.close()
+    if unchanged is not None:
+        unchanged.save()
     out.flush()
     return 1 if failed or (options.check and changed) else 0

@@ -25,13 +25,14 @@ import json
 import os
 import sys
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import Any
 
 from tfcompat_gpu.lint.registry import RULES_BY_CODE
 from tfcompat_gpu.lint.report import Finding
 
-__all__ = ["CACHE_DIR_ENV", "FileCache", "default_cache_dir", "fingerprint"]
+__all__ = ["CACHE_DIR_ENV", "FileCache", "content_key", "default_cache_dir", "fingerprint"]
 
 CACHE_DIR_ENV = "TFCOMPAT_GPU_CACHE_DIR"
 _FORMAT = 1
@@ -63,7 +64,8 @@ def _code_stamp() -> str:
 
     package = Path(__file__).resolve().parents[1]
     parts = [__version__]
-    for path in sorted([*package.joinpath("lint").rglob("*.py"), *package.glob("_*.py")]):
+    modules = [*package.joinpath("lint").rglob("*.py"), *package.joinpath("codemod").rglob("*.py")]
+    for path in sorted([*modules, *package.glob("_*.py")]):
         with contextlib.suppress(OSError):
             info = path.stat()
             parts.append(f"{path.relative_to(package)}:{info.st_size}:{info.st_mtime_ns}")
@@ -109,7 +111,7 @@ def _valid_entry(value: object) -> bool:
     return True
 
 
-def _load(path: str, stamp: str) -> dict[str, Entry]:
+def _load(path: str, stamp: str, valid: Callable[[object], bool]) -> dict[str, Any]:
     """The entries of a cache file; empty when it is missing, foreign, or damaged in any way."""
     try:
         with open(path, "rb") as handle:
@@ -126,9 +128,9 @@ def _load(path: str, stamp: str) -> dict[str, Entry]:
         and isinstance(loaded.get("entries"), dict)
     ):
         return {}
-    entries: dict[str, Entry] = loaded["entries"]
+    entries: dict[str, Any] = loaded["entries"]
     for key, value in entries.items():
-        if len(key) != 40 or not _valid_entry(value):
+        if len(key) != 40 or not valid(value):
             return {}
     return entries
 
@@ -154,13 +156,20 @@ class FileCache:
     >>> cache.save()  # doctest: +SKIP
     """
 
-    def __init__(self, folder: str, project: str, stamp: str) -> None:
+    def __init__(
+        self,
+        folder: str,
+        project: str,
+        stamp: str,
+        kind: str = "lint",
+        valid: Callable[[object], bool] = _valid_entry,
+    ) -> None:
         self.folder = folder
         name = hashlib.blake2b(os.path.abspath(project).encode("utf-8"), digest_size=8)
-        self.path = os.path.join(folder, f"lint-{name.hexdigest()}-{stamp[:16]}.json")
+        self.path = os.path.join(folder, f"{kind}-{name.hexdigest()}-{stamp[:16]}.json")
         self._stamp = stamp
-        self._entries = _load(self.path, stamp)
-        self._used: dict[str, Entry] = {}
+        self._entries = _load(self.path, stamp, valid)
+        self._used: dict[str, Any] = {}
         self._dirty = False
 
     def get(self, key: str, path: str) -> list[Finding] | None:
@@ -171,23 +180,32 @@ class FileCache:
         self._used[key] = entry
         return [
             Finding(
-                code,  # type: ignore[arg-type]
-                RULES_BY_CODE[code].name,  # type: ignore[index]
-                message,  # type: ignore[arg-type]
+                code,
+                RULES_BY_CODE[code].name,
+                message,
                 path,
-                line,  # type: ignore[arg-type]
-                col,  # type: ignore[arg-type]
-                severity,  # type: ignore[arg-type]
-                fix,  # type: ignore[arg-type]
-                cell,  # type: ignore[arg-type]
+                line,
+                col,
+                severity,
+                fix,
+                cell,
             )
             for code, line, col, message, fix, severity, cell in entry
         ]
 
     def put(self, key: str, findings: Iterable[Finding]) -> None:
-        entry: Entry = [
-            [f.code, f.line, f.col, f.message, f.fix, f.severity, f.cell] for f in findings
-        ]
+        self.put_data(
+            key, [[f.code, f.line, f.col, f.message, f.fix, f.severity, f.cell] for f in findings]
+        )
+
+    def get_data(self, key: str) -> Any:
+        """The plain entry of ``key`` (checked by ``valid`` when loaded); None when unknown."""
+        entry = self._entries.get(key)
+        if entry is not None:
+            self._used[key] = entry
+        return entry
+
+    def put_data(self, key: str, entry: Any) -> None:
         self._used[key] = entry
         if self._entries.get(key) != entry:
             self._entries[key] = entry
