@@ -276,7 +276,7 @@ def generate_mixed(root: Path, files: int, seed: int = 1) -> list[Path]:
             parts.append("import argparse\nimport json\nfrom pathlib import Path\n")
         if "numpy" not in header:
             parts.append("import numpy as np\n")
-        for i in range(n * 10, n * 10 + 3):
+        for i in range(n * 10, n * 10 + 5):
             values = dict(
                 i=i,
                 hidden=rng.choice([64, 128, 256]),
