@@ -376,7 +376,9 @@ def main() -> int:
     assert not any(f.code == "TFG000" for f in report.findings), "generated code must parse"  # type: ignore[attr-defined]
 
     # The CLI forks one worker per idle CPU by default; the single-process run is shown too.
-    base = [args.lint, "check", "--isolated", "--no-cache"]
+    # Without an installed console script, the package this interpreter imports.
+    lint = [args.lint] if os.path.exists(args.lint) else [sys.executable, "-m", "tfcompat_gpu"]
+    base = [*lint, "check", "--isolated", "--no-cache"]
     lint_wall, lint_cpu = time_process([*base, str(tree)], args.repeat)
     serial_wall, serial_cpu = time_process([*base, "-j1", str(tree)], args.repeat)
     upgrade_wall, upgrade_cpu = time_process(
