@@ -245,3 +245,45 @@ def test_migrate_skips_a_broken_notebook_untouched(
     assert _migrate(["--write", str(path)]) == 1
     assert "skipped: cannot read the notebook (not valid JSON" in capsys.readouterr().err
     assert path.read_text() == text
+
+
+def test_line_numbers_hold_with_odd_line_breaks(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # U+2028 and a form feed inside a line are not line breaks for Python; CRLF cells stay CRLF.
+    nb = new_notebook()
+    nb.cells = [
+        new_code_cell("import os\r\nlabel = 'a\u2028b\x0cc'\r\n"),
+        new_code_cell("os.environ['CUDA_VISIBLE_DEVCIES'] = '0'"),
+    ]
+    path = write(nb, tmp_path / "odd.ipynb")
+    _, out = check([str(path)], capsys)
+    assert f"{path}:cell 2:1:12: TFG003" in out
+
+
+def test_migrate_leaves_unchanged_cells_alone(tmp_path: Path) -> None:
+    nb = keras2_notebook()
+    nb.cells.append(new_code_cell("x = 1\r\ny = 2\r\n"))
+    raw = json.loads(nbformat.writes(nb))
+    raw["cells"][-1]["source"] = "x = 1\r\ny = 2\r\n"  # one string, not a list of lines
+    path = tmp_path / "nb.ipynb"
+    path.write_text(json.dumps(raw, indent=1, ensure_ascii=False) + "\n")
+    assert _migrate(["--write", str(path)]) == 0
+    after = json.loads(path.read_text())
+    assert after["cells"][-1]["source"] == "x = 1\r\ny = 2\r\n"
+    assert after["cells"][2]["source"] == raw["cells"][2]["source"]  # the !nvidia-smi cell
+
+
+def test_layout_without_ensure_ascii_and_with_escapes_is_kept(tmp_path: Path) -> None:
+    nb = keras2_notebook()
+    nb.cells[0].source = "# Entraînement sur un GPU"
+    for ensure_ascii in (False, True):
+        path = tmp_path / f"nb{ensure_ascii}.ipynb"
+        path.write_text(
+            json.dumps(json.loads(nbformat.writes(nb)), indent=2, ensure_ascii=ensure_ascii)
+        )
+        assert _migrate(["--write", str(path)]) == 0
+        text = path.read_text()
+        assert ("Entraînement" in text) is not ensure_ascii
+        assert text.startswith('{\n  "cells": [')
+        assert not text.endswith("\n")  # as it was

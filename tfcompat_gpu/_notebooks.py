@@ -45,11 +45,21 @@ _MASK = "pass  # tfcompat-gpu: IPython line {}"
 _MASKED = re.compile(r"^[ \t]*pass  # tfcompat-gpu: IPython line (\d+)$")
 
 
+def _split(text: str) -> list[str]:
+    # At "\n" only: str.splitlines also splits at form feeds and U+2028, which Python's
+    # tokenizer reads inside a line, and the line numbers would drift.
+    lines = text.split("\n")
+    out = [line + "\n" for line in lines[:-1]]
+    if lines[-1]:
+        out.append(lines[-1])
+    return out
+
+
 def _lines(source: object) -> list[str]:
     if isinstance(source, str):
-        return source.splitlines(keepends=True)
+        return _split(source)
     if isinstance(source, list) and all(isinstance(part, str) for part in source):
-        return "".join(source).splitlines(keepends=True)
+        return _split("".join(source))
     raise NotebookError(f"a code cell's source is {type(source).__name__}, expected text")
 
 
@@ -95,8 +105,8 @@ class Notebook:
     def _cells_of(self, new_program: str) -> dict[int, list[str]]:
         """Split a rewritten program into cells: unchanged lines stay in their cell, new lines
         join the cell of the line before them (the first code cell at the top)."""
-        old = self.program.splitlines(keepends=True)
-        new = new_program.splitlines(keepends=True)
+        old = _split(self.program)
+        new = _split(new_program)
         owner = [cell for cell, _ in self.line_map]
         first = owner[0] if owner else self.code_cells[0] + 1
         cells: dict[int, list[str]] = {index + 1: [] for index in self.code_cells}
@@ -112,7 +122,7 @@ class Notebook:
         return cells
 
     def _unmask(self, line: str) -> str:
-        match = _MASKED.match(line.rstrip("\n"))
+        match = _MASKED.match(line.rstrip("\r\n"))
         if match is None:
             return line
         return self.masked[int(match.group(1))]
@@ -130,7 +140,7 @@ class Notebook:
                 text = text[:-1]
             if text == joined:
                 continue
-            cell["source"] = text if isinstance(original, str) else text.splitlines(keepends=True)
+            cell["source"] = text if isinstance(original, str) else _split(text)
         return self.dumps()
 
     def dumps(self) -> str:
@@ -158,8 +168,8 @@ def _mask_cell(lines: list[str], masked: list[str]) -> list[str]:
             indent = "" if whole or match is None else match.group(1)
             out.append(indent + _MASK.format(len(masked)) + "\n")
             masked.append(line if line.endswith("\n") else line + "\n")
-        else:
-            out.append(body + "\n")
+        else:  # kept as it is (a CRLF cell stays CRLF), ended like every line of the program
+            out.append(line if line.endswith("\n") else line + "\n")
     return out
 
 
