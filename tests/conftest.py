@@ -21,8 +21,14 @@ import pytest
 
 TESTS = Path(__file__).resolve().parent
 
-# `check` keeps a cache in the user's cache folder: the suite's runs keep theirs apart.
+# `check` and `migrate` keep a cache in the user's cache folder: the suite's runs keep theirs
+# apart, one per test (below), so that no test is answered from another's run.
 os.environ.setdefault("TFCOMPAT_GPU_CACHE_DIR", tempfile.mkdtemp(prefix="tfcompat-gpu-cache-"))
+
+
+@pytest.fixture(autouse=True)
+def _own_cache(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
+    monkeypatch.setenv("TFCOMPAT_GPU_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
 ROOT = TESTS.parent
 MARK = "@@tfcompat-result@@"
 

@@ -176,9 +176,10 @@ def _mask_cell(lines: list[str], masked: list[str]) -> list[str]:
 def read_notebook(text: str) -> Notebook:
     """Parse a notebook's JSON text; :class:`NotebookError` when it is not one.
 
-    >>> nb = read_notebook('{"cells": [{"cell_type": "code", "source": "%matplotlib inline\\nx = 1"}]}')
+    >>> cell = {"cell_type": "code", "source": ["%matplotlib inline\\n", "x = 1"]}
+    >>> nb = read_notebook(json.dumps({"cells": [{"cell_type": "markdown"}, cell]}))
     >>> nb.program.splitlines()[1], nb.where(2)
-    ('x = 1', (1, 2))
+    ('x = 1', (2, 2))
     """
     try:
         data = json.loads(text)
