@@ -12,6 +12,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import textwrap
 from pathlib import Path
 from typing import Any
@@ -19,6 +20,15 @@ from typing import Any
 import pytest
 
 TESTS = Path(__file__).resolve().parent
+
+# `check` and `migrate` keep a cache in the user's cache folder: the suite's runs keep theirs
+# apart, one per test (below), so that no test is answered from another's run.
+os.environ.setdefault("TFCOMPAT_GPU_CACHE_DIR", tempfile.mkdtemp(prefix="tfcompat-gpu-cache-"))
+
+
+@pytest.fixture(autouse=True)
+def _own_cache(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
+    monkeypatch.setenv("TFCOMPAT_GPU_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
 ROOT = TESTS.parent
 MARK = "@@tfcompat-result@@"
 

@@ -35,6 +35,7 @@ SKIP_DIRS = frozenset(
         ".ruff_cache",
         ".pytest_cache",
         "__pypackages__",
+        ".ipynb_checkpoints",
     }
 )
 
@@ -74,13 +75,17 @@ def _report_to(on_error: OnError | None, top: str) -> Callable[[OSError], None]:
 
 
 def iter_python_files(
-    paths: Iterable[str], exclude: Iterable[str] = (), on_error: OnError | None = None
+    paths: Iterable[str],
+    exclude: Iterable[str] = (),
+    on_error: OnError | None = None,
+    suffixes: tuple[str, ...] = (".py",),
 ) -> Iterator[str]:
     """Files to process, in a stable order.
 
     A file given explicitly is yielded unless an exclude pattern matches it (pre-commit passes
     every file); checking that it exists and is readable is the caller's job.  Under a
-    directory, only regular files (or links to them) named ``*.py`` are yielded.
+    directory, only regular files (or links to them) named ``*.py`` (or another of
+    ``suffixes``, such as ``.ipynb``) are yielded.
 
     Example::
 
@@ -104,7 +109,7 @@ def iter_python_files(
                 kept.append(name)
             dirs[:] = kept
             for name in sorted(files):
-                if not name.endswith(".py"):
+                if not name.endswith(suffixes):
                     continue
                 rel = os.path.normpath(os.path.join(rel_root, name)).replace(os.sep, "/")
                 if excluded(rel, name, patterns):

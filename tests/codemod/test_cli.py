@@ -167,3 +167,37 @@ def test_cycle_collector_is_off_during_a_file_and_on_after(
     assert not any(seen)
     assert gc.isenabled()
     assert "configure(" in capsys.readouterr().out
+
+
+def test_unchanged_files_are_remembered(
+    project: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tfcompat_gpu.codemod import cli
+
+    cache = str(tmp_path / "cache")
+    seen: list[str] = []
+    real = cli._migrate_one
+
+    def counting(job: tuple[str, str, str]) -> object:
+        seen.append(Path(job[0]).name)
+        return real(job)
+
+    clean = project / "pkg" / "clean.py"
+    argv = ["migrate", "--check", "-j1", "--cache-dir", cache, str(project)]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(cli, "_migrate_one", counting)
+        first = main(argv)
+        first_err = capsys.readouterr().err
+        assert "clean.py" in seen
+        seen.clear()
+        assert main(argv) == first
+        # the clean file is answered from the cache; the one to migrate is migrated again
+        assert "clean.py" not in seen
+        assert "train.py" in seen
+        # the same warnings (a remembered file's come first)
+        assert sorted(capsys.readouterr().err.splitlines()) == sorted(first_err.splitlines())
+        clean.write_text(LEGACY)  # changed: migrated again, and now it would change
+        seen.clear()
+        assert main(argv) == 1
+        assert "clean.py" in seen
+        assert f"{clean}: would be migrated" in capsys.readouterr().err

@@ -35,7 +35,7 @@ def test_docs_check_mode(tmp_path: Path) -> None:
     text = (tmp_path / "README.md").read_text()
     assert text.startswith("# x\n\n<!-- lint:start -->")
     assert text.endswith("<!-- lint:end -->\ntail\n")
-    assert "tfcompat-gpu check --format github" in text
+    assert "tfcompat-gpu check --no-cache --format github" in text
 
 
 @pytest.mark.parametrize("rule", RULES, ids=lambda r: r.code)

@@ -33,7 +33,8 @@ def only(report: object) -> tuple[str, str]:
 )
 def test_unparsable_files_are_tfg000(tmp_path: Path, content: bytes, reason: str) -> None:
     path = tmp_path / "f.py"
-    path.write_bytes(content)
+    # A file mentioning TensorFlow: one that names nothing a rule looks for is never parsed.
+    path.write_bytes(b"# tensorflow\n" + content)
     (tmp_path / "ok.py").write_text("import os\nos.environ['CUDA_VISIBLE_DEVCIES'] = '1'\n")
     report = check([str(tmp_path)])
     # One TFG000 for the bad file, and the run went on to the next one.
@@ -42,6 +43,22 @@ def test_unparsable_files_are_tfg000(tmp_path: Path, content: bytes, reason: str
         ("ok.py", "TFG003"),
     ]
     assert reason in report.findings[0].message
+
+
+@pytest.mark.parametrize(
+    ("content", "found"),
+    [
+        pytest.param(b"def f(:\n", [], id="no-rule-word-not-parsed"),
+        pytest.param(b"x = '\xff\xfe'\n", ["TFG000"], id="still-decoded"),
+        pytest.param(b"x = 1\x00\n", ["TFG000"], id="still-nul"),
+    ],
+)
+def test_files_no_rule_can_concern_are_not_parsed(
+    tmp_path: Path, content: bytes, found: list[str]
+) -> None:
+    path = tmp_path / "f.py"
+    path.write_bytes(content)
+    assert [f.code for f in check([str(path)]).findings] == found
 
 
 def test_huge_file(tmp_path: Path) -> None:

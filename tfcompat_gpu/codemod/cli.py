@@ -64,6 +64,14 @@ def _parser() -> _Parser:
         metavar="N",
         help="worker processes (default: one per idle CPU)",
     )
+    parser.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="migrate every file; do not remember the files found unchanged (use in CI)",
+    )
+    parser.add_argument(
+        "--cache-dir", metavar="DIR", help="where to remember them (default: as check)"
+    )
     parser.add_argument("paths", nargs="+", metavar="PATH", help="files or directories")
     return parser
 
@@ -107,19 +115,24 @@ def _migrate_one(job: tuple[str, str, str]) -> _Outcome:
 
 
 def _migrate_file(job: tuple[str, str, str]) -> _Outcome:
+    from tfcompat_gpu._notebooks import is_notebook
     from tfcompat_gpu.codemod._io import Skip, read_source, write_source
+    from tfcompat_gpu.codemod._notebook import cell_warnings, read_cells
     from tfcompat_gpu.codemod.api import migrate_source
 
     path, target, mode = job
     outcome = _Outcome()
     try:
         source = read_source(path)
+        notebook = read_cells(source.text) if is_notebook(path) else None
+        code = source.text if notebook is None else notebook.program
         try:
-            result = migrate_source(source.text, target=target, filename=path)  # type: ignore[arg-type]
+            result = migrate_source(code, target=target, filename=path)  # type: ignore[arg-type]
         except SyntaxError as error:
-            raise Skip(
-                f"cannot parse it (line {error.lineno}, column {error.offset}: {error.msg})"
-            ) from None
+            where = f"line {error.lineno}"
+            if notebook is not None:
+                where = "cell {}, line {}".format(*notebook.where(error.lineno or 1))
+            raise Skip(f"cannot parse it ({where}, column {error.offset}: {error.msg})") from None
         except RecursionError:
             raise Skip("cannot parse it (nested too deeply)") from None
         except Exception as error:
@@ -132,18 +145,22 @@ def _migrate_file(job: tuple[str, str, str]) -> _Outcome:
                 f"cannot parse it with LibCST (line {error.raw_line}, column "
                 f"{error.raw_column + 1}: {error.message})"
             ) from None
-        outcome.messages += [f"{path}:{warning}" for warning in result.warnings]
+        warnings = result.warnings if notebook is None else cell_warnings(notebook, result)
+        outcome.messages += [f"{path}:{warning}" for warning in warnings]
         if not result.changed:
+            return outcome
+        new_text = result.code if notebook is None else notebook.with_program(result.code)
+        if new_text == source.text:
             return outcome
         outcome.changed = True
         if mode == "check":
             outcome.messages.append(f"{path}: would be migrated")
         elif mode == "write":
-            write_source(source, source.encode(result.code))
+            write_source(source, source.encode(new_text))
             outcome.messages.append(f"{path}: migrated")
         else:
             diff = unified_diff(
-                source.full_text(source.text), source.full_text(result.code), _shown(path)
+                source.full_text(source.text), source.full_text(new_text), _shown(path)
             )
             outcome.diff = diff.encode(source.encoding, "surrogateescape")
     except Skip as why:
@@ -164,7 +181,11 @@ def _files(paths: Sequence[str], note: Callable[[str], None]) -> Iterator[str]:
     from tfcompat_gpu._files import iter_python_files
 
     roots = [os.path.realpath(path) for path in paths]
-    found = list(iter_python_files(paths, on_error=lambda p, why: note(f"{p}: skipped: {why}")))
+    found = list(
+        iter_python_files(
+            paths, on_error=lambda p, why: note(f"{p}: skipped: {why}"), suffixes=(".py", ".ipynb")
+        )
+    )
     real = {path: os.path.realpath(path) for path in found}
     direct = {real[path] for path in found if not os.path.islink(path)}
     seen: set[str] = set()
@@ -257,10 +278,30 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     mode = "write" if options.write else "check" if options.check else "diff"
     jobs = [(path, options.target, mode) for path in _files(options.paths, note)]
+    unchanged = None
+    if not options.no_cache:
+        from tfcompat_gpu.codemod._cache import UnchangedFiles
+        from tfcompat_gpu.lint.cache import default_cache_dir
+
+        unchanged = UnchangedFiles(
+            options.cache_dir or default_cache_dir(), os.getcwd(), options.target
+        )
+        todo = []
+        for job in jobs:
+            cached = unchanged.cached_warnings(job[0])
+            if cached is None:
+                todo.append(job)
+            else:  # nothing to change since a run found it so: only its warnings again
+                for warning in cached:
+                    print(f"{job[0]}{warning}", file=stderr)
+        jobs = todo
     progress = _Progress(stderr, len(jobs))
     changed = 0
     out = sys.stdout
-    for outcome in _run(jobs, options.jobs if options.jobs > 0 else default_jobs()):
+    workers = options.jobs if options.jobs > 0 else default_jobs()
+    for job, outcome in zip(jobs, _run(jobs, workers)):
+        if unchanged is not None:
+            unchanged.done(job[0], outcome.changed, outcome.failed, outcome.messages)
         for line in outcome.messages:
             progress.say(line)
         if outcome.diff:
@@ -276,5 +317,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         failed = failed or outcome.failed
         progress.step()
     progress.close()
+    if unchanged is not None:
+        unchanged.save()
     out.flush()
     return 1 if failed or (options.check and changed) else 0

@@ -75,16 +75,30 @@ def _check_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--exit-zero", action="store_true", help="exit 0 even when there are findings"
     )
+    parser.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="check every file again; neither read nor write the cache (use in CI)",
+    )
+    parser.add_argument(
+        "--cache-dir",
+        metavar="DIR",
+        help="where to keep the findings of unchanged files (default: $TFCOMPAT_GPU_CACHE_DIR, "
+        "else the user's cache folder)",
+    )
     return parser
 
 
 def _check(argv: list[str]) -> int:
+    from tfcompat_gpu.lint.cache import default_cache_dir
     from tfcompat_gpu.lint.config import ConfigError, LintConfig, find_config, load_config
     from tfcompat_gpu.lint.formats import render
     from tfcompat_gpu.lint.paths import default_jobs, lint_paths
+    from tfcompat_gpu.lint.progress import progress_line
 
     args = _check_parser().parse_args(argv)
     paths = args.paths or ["."]
+    progress = progress_line(sys.stderr, "checked") if args.format == "text" else None
     try:
         config = LintConfig() if args.isolated else load_config(args.config or find_config(paths))
         report = lint_paths(
@@ -96,6 +110,8 @@ def _check(argv: list[str]) -> int:
             config=config,
             jobs=args.jobs if args.jobs > 0 else default_jobs(),
             target_version=args.target_version,
+            cache_dir=None if args.no_cache else args.cache_dir or default_cache_dir(),
+            progress=progress,
         )
     except ConfigError as exc:
         print(f"tfcompat-gpu check: {exc}", file=sys.stderr)

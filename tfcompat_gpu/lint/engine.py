@@ -8,6 +8,7 @@ always finishes.
 from __future__ import annotations
 
 import ast
+import dataclasses
 import io
 import os
 import re
@@ -16,8 +17,10 @@ import tokenize
 import warnings
 from typing import Optional
 
+from tfcompat_gpu._notebooks import NotebookError, is_notebook, read_notebook
 from tfcompat_gpu.lint import rules as _rules  # noqa: F401  (registers the rule callbacks)
 from tfcompat_gpu.lint.context import FileContext, RawFinding
+from tfcompat_gpu.lint.prefilter import may_trigger
 from tfcompat_gpu.lint.registry import RULES_BY_CODE, applies
 from tfcompat_gpu.lint.report import Finding
 from tfcompat_gpu.lint.tolerant import repair
@@ -31,6 +34,7 @@ __all__ = [
     "check_tree",
     "decode_source",
     "noqa_codes",
+    "read_path",
     "unchecked",
 ]
 
@@ -120,11 +124,57 @@ def check_tree(
 
 
 def check_bytes(data: bytes, path: str, target: Target = None) -> list[Finding]:
-    """Check one file's content; ``path`` is only used in the findings."""
+    """Check one file's content; ``path`` is only used in the findings (and a path ending in
+    ``.ipynb`` is read as a notebook)."""
     if b"\x00" in data:
         return _unreadable(path, "file contains a NUL byte")
     if len(data) > MAX_BYTES:
         return _unreadable(path, f"file is larger than {MAX_BYTES // (1024 * 1024)} MB")
+    if not may_trigger(data):
+        # No rule can fire in these bytes (see lint.prefilter): only make sure they are text.
+        try:
+            data.decode("utf-8") if is_notebook(path) else decode_source(data)
+        except SyntaxError as exc:
+            return _unreadable(path, exc.msg)
+        except UnicodeDecodeError as exc:
+            encoding = "UTF-8" if exc.encoding.lower().startswith("utf") else exc.encoding
+            return _unreadable(path, f"file is not valid {encoding} (byte {exc.start})")
+        return []
+    if is_notebook(path):
+        return _check_notebook(data, path, target)
+    return _check_source(data, path, target)
+
+
+def _check_notebook(data: bytes, path: str, target: Target) -> list[Finding]:
+    """A notebook's code cells checked as one program; each finding names its cell."""
+    try:
+        notebook = read_notebook(data.decode("utf-8-sig"))
+    except UnicodeDecodeError as exc:
+        return _unreadable(path, f"file is not valid UTF-8 (byte {exc.start})")
+    except NotebookError as exc:
+        return _unreadable(path, f"cannot read the notebook: {exc}")
+    if not notebook.program:
+        return []
+    found = _check_source(notebook.program.encode("utf-8"), path, target)
+
+    def cell_line(match: re.Match[str]) -> str:
+        cell, line = notebook.where(int(match.group(1)))
+        return f"cell {cell}, line {line}"
+
+    placed = []
+    for finding in found:
+        cell, line = notebook.where(finding.line)
+        # Messages that name another line ("after ... on line 8") count in the program too.
+        message = _LINE_REF.sub(cell_line, finding.message)
+        fix = _LINE_REF.sub(cell_line, finding.fix)
+        placed.append(dataclasses.replace(finding, line=line, cell=cell, message=message, fix=fix))
+    return placed
+
+
+_LINE_REF = re.compile(r"\bline (\d+)\b")
+
+
+def _check_source(data: bytes, path: str, target: Target) -> list[Finding]:
     try:
         source = decode_source(data)
     except SyntaxError as exc:  # an unknown coding, or a cookie that contradicts the BOM
@@ -191,8 +241,8 @@ def _tolerant(source: str, path: str, error: SyntaxError, target: Target) -> lis
     return head + rest
 
 
-def check_path(path: str, display: str | None = None, target: Target = None) -> list[Finding]:
-    """Check one file on disk."""
+def read_path(path: str, display: str | None = None) -> bytes | list[Finding]:
+    """The bytes of one file on disk, or the TFG000 finding of why it cannot be read."""
     shown = display or path
     try:
         info = os.stat(path)
@@ -214,4 +264,12 @@ def check_path(path: str, display: str | None = None, target: Target = None) -> 
                 data += handle.read(MAX_BYTES + 1 - len(data))
     except OSError as exc:
         return _unreadable(shown, f"cannot read file: {exc.strerror or exc}")
-    return check_bytes(data, shown, target)
+    return data
+
+
+def check_path(path: str, display: str | None = None, target: Target = None) -> list[Finding]:
+    """Check one file on disk."""
+    data = read_path(path, display)
+    if isinstance(data, list):
+        return data
+    return check_bytes(data, display or path, target)

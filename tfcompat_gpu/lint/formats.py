@@ -10,7 +10,7 @@ from pathlib import Path
 
 from tfcompat_gpu._shown import shown, uri_path
 from tfcompat_gpu.lint.registry import RULES, Rule
-from tfcompat_gpu.lint.report import Report
+from tfcompat_gpu.lint.report import Finding, Report
 
 __all__ = ["FORMATS", "render"]
 
@@ -53,16 +53,31 @@ def _github(report: Report, statistics: bool) -> str:
     lines = []
     for f in report.findings:
         level = "error" if f.severity == "error" else "warning"
+        # A notebook's line numbers count in a cell, not in the .ipynb file GitHub shows:
+        # the annotation is on the file, and the message says the cell and the line.
+        place = (f"line={f.line}", f"col={f.col}") if f.cell is None else ()
         props = ",".join(
             (
                 f"file={_escape_property(f.path)}",
-                f"line={f.line}",
-                f"col={f.col}",
+                *place,
                 f"title={_escape_property(f'{f.code} {f.name}')}",
             )
         )
-        lines.append(f"::{level} {props}::{_escape_data(f'{f.code} {f.message}')}")
+        lines.append(f"::{level} {props}::{_escape_data(f'{f.code} {_cell_prefix(f)}{f.message}')}")
     return "\n".join(lines)
+
+
+def _cell_prefix(finding: Finding) -> str:
+    if finding.cell is None:
+        return ""
+    return f"cell {finding.cell}, line {finding.line}: "
+
+
+def _physical(finding: Finding) -> dict[str, object]:
+    location: dict[str, object] = {"artifactLocation": _location(finding.path)}
+    if finding.cell is None:
+        location["region"] = {"startLine": finding.line, "startColumn": finding.col}
+    return location
 
 
 def _location(path: str) -> dict[str, str]:
@@ -105,15 +120,13 @@ def _sarif(report: Report, statistics: bool) -> str:
             "ruleId": f.code,
             "ruleIndex": index[f.code],
             "level": "error" if f.severity == "error" else "warning",
-            "message": {"text": f"{f.message}"},
-            "locations": [
-                {
-                    "physicalLocation": {
-                        "artifactLocation": _location(f.path),
-                        "region": {"startLine": f.line, "startColumn": f.col},
-                    }
-                }
-            ],
+            "message": {"text": f"{_cell_prefix(f)}{f.message}"},
+            "locations": [{"physicalLocation": _physical(f)}],
+            **(
+                {"properties": {"cell": f.cell, "cellLine": f.line, "cellColumn": f.col}}
+                if f.cell is not None
+                else {}
+            ),
         }
         for f in report.findings
     ]

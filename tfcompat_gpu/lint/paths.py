@@ -5,9 +5,11 @@ from __future__ import annotations
 import functools
 import gc
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from tfcompat_gpu._files import iter_python_files
+from tfcompat_gpu._notebooks import is_notebook
+from tfcompat_gpu.lint.cache import FileCache, content_key, fingerprint
 from tfcompat_gpu.lint.config import (
     ConfigError,
     LintConfig,
@@ -15,27 +17,92 @@ from tfcompat_gpu.lint.config import (
     load_config,
     select_codes,
 )
-from tfcompat_gpu.lint.engine import Target, check_path, unchecked
+from tfcompat_gpu.lint.engine import Target, check_bytes, read_path, unchecked
+from tfcompat_gpu.lint.prefilter import may_trigger
 from tfcompat_gpu.lint.report import Finding, Report
 from tfcompat_gpu.lint.target import TargetError, infer_target, parse_target
 
 __all__ = ["default_jobs", "lint_paths"]
 
 
-def _check_all(files: list[str], jobs: int, target: Target) -> Iterable[list[Finding]]:
-    check = functools.partial(check_path, target=target) if target is not None else check_path
+Progress = Callable[[int, int], None]
+"""Called with (files done, files in all) as the run goes."""
+
+
+def _check_job(job: tuple[bytes, str], target: Target) -> list[Finding]:
+    return check_bytes(job[0], job[1], target)
+
+
+def _run(
+    jobs: Iterator[tuple[bytes, str]], total: int, workers: int, target: Target
+) -> Iterator[list[Finding]]:
+    check = functools.partial(_check_job, target=target)
     # Files are independent: with several CPUs, fork workers as flake8 and ruff do. Small runs
     # stay in-process, where a pool would cost more than it saves.
-    if jobs > 1 and len(files) >= 4 * jobs:
+    if workers > 1 and total >= 4 * workers:
         import multiprocessing
 
         try:
             context = multiprocessing.get_context("fork")
         except ValueError:  # no fork on this platform
-            return map(check, files)
-        with context.Pool(jobs) as pool:
-            return pool.map(check, files, chunksize=max(1, len(files) // (jobs * 4)))
-    return map(check, files)
+            yield from map(check, jobs)
+            return
+        with context.Pool(workers) as pool:
+            yield from pool.imap(check, jobs, chunksize=max(1, total // (workers * 8)))
+        return
+    yield from map(check, jobs)
+
+
+def _check_all(
+    files: list[str],
+    workers: int,
+    target: Target,
+    cache: FileCache | None,
+    progress: Progress | None,
+) -> list[list[Finding]]:
+    """The findings of each file, read here once; the cache answers for unchanged files."""
+    results: list[list[Finding]] = [[] for _ in files]
+    pending: list[tuple[int, str | None]] = []
+    done = 0
+
+    def tick() -> None:
+        nonlocal done
+        done += 1
+        if progress is not None:
+            progress(done, len(files))
+
+    def jobs() -> Iterator[tuple[bytes, str]]:
+        for index, path in enumerate(files):
+            data = read_path(path)
+            if isinstance(data, list):
+                results[index] = data
+                tick()
+                continue
+            if not may_trigger(data):
+                # Nothing to parse (see lint.prefilter): no worker, no cache entry needed.
+                results[index] = check_bytes(data, path, target)
+                tick()
+                continue
+            key = None
+            if cache is not None:
+                key = content_key(data, is_notebook(path))
+                hit = cache.get(key, path)
+                if hit is not None:
+                    results[index] = hit
+                    tick()
+                    continue
+            pending.append((index, key))
+            yield data, path
+
+    for n, found in enumerate(_run(jobs(), len(files), workers, target)):
+        index, key = pending[n]
+        results[index] = found
+        if cache is not None and key is not None:
+            cache.put(key, found)
+        tick()
+    if cache is not None:
+        cache.save()
+    return results
 
 
 def default_jobs() -> int:
@@ -71,11 +138,15 @@ def lint_paths(
     use_config: bool = True,
     jobs: int = 1,
     target_version: str | None = None,
+    cache_dir: str | None = None,
+    progress: Progress | None = None,
 ) -> Report:
     """Lint files and directories; settings given here extend or override pyproject.toml.
 
     The target TensorFlow is ``target_version``, else the configuration's, else the one the
-    project's requirements declare (see :mod:`tfcompat_gpu.lint.target`).
+    project's requirements declare (see :mod:`tfcompat_gpu.lint.target`).  With ``cache_dir``,
+    files unchanged since an earlier run are answered from the cache there
+    (:mod:`tfcompat_gpu.lint.cache`).
     """
     if config is None:
         config = load_config(find_config(paths)) if use_config else LintConfig(root=os.getcwd())
@@ -99,14 +170,22 @@ def lint_paths(
     patterns = [*config.exclude, *exclude]
 
     problems: list[tuple[str, str]] = []
-    files = list(iter_python_files(paths, patterns, lambda path, why: problems.append((path, why))))
+    files = list(
+        iter_python_files(
+            paths, patterns, lambda path, why: problems.append((path, why)), (".py", ".ipynb")
+        )
+    )
     report.files = len(files)
     # Syntax trees hold no reference cycles and die with their file; the cyclic collector
     # would only rescan them over and over (a third of the parse time on large trees).
     collecting = gc.isenabled()
     gc.disable()
     try:
-        results = list(_check_all(files, jobs, target))
+        cache = None
+        if cache_dir is not None:
+            root = config.root if config.path else os.getcwd()
+            cache = FileCache(cache_dir, root, fingerprint(target))
+        results = _check_all(files, jobs, target, cache, progress)
     finally:
         if collecting:
             gc.enable()

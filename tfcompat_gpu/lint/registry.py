@@ -63,7 +63,9 @@ RULES: tuple[Rule, ...] = (
         "code), is not in the encoding it declares, contains a NUL byte, is larger than the size "
         "cap, cannot be read, or is a dangling link. A file that does not parse is still read "
         "where it can be: the lines Python 3 cannot read (`print 'x'`, `except E, e:`) are set "
-        "aside and every rule runs on the rest; a Python 2 file is checked for TensorFlow 1.",
+        "aside and every rule runs on the rest; a Python 2 file is checked for TensorFlow 1. "
+        "A file that names nothing any rule looks for is not parsed, so its syntax errors are "
+        "not reported (a NUL byte or an undecodable file still is).",
         why="A file that is silently skipped is a file whose GPU configuration nobody checked.",
         example="print 'hello'  # Python 2 syntax",
         use_instead="print('hello')",

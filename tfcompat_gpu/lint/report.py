@@ -26,9 +26,18 @@ class Finding:
     severity: Severity
     fix: str
     """A short hint of what to write instead."""
+    cell: int | None = None
+    """In a notebook, the cell (counted from 1 among all cells) that ``line`` counts in."""
+
+    @property
+    def where(self) -> str:
+        """``path:line:col``, or ``path:cell N:line:col`` in a notebook (as ruff writes it)."""
+        if self.cell is not None:
+            return f"{self.path}:cell {self.cell}:{self.line}:{self.col}"
+        return f"{self.path}:{self.line}:{self.col}"
 
     def __str__(self) -> str:
-        return f"{self.path}:{self.line}:{self.col}: {self.code} {self.message}"
+        return f"{self.where}: {self.code} {self.message}"
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -40,6 +49,7 @@ class Finding:
             "col": self.col,
             "severity": self.severity,
             "fix": self.fix,
+            **({"cell": self.cell} if self.cell is not None else {}),
         }
 
 

@@ -1,0 +1,167 @@
+"""The findings cache of ``check``: only changed files are checked again; a damaged, foreign or
+concurrent cache never changes a finding."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tfcompat_gpu.lint import engine
+from tfcompat_gpu.lint.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+BAD = "import os\nos.environ['CUDA_VISIBLE_DEVCIES'] = '0'\n"
+WARN = "import tensorflow as tf\ngpus = tf.config.experimental.list_physical_devices('GPU')\n"
+CLEAN = "import tensorflow as tf\nprint(tf.__version__)\n"
+
+
+@pytest.fixture
+def tree(tmp_path: Path) -> Path:
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "bad.py").write_text(BAD)
+    (src / "warn.py").write_text(WARN)
+    (src / "clean.py").write_text(CLEAN)
+    (src / "torch_only.py").write_text("import torch\nprint(torch.cuda.is_available())\n")
+    return src
+
+
+@pytest.fixture
+def checked(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The files each run really parsed and walked."""
+    seen: list[str] = []
+    real = engine._check_source
+
+    def counting(data: bytes, path: str, target: object) -> object:
+        seen.append(Path(path).name)
+        return real(data, path, target)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(engine, "_check_source", counting)
+    return seen
+
+
+def run(tree: Path, cache: Path, capsys: pytest.CaptureFixture[str], *extra: str) -> str:
+    main(["check", "--isolated", "-j1", "--cache-dir", str(cache), *extra, str(tree)])
+    return capsys.readouterr().out
+
+
+def cache_files(cache: Path) -> list[Path]:
+    return sorted(cache.glob("lint-*.json"))
+
+
+def test_second_run_answers_from_cache_and_edits_are_seen(
+    tree: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], checked: list[str]
+) -> None:
+    cache = tmp_path / "cache"
+    first = run(tree, cache, capsys)
+    assert sorted(checked) == ["bad.py", "clean.py", "warn.py"]  # torch_only: never parsed
+    checked.clear()
+    (written,) = cache_files(cache)
+    stamp = written.stat().st_mtime_ns
+    assert run(tree, cache, capsys) == first
+    assert checked == []  # nothing changed: nothing parsed
+    assert written.stat().st_mtime_ns == stamp  # and nothing written
+    # Fix one file: only it is checked again, and only its findings change.
+    (tree / "bad.py").write_text(BAD.replace("DEVCIES", "DEVICES"))
+    third = run(tree, cache, capsys)
+    assert checked == ["bad.py"]
+    assert [line for line in first.splitlines() if "bad.py" not in line][:-1] == (
+        third.splitlines()[:-1]
+    )
+    assert "bad.py" not in third
+    assert "TFG003" in first
+
+
+def test_cache_folder_is_json_with_its_own_gitignore(
+    tree: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cache = tmp_path / ".tfcompat-gpu-cache"
+    run(tree, cache, capsys)
+    assert (cache / ".gitignore").read_text().splitlines()[-1] == "*"
+    (written,) = cache_files(cache)
+    data = json.loads(written.read_bytes())  # plain data, never pickle
+    assert set(data) == {"format", "settings", "entries"}
+
+
+def test_no_cache_neither_reads_nor_writes(
+    tree: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cache = tmp_path / "cache"
+    run(tree, cache, capsys, "--no-cache")
+    assert not cache.exists()
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        pytest.param(lambda text: text[: len(text) // 2], id="truncated"),
+        pytest.param(lambda text: "", id="empty"),
+        pytest.param(lambda text: "\x00" * 10, id="binary"),
+        pytest.param(lambda text: text.replace('"TFG003"', '"TFG999"'), id="unknown-code"),
+        pytest.param(
+            lambda text: re.sub(r'\["TFG003",(\d+)', r'["TFG003","\1"', text), id="wrong-type"
+        ),
+        pytest.param(lambda text: "[" * 100000 + "]" * 100000, id="deep"),
+    ],
+)
+def test_damaged_cache_is_ignored(
+    tree: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    checked: list[str],
+    damage: object,
+) -> None:
+    cache = tmp_path / "cache"
+    first = run(tree, cache, capsys)
+    (written,) = cache_files(cache)
+    written.write_text(damage(written.read_text()))  # type: ignore[operator]
+    checked.clear()
+    assert run(tree, cache, capsys) == first
+    assert sorted(checked) == ["bad.py", "clean.py", "warn.py"]  # all checked again
+    json.loads(written.read_text())  # and a whole cache written in its place
+    checked.clear()
+    assert run(tree, cache, capsys) == first
+    assert checked == []
+
+
+def test_foreign_cache_cannot_hide_a_finding(
+    tree: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A well-formed cache written by another version (or by hand) saying "no findings".
+    cache = tmp_path / "cache"
+    first = run(tree, cache, capsys)
+    (written,) = cache_files(cache)
+    data = json.loads(written.read_text())
+    data["settings"] = "0" * 32
+    data["entries"] = {key: [] for key in data["entries"]}
+    written.write_text(json.dumps(data))
+    assert run(tree, cache, capsys) == first
+
+
+def test_two_runs_at_once(tree: Path, tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    for n in range(40):
+        (tree / f"mod_{n}.py").write_text(WARN + f"x = {n}\n")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    argv = [sys.executable, "-m", "tfcompat_gpu", "check", "--isolated", "-j1"]
+    argv += ["--cache-dir", str(cache), str(tree)]
+    expected = subprocess.run(
+        [*argv[:-3], "--no-cache", str(tree)], capture_output=True, text=True, env=env
+    ).stdout
+    for _ in range(3):
+        for stale in cache_files(cache):
+            stale.unlink()
+        runs = [subprocess.Popen(argv, stdout=subprocess.PIPE, text=True, env=env) for _ in "ab"]
+        outs = [proc.communicate()[0] for proc in runs]
+        assert outs == [expected, expected]
+        (written,) = cache_files(cache)
+        json.loads(written.read_text())  # whole, whichever run finished last
+        assert not list(cache.glob("*.tmp"))
+        again = subprocess.run(argv, capture_output=True, text=True, env=env)
+        assert again.stdout == expected

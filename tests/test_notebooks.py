@@ -1,0 +1,289 @@
+"""Jupyter notebooks in ``check`` and ``migrate``: cells as one program, IPython syntax left alone."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
+
+from tfcompat_gpu._notebooks import read_notebook
+from tfcompat_gpu.lint.cli import main as lint_main
+
+# A tiny PNG, as a plot cell's output holds one.
+PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="
+
+
+def keras2_notebook() -> nbformat.NotebookNode:
+    """A Kaggle-style Keras 2 notebook: magics, a shell escape, outputs and a plot."""
+    nb = new_notebook(
+        metadata={
+            "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
+            "language_info": {"name": "python", "version": "3.7.12"},
+        }
+    )
+    nb.cells = [
+        new_markdown_cell("# Digit recognizer on one GPU"),
+        new_code_cell(
+            "%matplotlib inline\n%load_ext autoreload\nimport os\nimport numpy as np\n"
+            "import tensorflow as tf\nfrom keras import backend as K",
+            execution_count=1,
+        ),
+        new_code_cell(
+            "!nvidia-smi",
+            execution_count=2,
+            outputs=[new_output("stream", name="stdout", text="| 0  Tesla P100-PCIE  Off |\n")],
+        ),
+        new_code_cell(
+            "config = tf.ConfigProto()\nconfig.gpu_options.allow_growth = True\n"
+            "sess = tf.Session(config=config)\nK.set_session(sess)",
+            execution_count=3,
+        ),
+        new_code_cell(
+            "import matplotlib.pyplot as plt\nplt.plot(np.arange(10))\nplt.show()",
+            execution_count=4,
+            outputs=[
+                new_output(
+                    "display_data",
+                    data={"image/png": PNG, "text/plain": "<Figure size 432x288 with 1 Axes>"},
+                    metadata={"needs_background": "light"},
+                )
+            ],
+        ),
+    ]
+    return nb
+
+
+def tf2_notebook() -> nbformat.NotebookNode:
+    """A TF2 notebook: memory growth set on one GPU, after the runtime started."""
+    nb = new_notebook()
+    nb.cells = [
+        new_code_cell(
+            "import tensorflow as tf\nprint(tf.config.list_logical_devices('GPU'))",
+            execution_count=1,
+            outputs=[new_output("stream", name="stdout", text="[LogicalDevice(...)]\n")],
+        ),
+        new_code_cell(
+            "gpus = tf.config.list_physical_devices('GPU')\nif gpus:\n"
+            "    tf.config.experimental.set_memory_growth(gpus[0], True)\n    !nvidia-smi",
+            execution_count=2,
+        ),
+    ]
+    return nb
+
+
+def write(nb: nbformat.NotebookNode, path: Path) -> Path:
+    nbformat.write(nb, str(path))
+    return path
+
+
+def check(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    status = lint_main(["check", "--isolated", "--no-cache", *argv])
+    return status, capsys.readouterr().out
+
+
+def test_keras2_findings_name_cell_and_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = write(keras2_notebook(), tmp_path / "train.ipynb")
+    status, out = check([str(path)], capsys)
+    assert status == 1
+    lines = out.splitlines()
+    # cell 4 (the markdown cell counts) holds the session; its lines count from 1
+    assert f"{path}:cell 4:1:10: TFG009" in out
+    assert any(line.startswith(f"{path}:cell 4:4:1: TFG009") for line in lines)
+    assert "TFG000" not in out  # %matplotlib, %load_ext and !nvidia-smi were not parsed
+
+
+def test_tf2_findings_and_other_cells_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = write(tf2_notebook(), tmp_path / "tf2.ipynb")
+    _, out = check([str(path)], capsys)
+    assert f"{path}:cell 2:3:5: TFG006" in out
+    # the runtime was started in another cell: the message names it, not a program line
+    assert "(`tf.config.list_logical_devices(...)` on cell 1, line 2)" in out
+
+
+@pytest.mark.parametrize("fmt", ["json", "github", "sarif"])
+def test_machine_formats_carry_the_cell(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], fmt: str
+) -> None:
+    path = write(tf2_notebook(), tmp_path / "tf2.ipynb")
+    _, out = check(["--format", fmt, str(path)], capsys)
+    if fmt == "json":
+        found = json.loads(out)
+        assert {(f["code"], f["cell"], f["line"], f["col"]) for f in found} >= {("TFG006", 2, 3, 5)}
+    elif fmt == "github":
+        line = next(line for line in out.splitlines() if "TFG006 cell 2, line 3:" in line)
+        # a cell's line is not a line of the .ipynb file: the annotation is on the file
+        assert line.startswith(f"::warning file={path},title=") or line.startswith(
+            f"::error file={path},title="
+        )
+    else:
+        results = json.loads(out)["runs"][0]["results"]
+        result = next(r for r in results if r["ruleId"] == "TFG006")
+        assert result["properties"] == {"cell": 2, "cellLine": 3, "cellColumn": 5}
+        assert result["message"]["text"].startswith("cell 2, line 3: ")
+        assert "region" not in result["locations"][0]["physicalLocation"]
+
+
+def test_directories_hold_notebooks_but_not_checkpoints(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write(tf2_notebook(), tmp_path / "tf2.ipynb")
+    (tmp_path / ".ipynb_checkpoints").mkdir()
+    write(tf2_notebook(), tmp_path / ".ipynb_checkpoints" / "tf2-checkpoint.ipynb")
+    _, out = check([str(tmp_path)], capsys)
+    assert "tf2.ipynb:cell 2:3:5: TFG006" in out
+    assert "checkpoint" not in out
+
+
+@pytest.mark.parametrize(
+    ("cell", "kept"),
+    [
+        pytest.param("files = !ls\nx = 1", "files = !ls", id="system-assign"),
+        pytest.param("%%bash\nnvidia-smi\necho $CUDA_VISIBLE_DEVICES", "%%bash", id="cell-magic"),
+        pytest.param("tf.config?\nx = 1", "tf.config?", id="help"),
+        pytest.param("for i in range(2):\n    !echo $i", "    !echo $i", id="indented"),
+        pytest.param("t = %timeit -o sum(range(9))", "t = %timeit", id="magic-assign"),
+    ],
+)
+def test_ipython_syntax_is_masked(cell: str, kept: str) -> None:
+    nb = new_notebook()
+    nb.cells = [new_code_cell("import tensorflow as tf"), new_code_cell(cell)]
+    parsed = read_notebook(nbformat.writes(nb))
+    compile(parsed.program, "<nb>", "exec")  # valid Python, one line per cell line
+    assert parsed.program.count("\n") == 1 + cell.count("\n") + 1
+    assert kept not in parsed.program
+
+
+def test_broken_notebook_is_tfg000(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "cut.ipynb"
+    text = nbformat.writes(tf2_notebook())
+    path.write_text(text[: text.index("tensorflow") + 20])
+    _, out = check([str(path)], capsys)
+    assert f"{path}:1:1: TFG000 cannot read the notebook: not valid JSON" in out
+
+
+def test_syntax_error_names_its_cell(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    nb = new_notebook()
+    nb.cells = [new_code_cell("import tensorflow as tf"), new_code_cell("x = 1\ndef f(:\n")]
+    path = write(nb, tmp_path / "bad.ipynb")
+    _, out = check([str(path)], capsys)
+    assert f"{path}:cell 2:2:" in out
+    assert "TFG000" in out
+
+
+# -- migrate ---------------------------------------------------------------------------------
+
+
+def _migrate(argv: list[str]) -> int:
+    pytest.importorskip("libcst")
+    from tfcompat_gpu.codemod.cli import main as migrate_main
+
+    return migrate_main(["migrate", "-j1", *argv])
+
+
+def _without_sources(data: dict[str, object]) -> dict[str, object]:
+    copy = json.loads(json.dumps(data))
+    for cell in copy["cells"]:
+        cell.pop("source")
+    return copy
+
+
+@pytest.mark.parametrize("make", [keras2_notebook, tf2_notebook], ids=["keras2", "tf2"])
+def test_migrate_write_keeps_outputs_and_layout(
+    tmp_path: Path, make: object, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = write(make(), tmp_path / "nb.ipynb")  # type: ignore[operator]
+    before_text = path.read_text()
+    before = json.loads(before_text)
+    assert _migrate(["--write", str(path)]) == 0
+    after_text = path.read_text()
+    after = json.loads(after_text)
+    nb = nbformat.read(str(path), as_version=4)
+    nbformat.validate(nb)  # opens and is still a valid notebook
+    # every output, execution count, id and all metadata kept; only sources differ
+    assert _without_sources(after) == _without_sources(before)
+    # the file's layout: nbformat's own writer gives the same bytes for the new content
+    assert after_text == nbformat.writes(nb) + "\n"
+    # magics and shell escapes come back exactly as they were
+    for old, new in zip(before["cells"], after["cells"]):
+        for line in "".join(old["source"]).splitlines():
+            if line.lstrip().startswith(("%", "!")):
+                assert line in "".join(new["source"]).splitlines()
+    # a second run changes nothing
+    assert _migrate(["--check", str(path)]) == 0
+    assert _migrate(["--write", str(path)]) == 0
+    assert path.read_text() == after_text
+    capsys.readouterr()
+
+
+def test_migrate_keras2_rewrites_the_session_cell(tmp_path: Path) -> None:
+    path = write(keras2_notebook(), tmp_path / "nb.ipynb")
+    assert _migrate(["--write", str(path)]) == 0
+    cells = nbformat.read(str(path), as_version=4).cells
+    assert "set_session" not in cells[3].source
+    assert "configure(" in cells[3].source
+    assert cells[2].source == "!nvidia-smi"
+    assert cells[1].source.splitlines()[-3:] == [
+        "import os",
+        "import numpy as np",
+        "import tensorflow as tf",
+    ]
+
+
+def test_migrate_skips_a_broken_notebook_untouched(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "cut.ipynb"
+    text = nbformat.writes(keras2_notebook())[:300]
+    path.write_text(text)
+    assert _migrate(["--write", str(path)]) == 1
+    assert "skipped: cannot read the notebook (not valid JSON" in capsys.readouterr().err
+    assert path.read_text() == text
+
+
+def test_line_numbers_hold_with_odd_line_breaks(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # U+2028 and a form feed inside a line are not line breaks for Python; CRLF cells stay CRLF.
+    nb = new_notebook()
+    nb.cells = [
+        new_code_cell("import os\r\nlabel = 'a\u2028b\x0cc'\r\n"),
+        new_code_cell("os.environ['CUDA_VISIBLE_DEVCIES'] = '0'"),
+    ]
+    path = write(nb, tmp_path / "odd.ipynb")
+    _, out = check([str(path)], capsys)
+    assert f"{path}:cell 2:1:12: TFG003" in out
+
+
+def test_migrate_leaves_unchanged_cells_alone(tmp_path: Path) -> None:
+    nb = keras2_notebook()
+    nb.cells.append(new_code_cell("x = 1\r\ny = 2\r\n"))
+    raw = json.loads(nbformat.writes(nb))
+    raw["cells"][-1]["source"] = "x = 1\r\ny = 2\r\n"  # one string, not a list of lines
+    path = tmp_path / "nb.ipynb"
+    path.write_text(json.dumps(raw, indent=1, ensure_ascii=False) + "\n")
+    assert _migrate(["--write", str(path)]) == 0
+    after = json.loads(path.read_text())
+    assert after["cells"][-1]["source"] == "x = 1\r\ny = 2\r\n"
+    assert after["cells"][2]["source"] == raw["cells"][2]["source"]  # the !nvidia-smi cell
+
+
+def test_layout_without_ensure_ascii_and_with_escapes_is_kept(tmp_path: Path) -> None:
+    nb = keras2_notebook()
+    nb.cells[0].source = "# Entraînement sur un GPU"
+    for ensure_ascii in (False, True):
+        path = tmp_path / f"nb{ensure_ascii}.ipynb"
+        path.write_text(
+            json.dumps(json.loads(nbformat.writes(nb)), indent=2, ensure_ascii=ensure_ascii)
+        )
+        assert _migrate(["--write", str(path)]) == 0
+        text = path.read_text()
+        assert ("Entraînement" in text) is not ensure_ascii
+        assert text.startswith('{\n  "cells": [')
+        assert not text.endswith("\n")  # as it was

@@ -1,0 +1,212 @@
+"""Jupyter notebooks (``.ipynb``) as one Python program, for ``check`` and ``migrate``.
+
+The code cells, in order, are joined into one program: a notebook runs them top to bottom in
+one namespace, so a ``ConfigProto`` made in cell 2 and a session in cell 5 are one story.
+IPython syntax is not Python: line magics (``%matplotlib inline``), cell magics (``%%bash``),
+shell escapes (``!nvidia-smi``, ``files = !ls``) and help (``tf.config?``) are masked, each line
+replaced by a ``pass`` carrying a numbered comment, so that line numbers stay those of the cell
+and the masked text is put back unchanged when a rewritten program is split into cells again.
+
+The format is read and written with the ``json`` module, not ``nbformat``: only the ``source``
+of code cells is ever read or changed, and writing through ``json`` with the layout the file
+already has (indentation, key order, ``ensure_ascii``, final newline) leaves every other byte
+as it was, where ``nbformat.write`` would re-sort keys and may upgrade or validate the file.
+It also keeps the runtime dependencies to what they are.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["NOTEBOOK_SUFFIX", "Notebook", "NotebookError", "is_notebook", "read_notebook"]
+
+NOTEBOOK_SUFFIX = ".ipynb"
+
+
+class NotebookError(ValueError):
+    """The file is not a notebook this module can read (the message says what is wrong)."""
+
+
+def is_notebook(path: str) -> bool:
+    return path.lower().endswith(NOTEBOOK_SUFFIX)
+
+
+# IPython's own input transformers decide what is not Python (IPython/core/inputtransformer2.py:
+# EscapedCommand for ``!``/``%``/``?`` line starts, SystemAssign and MagicAssign for
+# ``x = !cmd`` / ``x = %magic``, HelpEnd for a trailing ``?``, cell_magic for ``%%``).
+_ESCAPED = re.compile(r"^([ \t]*)[%!?]")
+_ASSIGNED = re.compile(r"^([ \t]*)[\w.]+(?:[ \t]*,[ \t]*[\w.]+)*[ \t]*=[ \t]*[%!]")
+_HELP_END = re.compile(r"^([ \t]*)[\w.*]+\?\??[ \t]*$")
+_MASK = "pass  # tfcompat-gpu: IPython line {}"
+_MASKED = re.compile(r"^[ \t]*pass  # tfcompat-gpu: IPython line (\d+)$")
+
+
+def _split(text: str) -> list[str]:
+    # At "\n" only: str.splitlines also splits at form feeds and U+2028, which Python's
+    # tokenizer reads inside a line, and the line numbers would drift.
+    lines = text.split("\n")
+    out = [line + "\n" for line in lines[:-1]]
+    if lines[-1]:
+        out.append(lines[-1])
+    return out
+
+
+def _lines(source: object) -> list[str]:
+    if isinstance(source, str):
+        return _split(source)
+    if isinstance(source, list) and all(isinstance(part, str) for part in source):
+        return _split("".join(source))
+    raise NotebookError(f"a code cell's source is {type(source).__name__}, expected text")
+
+
+@dataclass
+class _Layout:
+    indent: int | None
+    ensure_ascii: bool
+    final_newline: bool
+
+
+def _layout(text: str) -> _Layout:
+    match = re.search(r"^\{\s*\n( +)\"", text)
+    indent = len(match.group(1)) if match else None
+    # nbformat writes ensure_ascii=False; older tools escape everything that is not ASCII.
+    ensure_ascii = text.isascii() and "\\u" in text
+    return _Layout(indent, ensure_ascii, text.endswith("\n"))
+
+
+@dataclass
+class Notebook:
+    """A parsed notebook and the program its code cells make."""
+
+    data: dict[str, Any]
+    code_cells: list[int]
+    """Index in ``cells`` of each code cell, in order."""
+    program: str
+    """The code cells joined, IPython syntax masked; line ``n`` is ``line_map[n - 1]``."""
+    line_map: list[tuple[int, int]]
+    """(cell number counted from 1 among all cells, line in that cell) of each program line."""
+    masked: list[str]
+    """The original text of each masked line (its number is in the mask's comment)."""
+    layout: _Layout
+
+    def where(self, line: int) -> tuple[int, int]:
+        """(cell number, line in the cell) of a program line; the last cell past the end."""
+        if not self.line_map:
+            return 1, line
+        if 0 < line <= len(self.line_map):
+            return self.line_map[line - 1]
+        cell, last = self.line_map[-1]
+        return cell, last + line - len(self.line_map)
+
+    def _cells_of(self, new_program: str) -> dict[int, list[str]]:
+        """Split a rewritten program into cells: unchanged lines stay in their cell, new lines
+        join the cell of the line before them (the first code cell at the top)."""
+        old = _split(self.program)
+        new = _split(new_program)
+        owner = [cell for cell, _ in self.line_map]
+        first = owner[0] if owner else self.code_cells[0] + 1
+        cells: dict[int, list[str]] = {index + 1: [] for index in self.code_cells}
+        matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
+        for tag, i1, _i2, j1, j2 in matcher.get_opcodes():
+            if tag == "equal":
+                for k in range(j2 - j1):
+                    cells[owner[i1 + k]].append(new[j1 + k])
+            elif j2 > j1:
+                # A replacement stays in the cell it replaces; an insertion joins the line above.
+                cell = owner[i1] if tag == "replace" else (owner[i1 - 1] if i1 else first)
+                cells[cell].extend(new[j1:j2])
+        return cells
+
+    def _unmask(self, line: str) -> str:
+        match = _MASKED.match(line.rstrip("\r\n"))
+        if match is None:
+            return line
+        return self.masked[int(match.group(1))]
+
+    def with_program(self, new_program: str) -> str:
+        """The notebook's JSON text with the code cells of ``new_program`` (outputs, metadata,
+        ids and layout kept)."""
+        cells = self.data["cells"]
+        for number, lines in self._cells_of(new_program).items():
+            cell = cells[number - 1]
+            text = "".join(self._unmask(line) for line in lines)
+            original = cell["source"]
+            joined = original if isinstance(original, str) else "".join(original)
+            if text.endswith("\n") and not joined.endswith("\n"):
+                text = text[:-1]
+            if text == joined:
+                continue
+            cell["source"] = text if isinstance(original, str) else _split(text)
+        return self.dumps()
+
+    def dumps(self) -> str:
+        layout = self.layout
+        text = json.dumps(
+            self.data,
+            indent=layout.indent,
+            ensure_ascii=layout.ensure_ascii,
+            separators=(",", ": ") if layout.indent is not None else (", ", ": "),
+        )
+        return text + "\n" if layout.final_newline else text
+
+
+def _mask_cell(lines: list[str], masked: list[str]) -> list[str]:
+    out = []
+    whole = bool(lines) and lines[0].lstrip().startswith("%%")
+    for line in lines:
+        body = line.rstrip("\r\n")
+        match = (
+            None
+            if whole
+            else (_ESCAPED.match(body) or _ASSIGNED.match(body) or _HELP_END.match(body))
+        )
+        if whole or match is not None:
+            indent = "" if whole or match is None else match.group(1)
+            out.append(indent + _MASK.format(len(masked)) + "\n")
+            masked.append(line if line.endswith("\n") else line + "\n")
+        else:  # kept as it is (a CRLF cell stays CRLF), ended like every line of the program
+            out.append(line if line.endswith("\n") else line + "\n")
+    return out
+
+
+def read_notebook(text: str) -> Notebook:
+    """Parse a notebook's JSON text; :class:`NotebookError` when it is not one.
+
+    >>> cell = {"cell_type": "code", "source": ["%matplotlib inline\\n", "x = 1"]}
+    >>> nb = read_notebook(json.dumps({"cells": [{"cell_type": "markdown"}, cell]}))
+    >>> nb.program.splitlines()[1], nb.where(2)
+    ('x = 1', (2, 2))
+    """
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise NotebookError(f"not valid JSON ({exc})") from None
+    if not isinstance(data, dict) or not isinstance(data.get("cells"), list):
+        raise NotebookError("not a Jupyter notebook (no list of cells)")
+    language = (
+        data.get("metadata", {}).get("language_info", {}).get("name", "python")
+        if isinstance(data.get("metadata"), dict)
+        and isinstance(data["metadata"].get("language_info", {}), dict)
+        else "python"
+    )
+    code_cells: list[int] = []
+    program: list[str] = []
+    line_map: list[tuple[int, int]] = []
+    masked: list[str] = []
+    if str(language).lower() not in ("python", "python3", "ipython"):
+        # An R or Julia notebook holds no Python to check.
+        return Notebook(data, code_cells, "", line_map, masked, _layout(text))
+    for index, cell in enumerate(data["cells"]):
+        if not isinstance(cell, dict):
+            raise NotebookError(f"cell {index + 1} is not an object")
+        if cell.get("cell_type") != "code":
+            continue
+        code_cells.append(index)
+        lines = _mask_cell(_lines(cell.get("source", "")), masked)
+        program.extend(lines)
+        line_map.extend((index + 1, n) for n in range(1, len(lines) + 1))
+    return Notebook(data, code_cells, "".join(program), line_map, masked, _layout(text))
