@@ -59,6 +59,12 @@ def _parser() -> ExitTwoParser:
         "TFCOMPAT_GPU_LEGACY_KERAS=1)",
     )
     parser.add_argument(
+        "--no-auto",
+        dest="auto",
+        action="store_false",
+        help="do not read the script to choose --tf1, --legacy-keras and soft placement",
+    )
+    parser.add_argument(
         "--report",
         metavar="FILE",
         help=f"write the settings in force and every session as JSON at exit (or ${REPORT_ENV})",
@@ -129,15 +135,55 @@ def main(argv: Sequence[str] | None = None) -> int:
     except _CannotRunError as exc:
         print(f"{_PROG}: error: {exc}", file=sys.stderr)
         return exc.status
+    tf1 = ns.tf1
+    if ns.auto:
+        try:
+            tf1, legacy_keras, settings = _auto(target, tf1, legacy_keras, settings)
+        except GPUConfigError as exc:
+            print(f"{_PROG}: error: {exc}", file=sys.stderr)
+            return 2
     mode = RunMode(
         settings=settings.to_dict(),
-        tf1=ns.tf1,
+        tf1=tf1,
         legacy_keras=legacy_keras,
         policy=ns.conflict_policy or None,
         script_dirs=target.folders,
     )
     sys.argv = [ns.script, *ns.args]
     return _run(target, mode, report_path=report_path)
+
+
+def _auto(
+    target: _Target, tf1: bool, legacy_keras: bool, settings: GPUConfig
+) -> tuple[bool, bool, GPUConfig]:
+    """Read the script (no import) and add the mode it needs; say so in one line."""
+    from tfcompat_gpu.patching import _auto
+
+    reading = _auto.read(target.code_path, target.source)
+    choice = _auto.choose(
+        reading,
+        target.code_path,
+        tf1=tf1,
+        legacy_keras=legacy_keras,
+        soft_placement=settings.to_dict().get("allow_soft_placement"),
+    )
+    for note in choice.notes:
+        print(note, file=sys.stderr)
+    if choice.message is None:
+        return tf1, legacy_keras, settings
+    if choice.legacy_keras:
+        try:
+            _legacy_keras.check_available()
+        except GPUConfigError as exc:
+            raise GPUConfigError(
+                f"{choice.message.partition(': ')[2]}, but {exc} Or run with --no-auto."
+            ) from None
+    print(choice.message, file=sys.stderr)
+    if choice.soft_placement:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", GPUConfigWarning)
+            settings = settings.merged(GPUConfig(allow_soft_placement=True))
+    return tf1 or choice.tf1, legacy_keras or choice.legacy_keras, settings
 
 
 def _report_path(flag: str | None) -> str | None:
@@ -235,12 +281,13 @@ def _run(target: _Target, mode: RunMode, *, report_path: str | None) -> int:
             traceback.print_exception(type(exc), exc, None)
             return 1
         if v1 is not None:
-            v1.start()
+            main_module.__dict__["__builtins__"] = v1.builtins_for_script()
+            v1.start_local()
         try:
             exec(code, main_module.__dict__)
         finally:
             if v1 is not None:
-                v1.stop()
+                v1.stop_local()
     except SystemExit:
         raise
     except BaseException as exc:  # shown as Python shows it, from the script's frames on
