@@ -194,14 +194,26 @@ def test_tf2_code_is_left_alone(tmp_path, case):
         ("from keras.layers.merge import concatenate\n", "keras.layers.merge, line 1"),
         ("from keras.engine.topology import Layer\n", "keras.engine.topology, line 1"),
         ("from keras.utils import np_utils\n", "keras.utils.np_utils, line 1"),
-        ("import keras\nclass A(keras.layers.merge._Merge):\n    pass\n", "keras.layers.merge, line 2"),
+        (
+            "import keras\nclass A(keras.layers.merge._Merge):\n    pass\n",
+            "keras.layers.merge, line 2",
+        ),
         (
             "from keras.models import Sequential\nmodel = Sequential()\n"
             "model.fit_generator(gen, steps_per_epoch=10)\n",
             "model.fit_generator(), line 3",
         ),
     ],
-    ids=["lr", "lr-decay", "tf-keras-decay", "merge", "topology", "np_utils", "attr-chain", "fit_gen"],
+    ids=[
+        "lr",
+        "lr-decay",
+        "tf-keras-decay",
+        "merge",
+        "topology",
+        "np_utils",
+        "attr-chain",
+        "fit_gen",
+    ],
 )
 def test_keras2_code_turns_on_tf_keras(tmp_path, code, evidence):
     choice = _choose(tmp_path, code)

@@ -124,7 +124,7 @@ TF1_SCRIPT = """
 
 
 def test_tf1_hint_is_the_last_line_after_the_traceback_and_gone_with_the_flag(tmp_path):
-    failed = run_script(tmp_path, TF1_SCRIPT)
+    failed = run_script(tmp_path, TF1_SCRIPT, "--no-auto")
     assert failed.rc == 1
     lines = failed.err.rstrip("\n").splitlines()
     assert lines[-2] == "AttributeError: module 'tensorflow' has no attribute 'placeholder'"
@@ -135,12 +135,16 @@ def test_tf1_hint_is_the_last_line_after_the_traceback_and_gone_with_the_flag(tm
     assert passed.rc == 0, passed.err
     assert passed.out == "built\n"
     assert "tfcompat-gpu run: hint" not in passed.err
+    auto = run_script(tmp_path, TF1_SCRIPT)  # no flag: auto mode reads the TF1 code
+    assert auto.rc == 0, auto.err
+    assert auto.out == "built\n"
+    assert "tfcompat-gpu run: TF1 graph code (tf.placeholder, line 2): using the v1 API" in auto.err
 
 
 @pytest.mark.skipif(not KERAS3, reason="Keras 2 is `keras` here")
 def test_keras2_hint_after_the_traceback_and_the_script_unchanged(tmp_path):
     script = "import keras\nprint('before')\nkeras.optimizers.Adam(lr=0.01)\nprint('after')\n"
-    run = run_script(tmp_path, script)
+    run = run_script(tmp_path, script, "--no-auto")
     assert run.rc == 1
     assert run.out == "before\n"  # the hint changed nothing of what ran
     lines = run.err.rstrip("\n").splitlines()

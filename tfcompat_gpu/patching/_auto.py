@@ -152,7 +152,7 @@ def _keras_dir() -> str | None:
         return None
     if spec is None or not spec.submodule_search_locations:
         return None
-    return list(spec.submodule_search_locations)[0]
+    return next(iter(spec.submodule_search_locations))
 
 
 def _installed_version(*names: str) -> tuple[int, int] | None:
@@ -284,9 +284,9 @@ class _Reader(ast.NodeVisitor):
         if isinstance(func, ast.Attribute):
             if func.attr in _GENERATOR_METHODS and self.reading.uses_keras:
                 self._note(self.reading.keras2, f"{_owner(func)}.{func.attr}()", node)
-            if func.attr == "run" and isinstance(func.value, ast.Name):
-                if func.value.id in self.sessions:
-                    self._note(self.reading.tf1, f"{func.value.id}.run()", node)
+            value = func.value
+            if func.attr == "run" and isinstance(value, ast.Name) and value.id in self.sessions:
+                self._note(self.reading.tf1, f"{value.id}.run()", node)
         if name == "tensorflow.device" and node.args:
             self._pin(node.args[0], node)
         self.generic_visit(node)
@@ -301,9 +301,10 @@ class _Reader(ast.NodeVisitor):
     def visit_With(self, node: ast.With) -> None:
         for item in node.items:
             call = item.context_expr
-            if isinstance(call, ast.Call) and self.resolve(call.func) in _SESSIONS:
-                if isinstance(item.optional_vars, ast.Name):
-                    self.sessions.add(item.optional_vars.id)
+            bound = item.optional_vars
+            is_session = isinstance(call, ast.Call) and self.resolve(call.func) in _SESSIONS
+            if is_session and isinstance(bound, ast.Name):
+                self.sessions.add(bound.id)
         self.generic_visit(node)
 
     def _pin(self, arg: ast.expr, node: ast.AST) -> None:
@@ -350,10 +351,10 @@ def _text_of(arg: ast.expr) -> str | None:
             v.value if isinstance(v, ast.Constant) and isinstance(v.value, str) else "{}"
             for v in arg.values
         )
-    if isinstance(arg, ast.Call) and isinstance(arg.func, ast.Attribute):
-        if arg.func.attr == "format" and isinstance(arg.func.value, ast.Constant):
-            value = arg.func.value.value
-            return value if isinstance(value, str) else None
+    func = arg.func if isinstance(arg, ast.Call) else None
+    base = func.value if isinstance(func, ast.Attribute) and func.attr == "format" else None
+    if isinstance(base, ast.Constant) and isinstance(base.value, str):
+        return base.value
     return None
 
 
@@ -443,12 +444,9 @@ def choose(
     using: list[str] = []
     want_tf1 = not tf1 and bool(reading.tf1)
     keras3 = _keras_is_3()
-    want_keras = False
-    if not legacy_keras and keras3:
-        if reading.keras2:
-            want_keras = True
-        elif (tf1 or want_tf1) and reading.uses_keras:
-            want_keras = True
+    # TF1 graph code that uses Keras at all needs Keras 2: Keras 3 cannot run in a v1 graph.
+    in_graph = (tf1 or want_tf1) and bool(reading.uses_keras)
+    want_keras = not legacy_keras and keras3 and (bool(reading.keras2) or in_graph)
     if want_tf1:
         reasons.append(f"TF1 graph code ({reading.tf1[0].show(main)})")
         using.append("the v1 API")
@@ -467,17 +465,22 @@ def choose(
             for index, evidence in reading.pins:
                 if (index is not None and index >= count) or (index is None and count == 0):
                     have = "no GPU" if count == 0 else f"{count} GPU{'s' if count > 1 else ''}"
-                    reasons.append(f"ops pinned to a GPU this machine lacks ({evidence.show(main)}; {have} here)")
+                    reasons.append(
+                        f"ops pinned to a GPU this machine lacks ({evidence.show(main)}; {have} here)"
+                    )
                     using.append("soft placement")
                     want_soft = True
                     break
     message = None
     if reasons:
         message = (
-            f"tfcompat-gpu run: {' and '.join(reasons)}: using {' and '.join(using)} "
-            "(--no-auto turns this off)"
+            f"tfcompat-gpu run: {_join(reasons)}: using {_join(using)} (--no-auto turns this off)"
         )
     return Choice(want_tf1, want_keras, want_soft, message, tuple(_notes(reading, main)))
+
+
+def _join(parts: list[str]) -> str:
+    return parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} and {parts[-1]}"
 
 
 def _notes(reading: Reading, main: str) -> Iterator[str]:

@@ -136,9 +136,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{_PROG}: error: {exc}", file=sys.stderr)
         return exc.status
     tf1 = ns.tf1
+    chosen = None
     if ns.auto:
         try:
-            tf1, legacy_keras, settings = _auto(target, tf1, legacy_keras, settings)
+            tf1, legacy_keras, settings, chosen = _auto(target, tf1, legacy_keras, settings)
         except GPUConfigError as exc:
             print(f"{_PROG}: error: {exc}", file=sys.stderr)
             return 2
@@ -150,12 +151,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         script_dirs=target.folders,
     )
     sys.argv = [ns.script, *ns.args]
-    return _run(target, mode, report_path=report_path)
+    return _run(target, mode, report_path=report_path, chosen=chosen)
 
 
 def _auto(
     target: _Target, tf1: bool, legacy_keras: bool, settings: GPUConfig
-) -> tuple[bool, bool, GPUConfig]:
+) -> tuple[bool, bool, GPUConfig, str | None]:
     """Read the script (no import) and add the mode it needs; say so in one line."""
     from tfcompat_gpu.patching import _auto
 
@@ -170,7 +171,7 @@ def _auto(
     for note in choice.notes:
         print(note, file=sys.stderr)
     if choice.message is None:
-        return tf1, legacy_keras, settings
+        return tf1, legacy_keras, settings, None
     if choice.legacy_keras:
         try:
             _legacy_keras.check_available()
@@ -183,7 +184,21 @@ def _auto(
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", GPUConfigWarning)
             settings = settings.merged(GPUConfig(allow_soft_placement=True))
-    return tf1 or choice.tf1, legacy_keras or choice.legacy_keras, settings
+    what = [
+        name
+        for name, on in (
+            ("the v1 API", choice.tf1),
+            ("tf_keras", choice.legacy_keras),
+            ("soft placement", choice.soft_placement),
+        )
+        if on
+    ]
+    chosen = _join(what)
+    return tf1 or choice.tf1, legacy_keras or choice.legacy_keras, settings, chosen
+
+
+def _join(parts: list[str]) -> str:
+    return parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} and {parts[-1]}"
 
 
 def _report_path(flag: str | None) -> str | None:
@@ -260,7 +275,9 @@ class _Target:
         return cls(origin or path, path, (path,), source.encode("utf-8"), spec)
 
 
-def _run(target: _Target, mode: RunMode, *, report_path: str | None) -> int:
+def _run(
+    target: _Target, mode: RunMode, *, report_path: str | None, chosen: str | None = None
+) -> int:
     v1 = activate(mode)
     sys.path[0] = target.path0
     main_module = types.ModuleType("__main__")
@@ -310,6 +327,13 @@ def _run(target: _Target, mode: RunMode, *, report_path: str | None) -> int:
         line = hint(exc, flags)
         if line:
             print(line, file=sys.stderr)
+        if chosen:
+            # A wrong guess must be impossible to miss: the last word after a failure.
+            print(
+                f"{_PROG}: note: auto mode chose {chosen} for this script; if that was wrong, "
+                "rerun with --no-auto (and the flags you want)",
+                file=sys.stderr,
+            )
         return 1
     finally:
         if report_path:
