@@ -445,8 +445,9 @@ def choose(
     want_tf1 = not tf1 and bool(reading.tf1)
     keras3 = _keras_is_3()
     # TF1 graph code that uses Keras at all needs Keras 2: Keras 3 cannot run in a v1 graph.
-    in_graph = (tf1 or want_tf1) and bool(reading.uses_keras)
-    want_keras = not legacy_keras and keras3 and (bool(reading.keras2) or in_graph)
+    # On Keras 2 itself (TensorFlow <= 2.15) the same switch brings the old module paths and lr=.
+    in_graph = (tf1 or want_tf1) and bool(reading.uses_keras) and keras3
+    want_keras = not legacy_keras and (bool(reading.keras2) or in_graph)
     if want_tf1:
         reasons.append(f"TF1 graph code ({reading.tf1[0].show(main)})")
         using.append("the v1 API")
@@ -457,7 +458,7 @@ def choose(
             reasons.append(
                 f"Keras in a v1 graph ({reading.uses_keras[0].show(main)}; Keras 3 cannot run there)"
             )
-        using.append("tf_keras")
+        using.append("tf_keras" if keras3 else "Keras 2's old names")
     want_soft = False
     if soft_placement is None and reading.pins:
         count = gpu_count if gpu_count is not None or not count_gpus else visible_gpu_count()

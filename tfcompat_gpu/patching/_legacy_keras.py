@@ -328,7 +328,11 @@ def keras2_optimizer_init(module: ModuleType, current: Any) -> Any:
                 kwargs["learning_rate"] = lr
         decay = kwargs.pop("decay", 0.0)
         if decay:
-            from tf_keras.optimizers.schedules import InverseTimeDecay
+            # The schedules of the Keras that owns the optimizer: tf_keras, or Keras 2 itself
+            # where `keras` is Keras 2 (TensorFlow <= 2.15).
+            root = module.__name__.partition(".")[0]
+            schedules = importlib.import_module(f"{root}.optimizers.schedules")
+            InverseTimeDecay = schedules.InverseTimeDecay
 
             rate = kwargs.get("learning_rate", args[0] if args else 0.001)
             kwargs["learning_rate"] = InverseTimeDecay(rate, decay_steps=1, decay_rate=decay)
