@@ -349,3 +349,15 @@ def test_visible_gpu_count_without_nvml_or_driver_is_zero_here():
     # This machine has no NVIDIA driver: NVML cannot start, no /proc/driver/nvidia.
     count = _auto.visible_gpu_count()
     assert count is None or count >= 0
+
+
+@needs_keras3
+def test_tf_layers_is_keras_in_a_v1_graph(tmp_path):
+    code = """
+        import tensorflow as tf
+        x = tf.placeholder(tf.float32, [None, 3])
+        y = tf.layers.dense(x, 2)
+    """
+    choice = _choose(tmp_path, code)
+    assert (choice.tf1, choice.legacy_keras) == (True, True)
+    assert "Keras in a v1 graph (tf.layers.dense, line 3" in (choice.message or "")

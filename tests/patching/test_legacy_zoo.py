@@ -322,3 +322,31 @@ def test_the_zoo_is_all_here():
     scripts = {p.name for p in ZOO.glob("*.py")} - {"zoo_towers.py"}
     assert scripts == set(CASES) | set(ESTIMATORS)
     assert len(scripts) >= 20
+
+
+def test_the_tf1_names_auto_mode_reads_are_v1_only():
+    from conftest import run_py
+
+    # tf.compat.v1.layers is tf_keras' from TensorFlow 2.16 on (auto mode adds tf_keras for it).
+    env = {"TF_USE_LEGACY_KERAS": "1"} if KERAS3 else {}
+    out = run_py(
+        """
+        import tensorflow as tf
+        from tfcompat_gpu.patching._auto import V1_ONLY
+
+        def has(module, dotted):
+            for part in dotted.split("."):
+                try:
+                    module = getattr(module, part)
+                except (AttributeError, ImportError):
+                    return False
+            return True
+
+        emit({
+            "not_in_v1": sorted(n for n in V1_ONLY if not has(tf.compat.v1, n)),
+            "in_v2": sorted(n for n in V1_ONLY if has(tf, n)),
+        })
+        """,
+        env=env,
+    )
+    assert out == {"not_in_v1": [], "in_v2": []}

@@ -257,7 +257,8 @@ class _Reader(ast.NodeVisitor):
     def _name(self, name: str, node: ast.AST) -> None:
         if name.startswith("tensorflow."):
             rest = name[len("tensorflow.") :]
-            if rest.startswith("keras."):
+            if rest.startswith(("keras.", "layers.")):
+                # tf.layers is Keras' legacy layers: tf_keras from TensorFlow 2.16 on.
                 self._note(self.reading.uses_keras, "tf." + rest, node)
             if any(prefix in V1_ONLY for prefix in _prefixes(rest)):
                 self._note(self.reading.tf1, "tf." + rest, node)
