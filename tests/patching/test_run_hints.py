@@ -7,6 +7,7 @@ v1 graph whose op is pinned to a GPU this machine does not have.
 from __future__ import annotations
 
 import importlib.metadata
+import importlib.util
 
 import pytest
 from dropin_support import run_child, run_script
@@ -164,3 +165,30 @@ def test_no_hint_for_a_script_that_fails_for_its_own_reasons(tmp_path):
     assert run.rc == 1
     assert run.err.rstrip().splitlines()[-1] == "KeyError: 'missing'"
     assert "tfcompat-gpu run: hint" not in run.err
+
+
+@pytest.mark.skipif(
+    importlib.util.find_spec("tensorboard") is not None, reason="tensorboard is installed"
+)
+def test_missing_tensorboard_gets_its_install_command(tmp_path):
+    script = """
+        import tensorflow as tf
+        from keras.callbacks import TensorBoard
+        writer = tf.summary.create_file_writer("logs")
+        with writer.as_default():
+            tf.summary.scalar("loss", 1.0, step=0)
+    """
+    run = run_script(tmp_path, script)
+    assert run.rc == 1
+    lines = run.err.rstrip("\n").splitlines()
+    before = [line for line in lines if "needs tensorboard" in line]
+    assert before == [
+        "tfcompat-gpu run: this script needs tensorboard (TensorBoard callback, line 2), which "
+        'TensorFlow no longer installs: pip install tensorboard (or pip install "tfcompat-gpu'
+        '[legacy-keras]")'
+    ]
+    assert lines.index(before[0]) < lines.index("Traceback (most recent call last):")
+    assert lines[-1] == (
+        "tfcompat-gpu run: hint: tensorboard is not installed (TensorFlow no longer installs it): "
+        'pip install tensorboard (or pip install "tfcompat-gpu[legacy-keras]").'
+    )
