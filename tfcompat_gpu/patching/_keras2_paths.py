@@ -13,7 +13,6 @@ entry: the finder in :mod:`_legacy_keras` maps them directly.
 from __future__ import annotations
 
 import importlib
-import pkgutil
 import types
 from typing import Any
 
@@ -107,6 +106,8 @@ lacks mark a script as Keras 2 code (:mod:`_auto` checks the files, never import
 
 
 def _submodules(module: types.ModuleType) -> list[types.ModuleType]:
+    import pkgutil  # here: every run imports this table, only legacy Keras builds modules
+
     out = [module]
     for info in pkgutil.iter_modules(getattr(module, "__path__", None) or []):
         if info.name.endswith("_test"):

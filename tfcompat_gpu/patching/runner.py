@@ -27,7 +27,6 @@ from tfcompat_gpu._settings_flags import ExitTwoParser, add_settings_arguments, 
 from tfcompat_gpu.config import GPUConfig
 from tfcompat_gpu.patching import _legacy_keras
 from tfcompat_gpu.patching._children import RunMode, activate
-from tfcompat_gpu.patching._hints import Flags, hint
 
 __all__ = ["REPORT_ENV", "main", "report"]
 
@@ -319,6 +318,8 @@ def _run(
             _show_without_tool_frames(exc, script_tb)
             raise
         sys.excepthook(type(exc), exc, script_tb)
+        from tfcompat_gpu.patching._hints import Flags, hint  # only a failure needs them
+
         flags = Flags(
             tf1=mode.tf1,
             legacy_keras=mode.legacy_keras,
