@@ -169,10 +169,11 @@ def _installed_version(*names: str) -> tuple[int, int] | None:
 
 
 class _Reader(ast.NodeVisitor):
-    def __init__(self, path: str, reading: Reading, keras_dir: str | None) -> None:
+    def __init__(self, path: str, reading: Reading, keras_dir: list[str | None]) -> None:
         self.path = path
         self.reading = reading
-        self.keras_dir = keras_dir
+        self._keras_dir = keras_dir
+        """``[folder]`` of the installed ``keras`` once looked up (shared by the files read)."""
         self.aliases: dict[str, str] = {}
         self.sessions: set[str] = set()
         self.local_imports: list[tuple[str, int]] = []
@@ -233,9 +234,14 @@ class _Reader(ast.NodeVisitor):
     def _keras2_module(self, module: str, node: ast.AST) -> None:
         """A ``keras.X`` module Keras 2 published and the installed Keras 3 lacks."""
         rest = module[len("keras.") :]
-        if rest not in KERAS2_MODULES or self.keras_dir is None:
+        if rest not in KERAS2_MODULES:
             return
-        base = os.path.join(self.keras_dir, *rest.split("."))
+        if not self._keras_dir:
+            self._keras_dir.append(_keras_dir())
+        folder = self._keras_dir[0]
+        if folder is None:
+            return
+        base = os.path.join(folder, *rest.split("."))
         if os.path.isfile(base + ".py") or os.path.isfile(os.path.join(base, "__init__.py")):
             return
         self._note(self.reading.keras2, module, node)
@@ -378,7 +384,7 @@ def read(path: str, source: bytes | str | None = None) -> Reading:
         print([e.what for e in reading.tf1])      # ['tf.placeholder', 'tf.Session.run()'...]
     """
     reading = Reading()
-    keras_dir = _keras_dir()
+    keras_dir: list[str | None] = []
     folder = os.path.dirname(os.path.abspath(path))
     queue: list[tuple[str, bytes | str | None]] = [(os.path.abspath(path), source)]
     seen: set[str] = set()
@@ -444,9 +450,11 @@ def choose(
     reasons: list[str] = []
     using: list[str] = []
     want_tf1 = not tf1 and bool(reading.tf1)
-    keras3 = _keras_is_3()
     # TF1 graph code that uses Keras at all needs Keras 2: Keras 3 cannot run in a v1 graph.
     # On Keras 2 itself (TensorFlow <= 2.15) the same switch brings the old module paths and lr=.
+    # (Package metadata is read only when Keras is in play: most scripts never pay for it.)
+    maybe = not legacy_keras and (bool(reading.keras2) or bool(reading.uses_keras))
+    keras3 = maybe and _keras_is_3()
     in_graph = (tf1 or want_tf1) and bool(reading.uses_keras) and keras3
     want_keras = not legacy_keras and (bool(reading.keras2) or in_graph)
     if want_tf1:
