@@ -361,3 +361,25 @@ def test_tf_layers_is_keras_in_a_v1_graph(tmp_path):
     choice = _choose(tmp_path, code)
     assert (choice.tf1, choice.legacy_keras) == (True, True)
     assert "Keras in a v1 graph (tf.layers.dense, line 3" in (choice.message or "")
+
+
+def test_without_tf_keras_the_run_goes_on_and_says_why(tmp_path, monkeypatch, capsys):
+    from tfcompat_gpu._errors import GPUConfigError
+    from tfcompat_gpu.config import GPUConfig
+    from tfcompat_gpu.patching import _legacy_keras, runner
+
+    def missing() -> str:
+        raise GPUConfigError("--legacy-keras needs tf_keras, which is not installed.")
+
+    monkeypatch.setattr(_legacy_keras, "check_available", missing)
+    monkeypatch.setattr(_auto, "_keras_is_3", lambda: True)
+    script = tmp_path / "train.py"
+    script.write_text("import tensorflow as tf\nfrom keras.optimizers import SGD\nSGD(lr=1)\n")
+    target = runner._Target.find(str(script))
+    tf1, legacy, settings, chosen = runner._auto(target, False, False, GPUConfig())
+    assert (tf1, legacy, chosen) == (False, False, None)
+    err = capsys.readouterr().err
+    assert err == (
+        "tfcompat-gpu run: warning: auto mode would run this script on tf_keras: --legacy-keras "
+        "needs tf_keras, which is not installed.\n"
+    )

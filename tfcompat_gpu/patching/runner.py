@@ -11,6 +11,7 @@ import still count) and win over what its sessions ask for.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import sys
@@ -137,11 +138,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     tf1 = ns.tf1
     chosen = None
     if ns.auto:
-        try:
-            tf1, legacy_keras, settings, chosen = _auto(target, tf1, legacy_keras, settings)
-        except GPUConfigError as exc:
-            print(f"{_PROG}: error: {exc}", file=sys.stderr)
-            return 2
+        tf1, legacy_keras, settings, chosen = _auto(target, tf1, legacy_keras, settings)
     mode = RunMode(
         settings=settings.to_dict(),
         tf1=tf1,
@@ -169,15 +166,23 @@ def _auto(
     )
     for note in choice.notes:
         print(note, file=sys.stderr)
-    if choice.message is None:
-        return tf1, legacy_keras, settings, None
     if choice.legacy_keras:
         try:
             _legacy_keras.check_available()
         except GPUConfigError as exc:
-            raise GPUConfigError(
-                f"{choice.message.partition(': ')[2]}, but {exc} Or run with --no-auto."
-            ) from None
+            # Not fatal: the guess may be wrong, and Keras 3 may run the script after all.
+            print(f"{_PROG}: warning: auto mode would run this script on tf_keras: {exc}",
+                  file=sys.stderr)
+            choice = _auto.choose(
+                reading,
+                target.code_path,
+                tf1=tf1,
+                legacy_keras=True,  # as if given: nothing more to choose for Keras
+                soft_placement=settings.to_dict().get("allow_soft_placement"),
+            )
+            choice = dataclasses.replace(choice, notes=())
+    if choice.message is None:
+        return tf1, legacy_keras, settings, None
     print(choice.message, file=sys.stderr)
     if choice.soft_placement:
         with warnings.catch_warnings():
