@@ -376,7 +376,7 @@ def test_without_tf_keras_the_run_goes_on_and_says_why(tmp_path, monkeypatch, ca
     script = tmp_path / "train.py"
     script.write_text("import tensorflow as tf\nfrom keras.optimizers import SGD\nSGD(lr=1)\n")
     target = runner._Target.find(str(script))
-    tf1, legacy, settings, chosen = runner._auto(target, False, False, GPUConfig())
+    tf1, legacy, _, chosen = runner._auto(target, False, False, GPUConfig())
     assert (tf1, legacy, chosen) == (False, False, None)
     err = capsys.readouterr().err
     assert err == (
