@@ -268,6 +268,7 @@ PINNED = """
     import tensorflow as tf
     with tf.device("/gpu:{index}"):
         a = tf.constant([1.0])
+    sess = tf.compat.v1.Session()
 """
 
 
@@ -284,9 +285,20 @@ def test_soft_placement_when_pinned_beyond_the_machine(tmp_path, index, gpus, so
         )
 
 
-def test_computed_gpu_pins_count_only_on_a_machine_without_gpus(tmp_path):
+def test_pins_in_tf2_eager_code_leave_soft_placement_alone(tmp_path):
+    # TF2 eager places softly by default: nothing to switch on (legacy_examples/tf2_virtual_gpus.py)
     code = """
         import tensorflow as tf
+        with tf.device('/device:GPU:0'):
+            w = tf.constant([[2, -3.4]])
+    """
+    assert _choose(tmp_path, code, gpus=0) == _auto.Choice()
+
+
+def test_computed_gpu_pins_count_only_on_a_machine_without_gpus(tmp_path):
+    code = """
+        import tensorflow.compat.v1 as tf
+        tf.disable_eager_execution()
         for i in range(FLAGS.num_gpus):
             with tf.device('/gpu:%d' % i):
                 pass

@@ -11,7 +11,8 @@ means ``tensorflow.placeholder`` whatever ``tf`` is bound to.  Three choices com
   not have (``keras.layers.merge``), ``lr=``/``decay=`` given to an optimizer,
   ``fit_generator()`` and its siblings, or TF1 graph code that uses Keras at all (Keras 3 cannot
   run in a v1 graph);
-* soft placement when ops are pinned to GPUs this machine does not have.
+* soft placement when ops are pinned to GPUs this machine does not have, in code that runs v1
+  graphs (sessions, or eager execution turned off; TF2's eager mode places softly already).
 
 Only code counts: strings, comments and docstrings that mention ``placeholder`` change nothing.
 Each choice carries its first evidence (name, file, line) for the one line ``run`` prints.
@@ -94,6 +95,16 @@ V1_ONLY = frozenset(
     }
 )
 _ESTIMATOR = frozenset({"estimator", "compat.v1.estimator", "python.estimator"})
+_GRAPH = frozenset(
+    {
+        "Session",
+        "InteractiveSession",
+        "train.MonitoredTrainingSession",
+        "train.MonitoredSession",
+        "disable_eager_execution",
+        "disable_v2_behavior",
+    }
+)
 _SESSIONS = frozenset({"tensorflow.Session", "tensorflow.InteractiveSession"})
 _KERAS_ROOTS = ("keras.", "tensorflow.keras.", "tensorflow.python.keras.", "tf_keras.")
 _GENERATOR_METHODS = frozenset({"fit_generator", "evaluate_generator", "predict_generator"})
@@ -123,6 +134,9 @@ class Reading:
     tf1: list[Evidence] = field(default_factory=list)
     keras2: list[Evidence] = field(default_factory=list)
     uses_keras: list[Evidence] = field(default_factory=list)
+    graph: list[Evidence] = field(default_factory=list)
+    """v1 sessions or eager execution turned off, however spelt: where a GPU pin can fail (in
+    eager TF2 soft placement is on by default)."""
     pins: list[tuple[int | None, Evidence]] = field(default_factory=list)
     """GPU pins: the index, or None for one computed at run time (``'/gpu:%d' % i``)."""
     estimator: list[Evidence] = field(default_factory=list)
@@ -266,6 +280,8 @@ class _Reader(ast.NodeVisitor):
             if rest.startswith(("keras.", "layers.")):
                 # tf.layers is Keras' legacy layers: tf_keras from TensorFlow 2.16 on.
                 self._note(self.reading.uses_keras, "tf." + rest, node)
+            if rest in _GRAPH or rest.replace("compat.v1.", "", 1) in _GRAPH:
+                self._note(self.reading.graph, "tf." + rest, node)
             if any(prefix in V1_ONLY for prefix in _prefixes(rest)):
                 self._note(self.reading.tf1, "tf." + rest, node)
             if any(p in _ESTIMATOR for p in _prefixes(rest)):
@@ -294,7 +310,7 @@ class _Reader(ast.NodeVisitor):
             value = func.value
             if func.attr == "run" and isinstance(value, ast.Name) and value.id in self.sessions:
                 self._note(self.reading.tf1, f"{value.id}.run()", node)
-        if name == "tensorflow.device" and node.args:
+        if name in ("tensorflow.device", "tensorflow.compat.v1.device") and node.args:
             self._pin(node.args[0], node)
         self.generic_visit(node)
 
@@ -469,7 +485,9 @@ def choose(
             )
         using.append("tf_keras" if keras3 else "Keras 2's old names")
     want_soft = False
-    if soft_placement is None and reading.pins:
+    # Only v1 graphs fail on a pin to a missing GPU: TF2's eager mode places softly by default.
+    graph = tf1 or want_tf1 or bool(reading.graph)
+    if soft_placement is None and reading.pins and graph:
         count = gpu_count if gpu_count is not None or not count_gpus else visible_gpu_count()
         if count is not None:
             for index, evidence in reading.pins:
