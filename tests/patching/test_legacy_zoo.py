@@ -311,6 +311,11 @@ def test_estimator_script(zygotes, tmp_path, name):
         assert "which TensorFlow 2.16 removed" in notes[0]
         assert "run it on TensorFlow 2.15 with `tfcompat-gpu run --tf1`" in notes[0]
         assert run.err.index(notes[0]) < run.err.index("Traceback")
+        # and the last line names what auto mode chose, and how to turn it off
+        assert run.err.rstrip("\n").splitlines()[-1] == (
+            "tfcompat-gpu run: note: auto mode chose the v1 API for this script; if that was "
+            "wrong, rerun with --no-auto (and the flags you want)"
+        )
         return
     assert notes == []
     assert run.rc == 0, run.err[-3000:]
