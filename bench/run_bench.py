@@ -1,11 +1,14 @@
-"""What ``tfcompat-gpu run`` adds to a script's wall time, measured side by side in one run.
+"""What ``tfcompat-gpu run`` adds to a script's start, measured side by side in one run.
 
-Three ways to start the same script, interleaved round by round (machines are noisy; medians):
-``python script.py``, ``tfcompat-gpu run script.py`` (no ``--legacy-keras``: the legacy-Keras
-finder, the hints and the children's hand-over cost nothing until used) and, where tf_keras is
-installed, ``tfcompat-gpu run --legacy-keras script.py`` for reference (it imports tf_keras
-instead of Keras 3, a different amount of work).  Two scripts: an empty one (the runner's own
-start-up, in ms) and a small Keras one (TensorFlow and Keras imported, a model built and called).
+Each script is started as ``python script.py`` and as ``tfcompat-gpu run script.py`` (no
+flags: auto mode reads it first), interleaved round by round so that a busy machine slows both
+alike; the medians of wall time and of the child's CPU time (user + system, less disturbed by
+other processes) are printed with their ratio.  Scripts:
+
+* ``empty.py``: the runner's own start-up (ms);
+* ``tf_script.py``: imports TensorFlow and runs one op (the target: run/python <= 1.02);
+* ``tf1_script.py``: TF1 graph code that auto mode runs with the v1 API, against the same
+  code written with ``tf.compat.v1`` under plain Python (the v1 switch's cost).
 
     python bench/run_bench.py [--rounds 5]
 """
@@ -13,8 +16,8 @@ start-up, in ms) and a small Keras one (TensorFlow and Keras imported, a model b
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -30,51 +33,65 @@ ENV = {
 }
 ENV = {k: v for k, v in ENV.items() if not k.startswith("TFCOMPAT_GPU_")}
 
-KERAS = """
-import numpy as np
-import tensorflow as tf
-import keras
-model = keras.Sequential([keras.layers.Dense(4, activation="relu"), keras.layers.Dense(1)])
-print(float(np.asarray(model(np.ones((2, 3), dtype="float32"))).sum()) is not None)
+TF = "import tensorflow as tf\nprint(float(tf.constant(1.0) + 1.0))\n"
+TF1 = """import tensorflow as tf
+x = tf.placeholder(tf.float32, [2])
+with tf.Session() as sess:
+    print(sess.run(x * 2.0, {x: [1.0, 2.0]}))
 """
+TF1_AS_V1 = TF1.replace("import tensorflow as tf", "import tensorflow.compat.v1 as tf\n"
+                        "tf.disable_v2_behavior()")
 
 
-def _time(command: list[str], cwd: str) -> float:
+def _time(command: list[str], cwd: str) -> tuple[float, float]:
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     subprocess.run(command, cwd=cwd, env=ENV, check=True, capture_output=True)
-    return time.perf_counter() - start
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5, help="starts per variant and script")
     ns = parser.parse_args(argv)
-    legacy = importlib.util.find_spec("tf_keras") is not None
+    run = [sys.executable, "-m", "tfcompat_gpu", "run"]
     with tempfile.TemporaryDirectory() as tmp:
         Path(tmp, "empty.py").write_text("pass\n")
-        Path(tmp, "keras_script.py").write_text(KERAS)
-        run = [sys.executable, "-m", "tfcompat_gpu", "run"]
-        for script, unit in (("empty.py", 1e3), ("keras_script.py", 1.0)):
-            variants = {
-                "python": [sys.executable, script],
-                "tfcompat-gpu run": [*run, script],
-            }
-            if legacy and script != "empty.py":
-                variants["run --legacy-keras"] = [*run, "--legacy-keras", script]
-            times: dict[str, list[float]] = {name: [] for name in variants}
+        Path(tmp, "tf_script.py").write_text(TF)
+        Path(tmp, "tf1_script.py").write_text(TF1)
+        Path(tmp, "tf1_as_v1.py").write_text(TF1_AS_V1)
+        cases = [
+            ("empty.py", [sys.executable, "empty.py"], [*run, "empty.py"], 1e3),
+            ("tf_script.py", [sys.executable, "tf_script.py"], [*run, "tf_script.py"], 1.0),
+            ("tf1_script.py", [sys.executable, "tf1_as_v1.py"], [*run, "tf1_script.py"], 1.0),
+        ]
+        for name, python, runner, unit in cases:
+            variants = {"python": python, "tfcompat-gpu run": runner}
+            walls: dict[str, list[float]] = {k: [] for k in variants}
+            cpus: dict[str, list[float]] = {k: [] for k in variants}
             for command in variants.values():  # warm the file cache once
                 _time(command, tmp)
             for _ in range(ns.rounds):
-                for name, command in variants.items():
-                    times[name].append(_time(command, tmp))
-            medians = {name: statistics.median(values) for name, values in times.items()}
+                for key, command in variants.items():
+                    wall, cpu = _time(command, tmp)
+                    walls[key].append(wall)
+                    cpus[key].append(cpu)
             label = "ms" if unit == 1e3 else "s"
-            print(f"== {script}: median of {ns.rounds} interleaved starts")
-            for name, value in medians.items():
-                print(f"  {name:<20} {value * unit:9.2f} {label}")
-            added = medians["tfcompat-gpu run"] - medians["python"]
-            ratio = medians["tfcompat-gpu run"] / medians["python"]
-            print(f"  run added {added * 1e3:.1f} ms; ratio run/python {ratio:.3f}")
+            print(f"== {name}: median of {ns.rounds} interleaved starts")
+            for key in variants:
+                wall = statistics.median(walls[key]) * unit
+                cpu = statistics.median(cpus[key]) * unit
+                print(f"  {key:<18} wall {wall:9.3f} {label}   cpu {cpu:9.3f} {label}")
+            for what, data in (("wall", walls), ("cpu", cpus)):
+                ours = statistics.median(data["tfcompat-gpu run"])
+                theirs = statistics.median(data["python"])
+                print(
+                    f"  {what}: run added {(ours - theirs) * 1e3:7.1f} ms; "
+                    f"ratio run/python {ours / theirs:.3f}"
+                )
     return 0
 
 

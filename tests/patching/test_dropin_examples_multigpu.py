@@ -68,18 +68,24 @@ def test_keras_multi_gpu_model_saves_the_trained_template(tmp_path):
 
 
 def test_keras_distribute_compile_as_written(tmp_path):
-    """Seed 003's multi-GPU example: tf_keras / Keras 2 run it with --tf1; Keras 3 says why not."""
-    proc, _ = _run(tmp_path, "keras_distribute_compile.py", "--tf1")
+    """Seed 003's multi-GPU example: tf_keras / Keras 2 run it with --tf1; on a Keras 3 install
+    auto mode runs it on tf_keras (TF1 code using Keras); with --no-auto Keras 3 says why not."""
     if _flavour() == "keras3":
+        proc, _ = _run(tmp_path, "keras_distribute_compile.py", "--tf1", "--no-auto")
         assert proc.returncode == 1
         assert (
             "GPUConfigError: compile: Keras 3 does not accept TensorFlow 1 optimizers. Received: "
             "optimizer=tf.compat.v1.train.GradientDescentOptimizer. Use "
             "keras.optimizers.SGD(learning_rate=...) instead"
         ) in proc.stderr
-        return
+    proc, _ = _run(tmp_path, "keras_distribute_compile.py", "--tf1")
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip().splitlines()[-1] == "replicas: 1 loss: 0.0000 prediction: 1.00"
+    if _flavour() == "keras3":
+        assert (
+            "tfcompat-gpu run: Keras in a v1 graph (tf.keras.layers.Input, line 4; Keras 3 cannot "
+            "run there): using tf_keras (--no-auto turns this off)"
+        ) in proc.stderr
 
 
 @pytest.mark.parametrize("replicas", [1, 2])

@@ -243,7 +243,9 @@ def test_spawned_and_forkserver_children_get_the_settings_and_tf1(tmp_path):
 
 
 def test_spawned_children_of_a_tf2_script_get_the_settings(tmp_path):
-    run = run_script(tmp_path, POOL, "--intra-op-threads", "3", args=("tf2", "spawn"))
+    # One script holds a TF1 and a TF2 worker: auto mode reads the TF1 one, so the TF2 run says
+    # --no-auto, the documented override of a wrong guess.
+    run = run_script(tmp_path, POOL, "--no-auto", "--intra-op-threads", "3", args=("tf2", "spawn"))
     assert run.rc == 0, run.err
     assert run.result["spawn"] == [{"api": "tensorflow", "eager": True, "intra": 3}] * 2
 

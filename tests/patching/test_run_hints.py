@@ -7,6 +7,7 @@ v1 graph whose op is pinned to a GPU this machine does not have.
 from __future__ import annotations
 
 import importlib.metadata
+import importlib.util
 
 import pytest
 from dropin_support import run_child, run_script
@@ -124,7 +125,7 @@ TF1_SCRIPT = """
 
 
 def test_tf1_hint_is_the_last_line_after_the_traceback_and_gone_with_the_flag(tmp_path):
-    failed = run_script(tmp_path, TF1_SCRIPT)
+    failed = run_script(tmp_path, TF1_SCRIPT, "--no-auto")
     assert failed.rc == 1
     lines = failed.err.rstrip("\n").splitlines()
     assert lines[-2] == "AttributeError: module 'tensorflow' has no attribute 'placeholder'"
@@ -135,12 +136,16 @@ def test_tf1_hint_is_the_last_line_after_the_traceback_and_gone_with_the_flag(tm
     assert passed.rc == 0, passed.err
     assert passed.out == "built\n"
     assert "tfcompat-gpu run: hint" not in passed.err
+    auto = run_script(tmp_path, TF1_SCRIPT)  # no flag: auto mode reads the TF1 code
+    assert auto.rc == 0, auto.err
+    assert auto.out == "built\n"
+    assert "tfcompat-gpu run: TF1 graph code (tf.placeholder, line 2): using the v1 API" in auto.err
 
 
 @pytest.mark.skipif(not KERAS3, reason="Keras 2 is `keras` here")
 def test_keras2_hint_after_the_traceback_and_the_script_unchanged(tmp_path):
     script = "import keras\nprint('before')\nkeras.optimizers.Adam(lr=0.01)\nprint('after')\n"
-    run = run_script(tmp_path, script)
+    run = run_script(tmp_path, script, "--no-auto")
     assert run.rc == 1
     assert run.out == "before\n"  # the hint changed nothing of what ran
     lines = run.err.rstrip("\n").splitlines()
@@ -160,3 +165,30 @@ def test_no_hint_for_a_script_that_fails_for_its_own_reasons(tmp_path):
     assert run.rc == 1
     assert run.err.rstrip().splitlines()[-1] == "KeyError: 'missing'"
     assert "tfcompat-gpu run: hint" not in run.err
+
+
+@pytest.mark.skipif(
+    importlib.util.find_spec("tensorboard") is not None, reason="tensorboard is installed"
+)
+def test_missing_tensorboard_gets_its_install_command(tmp_path):
+    script = """
+        import tensorflow as tf
+        from keras.callbacks import TensorBoard
+        writer = tf.summary.create_file_writer("logs")
+        with writer.as_default():
+            tf.summary.scalar("loss", 1.0, step=0)
+    """
+    run = run_script(tmp_path, script)
+    assert run.rc == 1
+    lines = run.err.rstrip("\n").splitlines()
+    before = [line for line in lines if "needs tensorboard" in line]
+    assert before == [
+        "tfcompat-gpu run: this script needs tensorboard (TensorBoard callback, line 2), which "
+        'TensorFlow no longer installs: pip install tensorboard (or pip install "tfcompat-gpu'
+        '[legacy-keras]")'
+    ]
+    assert lines.index(before[0]) < lines.index("Traceback (most recent call last):")
+    assert lines[-1] == (
+        "tfcompat-gpu run: hint: tensorboard is not installed (TensorFlow no longer installs it): "
+        'pip install tensorboard (or pip install "tfcompat-gpu[legacy-keras]").'
+    )

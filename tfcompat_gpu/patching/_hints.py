@@ -1,6 +1,6 @@
 """One line after a failing script's traceback when the failure says which ``run`` flag it needs.
 
-Three failures have a flag for an answer: Keras 2 API on Keras 3 (``--legacy-keras``), TF1 graph
+A missing tensorboard gets its install command.  Three failures have a flag for an answer: Keras 2 API on Keras 3 (``--legacy-keras``), TF1 graph
 API on TF2 without ``--tf1``, and an op pinned to a GPU the machine lacks (``--soft-placement``).
 The hint is read off the exception after the script ended; it never changes what ran.
 """
@@ -55,6 +55,13 @@ def hint(exc: BaseException, flags: Flags) -> str | None:
 
 
 def _hint_for(exc: BaseException, flags: Flags) -> str | None:
+    if type(exc).__name__ == "TBNotInstalledError":
+        # tensorflow/python/summary/tb_summary.py raises it where tensorboard is missing
+        # (TensorFlow 2.21's own requirements no longer list tensorboard).
+        return (
+            "tensorboard is not installed (TensorFlow no longer installs it): pip install "
+            'tensorboard (or pip install "tfcompat-gpu[legacy-keras]").'
+        )
     if not flags.legacy_keras:
         what = _keras2_on_keras3(exc)
         if what:

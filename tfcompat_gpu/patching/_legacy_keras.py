@@ -4,7 +4,9 @@ TensorFlow's own switch, ``TF_USE_LEGACY_KERAS=1``, makes ``tf.keras`` tf_keras 
 ``import keras`` on Keras 3.  Here a finder first on ``sys.meta_path`` hands every ``keras`` and
 ``keras.*`` import the tf_keras module of the same name: the very module object, never a copy,
 so ``keras.layers.Dense is tf_keras.layers.Dense``.  Keras 2 module paths that tf_keras keeps
-only under ``tf_keras.src`` (``keras.utils.np_utils``, ``keras.layers.core``) resolve there.
+only under ``tf_keras.src`` (``keras.utils.np_utils``, ``keras.engine.training``) resolve there,
+and those it keeps under other names (``keras.layers.merge``, ``keras.engine.topology``) as
+:mod:`_keras2_paths` says.
 Keras 2 optimizer arguments that tf_keras drops (``lr=``, which it ignores with a log line, and
 ``decay=``, which it rejects) mean what they meant in Keras 2.
 """
@@ -24,6 +26,7 @@ from typing import Any
 
 from tfcompat_gpu._env import legacy_keras_requested
 from tfcompat_gpu._errors import GPUConfigError
+from tfcompat_gpu.patching._keras2_paths import MOVED, RENAMED, build
 
 __all__ = [
     "LEGACY_KERAS_ENV",
@@ -148,6 +151,9 @@ class _KerasIsTfKeras(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 
     def __init__(self) -> None:
         self._found: dict[str, ModuleType] = {}
+        self._built: dict[str, ModuleType] = {}
+        """Keras 2 modules made from several tf_keras ones (:data:`MOVED`), one per path."""
+        self._importing = threading.local()
         self._lock = threading.Lock()
         self.package = "tf_keras"
         self.root: str | None = "tf_keras"
@@ -169,6 +175,9 @@ class _KerasIsTfKeras(importlib.abc.MetaPathFinder, importlib.abc.Loader):
             rest = fullname[len(package) + 1 :]
             for api in ("api._v1.keras.", "api._v2.keras."):
                 rest = rest[len(api) :] if rest.startswith(api) else rest
+            for old, new in RENAMED.items():
+                if rest == old or rest.startswith(old + "."):
+                    rest = new + rest[len(old) :]  # a Keras 2 package under its new name
             return f"{package}.src.{rest}"  # a Keras 2 path kept only in the sources
         return None
 
@@ -178,8 +187,24 @@ class _KerasIsTfKeras(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         real = self._canonical(fullname, path)
         if real is None:
             return None
+        if fullname == "keras" and getattr(self._importing, "root", False):
+            # TensorFlow's __init__ asks find_spec("keras") for a folder while tf_keras, being
+            # imported as `keras`, imports it (tensorflow/__init__.py, "Lazy-load Keras v2/3";
+            # module_util.get_parent_dir_for_name).  Importing the v1 API root then would run
+            # inside tf_keras' own half-done import (circular); the plain answer is enough.
+            return None
+        moved = self._moved(real)
         try:
-            module = importlib.import_module(real)
+            if moved is not None:
+                module = self._build(moved, real)
+            elif fullname == "keras":
+                self._importing.root = True
+                try:
+                    module = importlib.import_module(real)
+                finally:
+                    self._importing.root = False
+            else:
+                module = importlib.import_module(real)
         except ModuleNotFoundError as exc:
             if exc.name is not None and (real == exc.name or real.startswith(exc.name + ".")):
                 return None  # no such module: the next finder says so
@@ -187,6 +212,20 @@ class _KerasIsTfKeras(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         with self._lock:
             self._found[fullname] = module
         return importlib.machinery.ModuleSpec(fullname, self)
+
+    def _moved(self, real: str) -> str | None:
+        prefix = f"{self.package}.src."
+        rest = real[len(prefix) :] if real.startswith(prefix) else None
+        return rest if rest in MOVED else None
+
+    def _build(self, old: str, real: str) -> ModuleType:
+        with self._lock:
+            module = self._built.get(real)
+        if module is None:
+            module = build(self.package, old, real)
+            with self._lock:
+                module = self._built.setdefault(real, module)
+        return module
 
     def create_module(self, spec: importlib.machinery.ModuleSpec) -> ModuleType | None:
         return None
@@ -289,7 +328,11 @@ def keras2_optimizer_init(module: ModuleType, current: Any) -> Any:
                 kwargs["learning_rate"] = lr
         decay = kwargs.pop("decay", 0.0)
         if decay:
-            from tf_keras.optimizers.schedules import InverseTimeDecay
+            # The schedules of the Keras that owns the optimizer: tf_keras, or Keras 2 itself
+            # where `keras` is Keras 2 (TensorFlow <= 2.15).
+            root = module.__name__.partition(".")[0]
+            schedules = importlib.import_module(f"{root}.optimizers.schedules")
+            InverseTimeDecay = schedules.InverseTimeDecay
 
             rate = kwargs.get("learning_rate", args[0] if args else 0.001)
             kwargs["learning_rate"] = InverseTimeDecay(rate, decay_steps=1, decay_rate=decay)

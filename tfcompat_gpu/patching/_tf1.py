@@ -2,14 +2,23 @@
 
 Only modules whose file lives in the script's directory see the v1 API; libraries (Keras among
 them) import the real module.  An import hook cannot tell who imports, but ``__import__`` gets
-the importer's globals, so the switch is a wrapper around ``builtins.__import__`` that lasts
-as long as the run.
+the importer's globals.  A wrapper around ``builtins.__import__`` for the whole process would run
+on each of the thousands of imports TensorFlow itself makes (about a tenth of a second of
+start-up), so the wrapper is given to the script's own modules only: their globals get a
+``__builtins__`` of their own whose ``__import__`` is the wrapper (CPython looks ``__import__``
+up in the importing frame's builtins: ``Python/ceval.c``, ``import_name``).  The script gets it
+from the runner; the modules beside it from a path-entry finder for its folders
+(:meth:`V1Import.start_local`).  Children that ``multiprocessing`` spawns import the script
+through ``runpy``, out of reach of both, and get the process-wide wrapper (:meth:`V1Import.start`).
 """
 
 from __future__ import annotations
 
 import builtins
+import importlib.machinery
 import os
+import sys
+import types
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -25,7 +34,10 @@ class V1Import:
 
     def __init__(self, *directories: str) -> None:
         self.directories = {os.path.normcase(os.path.abspath(d)) for d in directories}
+        self._folders = list(dict.fromkeys(os.path.abspath(d) for d in directories))
         self._original: Callable[..., Any] | None = None
+        self._cached: dict[str, Any] = {}
+        self._builtins: types.ModuleType | None = None
 
     def _ours(self, importer: Mapping[str, Any] | None) -> bool:
         if not importer:
@@ -50,6 +62,46 @@ class V1Import:
             return module.compat.v1
         return module
 
+    def builtins_for_script(self) -> types.ModuleType:
+        """A ``__builtins__`` for the script's globals: the real ones, ``__import__`` ours.
+
+        A module, as ``__main__`` has (``__builtins__.open`` keeps working); one per run.
+        """
+        if self._builtins is None:
+            if self._original is None:
+                self._original = builtins.__import__
+            own = types.ModuleType("builtins", builtins.__doc__)
+            own.__dict__.update(vars(builtins))
+            own.__dict__["__import__"] = self
+            self._builtins = own
+        return self._builtins
+
+    def start_local(self) -> None:
+        """The modules beside the script get :meth:`builtins_for_script` when imported."""
+        own = self.builtins_for_script()
+
+        class Loader(importlib.machinery.SourceFileLoader):
+            def exec_module(self, module: Any) -> None:
+                module.__dict__["__builtins__"] = own
+                super().exec_module(module)
+
+        details: list[tuple[Any, list[str]]] = [
+            (importlib.machinery.ExtensionFileLoader, importlib.machinery.EXTENSION_SUFFIXES),
+            (Loader, importlib.machinery.SOURCE_SUFFIXES),
+            (importlib.machinery.SourcelessFileLoader, importlib.machinery.BYTECODE_SUFFIXES),
+        ]
+        for folder in self._folders:
+            self._cached[folder] = sys.path_importer_cache.get(folder)
+            sys.path_importer_cache[folder] = importlib.machinery.FileFinder(folder, *details)
+
+    def stop_local(self) -> None:
+        for folder, previous in self._cached.items():
+            if previous is None:
+                sys.path_importer_cache.pop(folder, None)
+            else:
+                sys.path_importer_cache[folder] = previous
+        self._cached.clear()
+
     def start(self) -> None:
         if self._original is None:
             self._original = builtins.__import__
@@ -58,4 +110,3 @@ class V1Import:
     def stop(self) -> None:
         if self._original is not None and builtins.__import__ is self:
             builtins.__import__ = self._original
-        self._original = None

@@ -11,6 +11,7 @@ import still count) and win over what its sessions ask for.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import sys
@@ -27,7 +28,6 @@ from tfcompat_gpu._settings_flags import ExitTwoParser, add_settings_arguments, 
 from tfcompat_gpu.config import GPUConfig
 from tfcompat_gpu.patching import _legacy_keras
 from tfcompat_gpu.patching._children import RunMode, activate
-from tfcompat_gpu.patching._hints import Flags, hint
 
 __all__ = ["REPORT_ENV", "main", "report"]
 
@@ -57,6 +57,12 @@ def _parser() -> ExitTwoParser:
         action="store_true",
         help="Keras 2 code on a Keras 3 install: `import keras` is tf_keras (or "
         "TFCOMPAT_GPU_LEGACY_KERAS=1)",
+    )
+    parser.add_argument(
+        "--no-auto",
+        dest="auto",
+        action="store_false",
+        help="do not read the script to choose --tf1, --legacy-keras and soft placement",
     )
     parser.add_argument(
         "--report",
@@ -129,15 +135,74 @@ def main(argv: Sequence[str] | None = None) -> int:
     except _CannotRunError as exc:
         print(f"{_PROG}: error: {exc}", file=sys.stderr)
         return exc.status
+    tf1 = ns.tf1
+    chosen = None
+    if ns.auto:
+        tf1, legacy_keras, settings, chosen = _auto(target, tf1, legacy_keras, settings)
     mode = RunMode(
         settings=settings.to_dict(),
-        tf1=ns.tf1,
+        tf1=tf1,
         legacy_keras=legacy_keras,
         policy=ns.conflict_policy or None,
         script_dirs=target.folders,
     )
     sys.argv = [ns.script, *ns.args]
-    return _run(target, mode, report_path=report_path)
+    return _run(target, mode, report_path=report_path, chosen=chosen)
+
+
+def _auto(
+    target: _Target, tf1: bool, legacy_keras: bool, settings: GPUConfig
+) -> tuple[bool, bool, GPUConfig, str | None]:
+    """Read the script (no import) and add the mode it needs; say so in one line."""
+    from tfcompat_gpu.patching import _auto
+
+    reading = _auto.read(target.code_path, target.source)
+    choice = _auto.choose(
+        reading,
+        target.code_path,
+        tf1=tf1,
+        legacy_keras=legacy_keras,
+        soft_placement=settings.to_dict().get("allow_soft_placement"),
+    )
+    for note in choice.notes:
+        print(note, file=sys.stderr)
+    if choice.legacy_keras:
+        try:
+            _legacy_keras.check_available()
+        except GPUConfigError as exc:
+            # Not fatal: the guess may be wrong, and Keras 3 may run the script after all.
+            print(f"{_PROG}: warning: auto mode would run this script on tf_keras: {exc}",
+                  file=sys.stderr)
+            choice = _auto.choose(
+                reading,
+                target.code_path,
+                tf1=tf1,
+                legacy_keras=True,  # as if given: nothing more to choose for Keras
+                soft_placement=settings.to_dict().get("allow_soft_placement"),
+            )
+            choice = dataclasses.replace(choice, notes=())
+    if choice.message is None:
+        return tf1, legacy_keras, settings, None
+    print(choice.message, file=sys.stderr)
+    if choice.soft_placement:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", GPUConfigWarning)
+            settings = settings.merged(GPUConfig(allow_soft_placement=True))
+    what = [
+        name
+        for name, on in (
+            ("the v1 API", choice.tf1),
+            ("tf_keras", choice.legacy_keras),
+            ("soft placement", choice.soft_placement),
+        )
+        if on
+    ]
+    chosen = _join(what)
+    return tf1 or choice.tf1, legacy_keras or choice.legacy_keras, settings, chosen
+
+
+def _join(parts: list[str]) -> str:
+    return parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} and {parts[-1]}"
 
 
 def _report_path(flag: str | None) -> str | None:
@@ -214,7 +279,9 @@ class _Target:
         return cls(origin or path, path, (path,), source.encode("utf-8"), spec)
 
 
-def _run(target: _Target, mode: RunMode, *, report_path: str | None) -> int:
+def _run(
+    target: _Target, mode: RunMode, *, report_path: str | None, chosen: str | None = None
+) -> int:
     v1 = activate(mode)
     sys.path[0] = target.path0
     main_module = types.ModuleType("__main__")
@@ -235,12 +302,13 @@ def _run(target: _Target, mode: RunMode, *, report_path: str | None) -> int:
             traceback.print_exception(type(exc), exc, None)
             return 1
         if v1 is not None:
-            v1.start()
+            main_module.__dict__["__builtins__"] = v1.builtins_for_script()
+            v1.start_local()
         try:
             exec(code, main_module.__dict__)
         finally:
             if v1 is not None:
-                v1.stop()
+                v1.stop_local()
     except SystemExit:
         raise
     except BaseException as exc:  # shown as Python shows it, from the script's frames on
@@ -255,6 +323,8 @@ def _run(target: _Target, mode: RunMode, *, report_path: str | None) -> int:
             _show_without_tool_frames(exc, script_tb)
             raise
         sys.excepthook(type(exc), exc, script_tb)
+        from tfcompat_gpu.patching._hints import Flags, hint  # only a failure needs them
+
         flags = Flags(
             tf1=mode.tf1,
             legacy_keras=mode.legacy_keras,
@@ -263,6 +333,13 @@ def _run(target: _Target, mode: RunMode, *, report_path: str | None) -> int:
         line = hint(exc, flags)
         if line:
             print(line, file=sys.stderr)
+        if chosen:
+            # A wrong guess must be impossible to miss: the last word after a failure.
+            print(
+                f"{_PROG}: note: auto mode chose {chosen} for this script; if that was wrong, "
+                "rerun with --no-auto (and the flags you want)",
+                file=sys.stderr,
+            )
         return 1
     finally:
         if report_path:

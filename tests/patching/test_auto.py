@@ -1,0 +1,397 @@
+"""Auto mode's static read: what each kind of legacy script turns on, and what must not switch.
+
+No TensorFlow here: :mod:`tfcompat_gpu.patching._auto` parses the files only.  Cases are
+modelled on public legacy code (TF1 tutorials, Keras 2 examples, multi-GPU tower code).
+"""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from tfcompat_gpu.patching import _auto
+from tfcompat_gpu.patching._legacy_keras import keras_is_3
+
+needs_keras3 = pytest.mark.skipif(not keras_is_3(), reason="Keras 3 is not installed")
+
+
+def _choose(tmp_path: Path, code: str, gpus: int | None = 0, **flags: bool | None) -> _auto.Choice:
+    script = tmp_path / "train.py"
+    script.write_text(textwrap.dedent(code).lstrip("\n"), encoding="utf-8")
+    reading = _auto.read(str(script))
+    return _auto.choose(
+        reading,
+        str(script),
+        tf1=bool(flags.get("tf1")),
+        legacy_keras=bool(flags.get("legacy_keras")),
+        soft_placement=flags.get("soft_placement"),  # type: ignore[arg-type]
+        gpu_count=gpus,
+        count_gpus=False,
+    )
+
+
+TF1_CASES = {
+    "placeholder": (
+        """
+        import tensorflow as tf
+        x = tf.placeholder(tf.float32, [None, 784])
+        """,
+        "tf.placeholder, line 2",
+    ),
+    "optimizer-and-init": (
+        """
+        import tensorflow as tf
+        w = tf.Variable(tf.zeros([3]))
+        train_step = tf.train.GradientDescentOptimizer(0.5).minimize(tf.reduce_sum(w))
+        init = tf.global_variables_initializer()
+        """,
+        "tf.train.GradientDescentOptimizer, line 3",
+    ),
+    "session-run": (
+        """
+        import tensorflow as tf
+        a = tf.constant(2.0)
+        with tf.Session() as sess:
+            print(sess.run(a))
+        """,
+        "sess.run(), line 4",
+    ),
+    "app-flags": (
+        """
+        import tensorflow as tf
+        flags = tf.app.flags
+        flags.DEFINE_integer("num_gpus", 1, "How many GPUs to use.")
+        """,
+        "tf.app.flags, line 2",
+    ),
+    "from-import": (
+        """
+        from tensorflow.train import AdamOptimizer
+        opt = AdamOptimizer(1e-3)
+        """,
+        "tf.train.AdamOptimizer, line 1",
+    ),
+    "monitored": (
+        """
+        import tensorflow as tf
+        hooks = [tf.train.StopAtStepHook(last_step=10)]
+        with tf.train.MonitoredTrainingSession(hooks=hooks) as sess:
+            pass
+        """,
+        "tf.train.StopAtStepHook, line 2",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", TF1_CASES, ids=list(TF1_CASES))
+def test_tf1_graph_code_turns_on_the_v1_api(tmp_path, case):
+    code, evidence = TF1_CASES[case]
+    choice = _choose(tmp_path, code)
+    assert choice.tf1 is True
+    assert choice.message is not None
+    assert f"TF1 graph code ({evidence})" in choice.message
+    assert "using the v1 API" in choice.message
+    assert "--no-auto" in choice.message
+
+
+def test_a_local_module_counts_and_is_named_with_its_file(tmp_path):
+    (tmp_path / "model.py").write_text(
+        "import tensorflow as tf\n\ndef inputs():\n    return tf.placeholder(tf.float32)\n"
+    )
+    choice = _choose(tmp_path, "import model\nx = model.inputs()\n")
+    assert choice.tf1 is True
+    assert "tf.placeholder, model.py:4" in (choice.message or "")
+
+
+def test_a_package_module_and_relative_imports_are_followed(tmp_path):
+    (tmp_path / "nets").mkdir()
+    (tmp_path / "nets" / "__init__.py").write_text("from .towers import tower\n")
+    (tmp_path / "nets" / "towers.py").write_text(
+        "import tensorflow as tf\n\ndef tower():\n    return tf.get_variable('w', [1])\n"
+    )
+    choice = _choose(tmp_path, "from nets import tower\n")
+    assert choice.tf1 is True
+    assert "tf.get_variable, towers.py:4" in (choice.message or "")
+
+
+NOT_TF1 = {
+    "placeholder-in-a-string": """
+        import tensorflow as tf
+        HELP = "tf.placeholder and tf.Session were TF1; this script uses tf.function"
+        # tf.placeholder(tf.float32) is gone
+        def f(x):
+            '''Unlike tf.placeholder, x is a tensor.'''
+            return x * 2
+        print(tf.function(f)(tf.constant(1.0)))
+        """,
+    "compat-v1-spelled": """
+        import tensorflow as tf
+        tf.compat.v1.disable_eager_execution()
+        x = tf.compat.v1.placeholder(tf.float32)
+        with tf.compat.v1.Session() as sess:
+            print(sess.run(x * 2, {x: 1.0}))
+        """,
+    "compat-v1-imported-as-tf": """
+        import tensorflow.compat.v1 as tf
+        tf.disable_v2_behavior()
+        x = tf.placeholder(tf.float32)
+        """,
+    "own-placeholder-function": """
+        import tensorflow as tf
+        def placeholder(shape):
+            return tf.zeros(shape)
+        x = placeholder([2])
+        """,
+    "tf2-config": """
+        import tensorflow as tf
+        gpus = tf.config.list_physical_devices("GPU")
+        for gpu in gpus:
+            tf.config.experimental.set_memory_growth(gpu, True)
+        """,
+    "keras-set-session-only": """
+        import tensorflow as tf
+        from tensorflow.keras import backend as K
+        config = tf.ConfigProto()
+        config.gpu_options.allow_growth = True
+        K.set_session(tf.Session(config=config))
+        """,
+    "other-run-method": """
+        import subprocess
+        import tensorflow as tf
+        subprocess.run(["nvidia-smi"])
+        """,
+    "syntax-error": """
+        import tensorflow as tf
+        x = tf.placeholder(
+        """,
+}
+
+
+@pytest.mark.parametrize("case", NOT_TF1, ids=list(NOT_TF1))
+def test_tf2_code_is_left_alone(tmp_path, case):
+    choice = _choose(tmp_path, NOT_TF1[case])
+    assert choice == _auto.Choice()
+
+
+@needs_keras3
+@pytest.mark.parametrize(
+    ("code", "evidence"),
+    [
+        (
+            "from keras.optimizers import SGD\nopt = SGD(lr=0.01, momentum=0.9)\n",
+            "SGD(lr=...), line 2",
+        ),
+        (
+            "import keras\nopt = keras.optimizers.Adam(lr=1e-3, decay=1e-6)\n",
+            "Adam(lr=...), line 2",
+        ),
+        (
+            "from tensorflow import keras\nopt = keras.optimizers.RMSprop(decay=0.9)\n",
+            "RMSprop(decay=...), line 2",
+        ),
+        ("from keras.layers.merge import concatenate\n", "keras.layers.merge, line 1"),
+        ("from keras.engine.topology import Layer\n", "keras.engine.topology, line 1"),
+        ("from keras.utils import np_utils\n", "keras.utils.np_utils, line 1"),
+        (
+            "import keras\nclass A(keras.layers.merge._Merge):\n    pass\n",
+            "keras.layers.merge, line 2",
+        ),
+        (
+            "from keras.models import Sequential\nmodel = Sequential()\n"
+            "model.fit_generator(gen, steps_per_epoch=10)\n",
+            "model.fit_generator(), line 3",
+        ),
+    ],
+    ids=[
+        "lr",
+        "lr-decay",
+        "tf-keras-decay",
+        "merge",
+        "topology",
+        "np_utils",
+        "attr-chain",
+        "fit_gen",
+    ],
+)
+def test_keras2_code_turns_on_tf_keras(tmp_path, code, evidence):
+    choice = _choose(tmp_path, code)
+    assert choice.legacy_keras is True
+    assert choice.tf1 is False
+    assert f"Keras 2 API ({evidence})" in (choice.message or "")
+    assert "using tf_keras" in (choice.message or "")
+
+
+@needs_keras3
+@pytest.mark.parametrize(
+    "code",
+    [
+        "import keras\nmodel = keras.Sequential([keras.layers.Dense(1)])\n"
+        "model.compile(optimizer=keras.optimizers.Adam(learning_rate=1e-3), loss='mse')\n",
+        "from keras.layers import Dense, Concatenate\n",
+        "import numpy as np\nclass Loader:\n    def fit_generator(self):\n        pass\n"
+        "Loader().fit_generator()\n",
+        "import torch\nopt = torch.optim.SGD([], lr=0.1)\n",
+        "doc = 'call model.fit_generator(gen) with SGD(lr=0.1)'\n",
+    ],
+    ids=["keras3-api", "layers-still-there", "fit_generator-without-keras", "torch-lr", "string"],
+)
+def test_keras3_code_is_left_alone(tmp_path, code):
+    assert _choose(tmp_path, code) == _auto.Choice()
+
+
+@needs_keras3
+def test_tf1_graph_code_that_uses_keras_gets_tf_keras_too(tmp_path):
+    code = """
+        import tensorflow as tf
+        from keras.layers import Dense
+        x = tf.placeholder(tf.float32, [None, 3])
+        y = Dense(1)(x)
+    """
+    choice = _choose(tmp_path, code)
+    assert (choice.tf1, choice.legacy_keras) == (True, True)
+    assert "Keras in a v1 graph (import keras.layers, line 2" in (choice.message or "")
+    assert "using the v1 API and tf_keras" in (choice.message or "")
+
+
+@needs_keras3
+def test_explicit_flags_are_not_repeated_and_not_undone(tmp_path):
+    code = "import tensorflow as tf\nfrom keras.optimizers import SGD\nx = tf.placeholder(tf.float32)\nSGD(lr=1)\n"
+    choice = _choose(tmp_path, code, tf1=True)
+    assert (choice.tf1, choice.legacy_keras) == (False, True)
+    assert "TF1" not in (choice.message or "")
+    assert _choose(tmp_path, code, tf1=True, legacy_keras=True) == _auto.Choice()
+
+
+PINNED = """
+    import tensorflow as tf
+    with tf.device("/gpu:{index}"):
+        a = tf.constant([1.0])
+    sess = tf.compat.v1.Session()
+"""
+
+
+@pytest.mark.parametrize(
+    ("index", "gpus", "soft"),
+    [(0, 0, True), (1, 1, True), (3, 2, True), (0, 1, False), (1, 2, False), (0, None, False)],
+)
+def test_soft_placement_when_pinned_beyond_the_machine(tmp_path, index, gpus, soft):
+    choice = _choose(tmp_path, PINNED.format(index=index), gpus=gpus)
+    assert choice.soft_placement is soft
+    if soft:
+        assert f"ops pinned to a GPU this machine lacks (tf.device('/gpu:{index}'), line 2" in (
+            choice.message or ""
+        )
+
+
+def test_pins_in_tf2_eager_code_leave_soft_placement_alone(tmp_path):
+    # TF2 eager places softly by default: nothing to switch on (legacy_examples/tf2_virtual_gpus.py)
+    code = """
+        import tensorflow as tf
+        with tf.device('/device:GPU:0'):
+            w = tf.constant([[2, -3.4]])
+    """
+    assert _choose(tmp_path, code, gpus=0) == _auto.Choice()
+
+
+def test_computed_gpu_pins_count_only_on_a_machine_without_gpus(tmp_path):
+    code = """
+        import tensorflow.compat.v1 as tf
+        tf.disable_eager_execution()
+        for i in range(FLAGS.num_gpus):
+            with tf.device('/gpu:%d' % i):
+                pass
+            with tf.device(f"/device:GPU:{i}"):
+                pass
+    """
+    assert _choose(tmp_path, code, gpus=0).soft_placement is True
+    assert _choose(tmp_path, code, gpus=2).soft_placement is False
+
+
+def test_soft_placement_set_by_flag_or_settings_wins(tmp_path):
+    code = PINNED.format(index=3)
+    assert _choose(tmp_path, code, gpus=0, soft_placement=False) == _auto.Choice()
+    assert _choose(tmp_path, code, gpus=0, soft_placement=True) == _auto.Choice()
+
+
+def test_cpu_pins_and_strings_do_not_count(tmp_path):
+    code = """
+        import tensorflow as tf
+        with tf.device("/cpu:0"):
+            a = tf.constant(1.0)
+        print("/gpu:3 is where it ran on the old cluster")
+    """
+    assert _choose(tmp_path, code, gpus=0) == _auto.Choice()
+
+
+def test_estimator_note_names_the_line_and_the_way_out(tmp_path):
+    code = """
+        import tensorflow as tf
+        config = tf.estimator.RunConfig(session_config=tf.ConfigProto())
+    """
+    choice = _choose(tmp_path, code)
+    version = _auto._installed_version("tensorflow", "tensorflow-cpu")
+    if version is None or version < (2, 16):
+        assert choice.notes == ()
+    else:
+        (note,) = choice.notes
+        assert "tf.estimator.RunConfig, line 2" in note
+        assert "TensorFlow 2.16 removed" in note
+        assert "tfcompat-gpu run --tf1" in note
+
+
+def test_tensorboard_note_only_when_it_is_missing(tmp_path):
+    import importlib.util
+
+    code = """
+        from keras.callbacks import TensorBoard
+        cb = TensorBoard(log_dir="./logs")
+    """
+    choice = _choose(tmp_path, code)
+    if importlib.util.find_spec("tensorboard") is not None:
+        assert choice.notes == ()
+    else:
+        (note,) = choice.notes
+        assert "needs tensorboard (TensorBoard callback, line 1)" in note
+        assert "pip install tensorboard" in note
+
+
+def test_visible_gpu_count_without_nvml_or_driver_is_zero_here():
+    # This machine has no NVIDIA driver: NVML cannot start, no /proc/driver/nvidia.
+    count = _auto.visible_gpu_count()
+    assert count is None or count >= 0
+
+
+@needs_keras3
+def test_tf_layers_is_keras_in_a_v1_graph(tmp_path):
+    code = """
+        import tensorflow as tf
+        x = tf.placeholder(tf.float32, [None, 3])
+        y = tf.layers.dense(x, 2)
+    """
+    choice = _choose(tmp_path, code)
+    assert (choice.tf1, choice.legacy_keras) == (True, True)
+    assert "Keras in a v1 graph (tf.layers.dense, line 3" in (choice.message or "")
+
+
+def test_without_tf_keras_the_run_goes_on_and_says_why(tmp_path, monkeypatch, capsys):
+    from tfcompat_gpu._errors import GPUConfigError
+    from tfcompat_gpu.config import GPUConfig
+    from tfcompat_gpu.patching import _legacy_keras, runner
+
+    def missing() -> str:
+        raise GPUConfigError("--legacy-keras needs tf_keras, which is not installed.")
+
+    monkeypatch.setattr(_legacy_keras, "check_available", missing)
+    monkeypatch.setattr(_auto, "_keras_is_3", lambda: True)
+    script = tmp_path / "train.py"
+    script.write_text("import tensorflow as tf\nfrom keras.optimizers import SGD\nSGD(lr=1)\n")
+    target = runner._Target.find(str(script))
+    tf1, legacy, _, chosen = runner._auto(target, False, False, GPUConfig())
+    assert (tf1, legacy, chosen) == (False, False, None)
+    err = capsys.readouterr().err
+    assert err == (
+        "tfcompat-gpu run: warning: auto mode would run this script on tf_keras: --legacy-keras "
+        "needs tf_keras, which is not installed.\n"
+    )

@@ -1,0 +1,537 @@
+"""``tfcompat-gpu run`` without flags: read the script before it starts and pick its mode.
+
+The script, and the modules beside it that it imports, are parsed with :mod:`ast` (nothing is
+imported, TensorFlow least of all) and their import aliases followed, so ``tf.placeholder``
+means ``tensorflow.placeholder`` whatever ``tf`` is bound to.  Three choices come out of it:
+
+* the v1 API (``--tf1``) for TF1 graph code: names that exist only in ``tf.compat.v1``, spelt
+  the TF1 way (``tf.placeholder``; ``tf.compat.v1.placeholder`` is TF2 code that asked for the
+  v1 API itself and gets nothing), ``sess.run(...)`` on a ``tf.Session``, or ``tf.estimator``;
+* tf_keras (``--legacy-keras``) for Keras 2 code on a Keras 3 install: module paths Keras 3 does
+  not have (``keras.layers.merge``), ``lr=``/``decay=`` given to an optimizer,
+  ``fit_generator()`` and its siblings, or TF1 graph code that uses Keras at all (Keras 3 cannot
+  run in a v1 graph);
+* soft placement when ops are pinned to GPUs this machine does not have, in code that runs v1
+  graphs (sessions, or eager execution turned off; TF2's eager mode places softly already).
+
+Only code counts: strings, comments and docstrings that mention ``placeholder`` change nothing.
+Each choice carries its first evidence (name, file, line) for the one line ``run`` prints.
+It also notes what no flag can fix: ``tf.estimator`` on TensorFlow >= 2.16 and a TensorBoard
+callback without ``tensorboard`` installed.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib.util
+import os
+import sys
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+
+from tfcompat_gpu.patching._keras2_paths import KERAS2_MODULES
+
+__all__ = ["Choice", "Evidence", "Reading", "choose", "read", "visible_gpu_count"]
+
+_MAX_FILES = 64
+"""Local modules read at most (a script beside a large source tree must not stall the start)."""
+
+# Names that exist only in tf.compat.v1 (tests/patching/test_auto.py checks each against the
+# installed TensorFlow: in compat.v1 and absent from the v2 API).
+V1_ONLY = frozenset(
+    {
+        "placeholder",
+        "placeholder_with_default",
+        "sparse_placeholder",
+        "global_variables_initializer",
+        "initialize_all_variables",
+        "local_variables_initializer",
+        "variables_initializer",
+        "variable_scope",
+        "get_variable",
+        "get_variable_scope",
+        "reset_default_graph",
+        "get_default_session",
+        "global_variables",
+        "trainable_variables",
+        "random_normal",
+        "truncated_normal",
+        "random_uniform",
+        "to_float",
+        "to_int32",
+        "log",
+        "train.GradientDescentOptimizer",
+        "train.AdamOptimizer",
+        "train.MomentumOptimizer",
+        "train.RMSPropOptimizer",
+        "train.AdagradOptimizer",
+        "train.AdadeltaOptimizer",
+        "train.Saver",
+        "train.MonitoredTrainingSession",
+        "train.MonitoredSession",
+        "train.SingularMonitoredSession",
+        "train.StopAtStepHook",
+        "train.LoggingTensorHook",
+        "train.get_or_create_global_step",
+        "train.get_global_step",
+        "train.start_queue_runners",
+        "train.SyncReplicasOptimizer",
+        "train.replica_device_setter",
+        "summary.FileWriter",
+        "summary.merge_all",
+        "app.run",
+        "app.flags",
+        "flags",
+        "logging",
+        "layers.dense",
+        "layers.conv2d",
+        "layers.max_pooling2d",
+        "layers.dropout",
+        "layers.flatten",
+        "nn.rnn_cell",
+        "losses.softmax_cross_entropy",
+        "losses.sparse_softmax_cross_entropy",
+        "saved_model.loader",
+    }
+)
+_ESTIMATOR = frozenset({"estimator", "compat.v1.estimator", "python.estimator"})
+_GRAPH = frozenset(
+    {
+        "Session",
+        "InteractiveSession",
+        "train.MonitoredTrainingSession",
+        "train.MonitoredSession",
+        "disable_eager_execution",
+        "disable_v2_behavior",
+    }
+)
+_SESSIONS = frozenset({"tensorflow.Session", "tensorflow.InteractiveSession"})
+_KERAS_ROOTS = ("keras.", "tensorflow.keras.", "tensorflow.python.keras.", "tf_keras.")
+_GENERATOR_METHODS = frozenset({"fit_generator", "evaluate_generator", "predict_generator"})
+_OPTIMIZER_ARGUMENTS = ("lr", "decay")
+_TENSORBOARD_USERS = frozenset(
+    {"keras.callbacks.TensorBoard", "tensorflow.keras.callbacks.TensorBoard"}
+)
+
+
+@dataclass(frozen=True)
+class Evidence:
+    what: str
+    path: str
+    line: int
+
+    def show(self, main: str) -> str:
+        where = f"line {self.line}"
+        if os.path.abspath(self.path) != os.path.abspath(main):
+            where = f"{os.path.basename(self.path)}:{self.line}"
+        return f"{self.what}, {where}"
+
+
+@dataclass
+class Reading:
+    """What the script and its local modules use, first occurrence of each kind."""
+
+    tf1: list[Evidence] = field(default_factory=list)
+    keras2: list[Evidence] = field(default_factory=list)
+    uses_keras: list[Evidence] = field(default_factory=list)
+    graph: list[Evidence] = field(default_factory=list)
+    """v1 sessions or eager execution turned off, however spelt: where a GPU pin can fail (in
+    eager TF2 soft placement is on by default)."""
+    pins: list[tuple[int | None, Evidence]] = field(default_factory=list)
+    """GPU pins: the index, or None for one computed at run time (``'/gpu:%d' % i``)."""
+    estimator: list[Evidence] = field(default_factory=list)
+    tensorboard: list[Evidence] = field(default_factory=list)
+    files: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Choice:
+    """What auto mode turns on, and the line that says so (None: nothing to say)."""
+
+    tf1: bool = False
+    legacy_keras: bool = False
+    soft_placement: bool = False
+    message: str | None = None
+    notes: tuple[str, ...] = ()
+    """Lines for what no flag fixes (Estimator on TF >= 2.16, tensorboard missing)."""
+
+
+# -- reading ------------------------------------------------------------------------------------
+
+
+def _keras_dir() -> str | None:
+    try:
+        spec = importlib.util.find_spec("keras")  # a top-level name: found, not imported
+    except (ImportError, ValueError):
+        return None
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    return next(iter(spec.submodule_search_locations))
+
+
+def _installed_version(*names: str) -> tuple[int, int] | None:
+    import importlib.metadata
+
+    for name in names:
+        try:
+            text = importlib.metadata.version(name)
+        except importlib.metadata.PackageNotFoundError:
+            continue
+        parts = [int("".join(c for c in p if c.isdigit()) or 0) for p in text.split(".")[:2]]
+        return (parts[0], parts[1] if len(parts) > 1 else 0)
+    return None
+
+
+class _Reader(ast.NodeVisitor):
+    def __init__(self, path: str, reading: Reading, keras_dir: list[str | None]) -> None:
+        self.path = path
+        self.reading = reading
+        self._keras_dir = keras_dir
+        """``[folder]`` of the installed ``keras`` once looked up (shared by the files read)."""
+        self.aliases: dict[str, str] = {}
+        self.sessions: set[str] = set()
+        self.local_imports: list[tuple[str, int]] = []
+
+    def _note(self, kind: list[Evidence], what: str, node: ast.AST) -> None:
+        if len(kind) < 4:
+            kind.append(Evidence(what, self.path, getattr(node, "lineno", 1)))
+
+    def resolve(self, node: ast.AST) -> str | None:
+        parts: list[str] = []
+        while isinstance(node, ast.Attribute):
+            parts.append(node.attr)
+            node = node.value
+        if not isinstance(node, ast.Name):
+            return None
+        base = self.aliases.get(node.id)
+        if base is None:
+            return None
+        return ".".join([base, *reversed(parts)])
+
+    # imports
+
+    def visit_Import(self, node: ast.Import) -> None:
+        for alias in node.names:
+            root = alias.name.partition(".")[0]
+            self.aliases[alias.asname or root] = alias.name if alias.asname else root
+            self._imported(alias.name, node)
+            self.local_imports.append((alias.name, 0))
+
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
+        module = node.module or ""
+        if node.level:
+            self.local_imports.append((module, node.level))
+            for alias in node.names:
+                if not module:
+                    self.local_imports.append((alias.name, node.level))
+            return
+        self._imported(module, node)
+        self.local_imports.append((module, 0))
+        for alias in node.names:
+            if alias.name == "*":
+                continue
+            full = f"{module}.{alias.name}"
+            self.aliases[alias.asname or alias.name] = full
+            if module.partition(".")[0] == "keras" and full[len("keras.") :] in KERAS2_MODULES:
+                self._keras2_module(full, node)
+            self._name(full, node)
+
+    def _imported(self, module: str, node: ast.AST) -> None:
+        root = module.partition(".")[0]
+        if root in ("keras", "tf_keras") or module.startswith("tensorflow.keras"):
+            self._note(self.reading.uses_keras, f"import {module}", node)
+        if root == "keras" and module != "keras":
+            self._keras2_module(module, node)
+        if root == "tensorboard":
+            self._note(self.reading.tensorboard, f"import {module}", node)
+
+    def _keras2_module(self, module: str, node: ast.AST) -> None:
+        """A ``keras.X`` module Keras 2 published and the installed Keras 3 lacks."""
+        rest = module[len("keras.") :]
+        if rest not in KERAS2_MODULES:
+            return
+        if not self._keras_dir:
+            self._keras_dir.append(_keras_dir())
+        folder = self._keras_dir[0]
+        if folder is None:
+            return
+        base = os.path.join(folder, *rest.split("."))
+        if os.path.isfile(base + ".py") or os.path.isfile(os.path.join(base, "__init__.py")):
+            return
+        self._note(self.reading.keras2, module, node)
+
+    # names and calls
+
+    def visit_Attribute(self, node: ast.Attribute) -> None:
+        name = self.resolve(node)
+        if name is not None:
+            self._name(name, node)
+            return  # the chain is resolved: its inner names say nothing more
+        self.generic_visit(node)
+
+    def visit_Name(self, node: ast.Name) -> None:
+        name = self.aliases.get(node.id)
+        if name is not None and name != node.id:
+            self._name(name, node)
+
+    def _name(self, name: str, node: ast.AST) -> None:
+        if name.startswith("tensorflow."):
+            rest = name[len("tensorflow.") :]
+            if rest.startswith(("keras.", "layers.")):
+                # tf.layers is Keras' legacy layers: tf_keras from TensorFlow 2.16 on.
+                self._note(self.reading.uses_keras, "tf." + rest, node)
+            if rest in _GRAPH or rest.replace("compat.v1.", "", 1) in _GRAPH:
+                self._note(self.reading.graph, "tf." + rest, node)
+            if any(prefix in V1_ONLY for prefix in _prefixes(rest)):
+                self._note(self.reading.tf1, "tf." + rest, node)
+            if any(p in _ESTIMATOR for p in _prefixes(rest)):
+                self._note(self.reading.estimator, "tf." + rest, node)
+                # Estimator builds v1 graphs and takes v1 model_fns: it runs in v1 mode.
+                self._note(self.reading.tf1, "tf." + rest, node)
+        elif name.startswith("keras."):
+            for old in _prefixes(name[len("keras.") :]):
+                if old in KERAS2_MODULES:
+                    self._keras2_module("keras." + old, node)
+                    break
+        if name in _TENSORBOARD_USERS:
+            self._note(self.reading.tensorboard, "TensorBoard callback", node)
+
+    def visit_Call(self, node: ast.Call) -> None:
+        func = node.func
+        name = self.resolve(func)
+        if name is not None and name.startswith(_KERAS_ROOTS) and ".optimizers." in name:
+            for keyword in node.keywords:
+                if keyword.arg in _OPTIMIZER_ARGUMENTS:
+                    short = name.rpartition(".")[2]
+                    self._note(self.reading.keras2, f"{short}({keyword.arg}=...)", node)
+        if isinstance(func, ast.Attribute):
+            if func.attr in _GENERATOR_METHODS and self.reading.uses_keras:
+                self._note(self.reading.keras2, f"{_owner(func)}.{func.attr}()", node)
+            value = func.value
+            if func.attr == "run" and isinstance(value, ast.Name) and value.id in self.sessions:
+                self._note(self.reading.tf1, f"{value.id}.run()", node)
+        if name in ("tensorflow.device", "tensorflow.compat.v1.device") and node.args:
+            self._pin(node.args[0], node)
+        self.generic_visit(node)
+
+    def visit_Assign(self, node: ast.Assign) -> None:
+        if isinstance(node.value, ast.Call) and self.resolve(node.value.func) in _SESSIONS:
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    self.sessions.add(target.id)
+        self.generic_visit(node)
+
+    def visit_With(self, node: ast.With) -> None:
+        for item in node.items:
+            call = item.context_expr
+            bound = item.optional_vars
+            is_session = isinstance(call, ast.Call) and self.resolve(call.func) in _SESSIONS
+            if is_session and isinstance(bound, ast.Name):
+                self.sessions.add(bound.id)
+        self.generic_visit(node)
+
+    def _pin(self, arg: ast.expr, node: ast.AST) -> None:
+        text = _text_of(arg)
+        if text is None:
+            return
+        low = text.lower().replace(" ", "")
+        marker = "gpu:"
+        at = low.find(marker)
+        if at < 0:
+            return
+        digits = ""
+        for char in low[at + len(marker) :]:
+            if not char.isdigit():
+                break
+            digits += char
+        literal = isinstance(arg, ast.Constant) and digits
+        index = int(digits) if literal else None
+        shown = repr(text) if isinstance(arg, ast.Constant) else f"{text!r} (computed)"
+        if len(self.reading.pins) < 8:
+            line = getattr(node, "lineno", 1)
+            self.reading.pins.append((index, Evidence(f"tf.device({shown})", self.path, line)))
+
+
+def _prefixes(dotted: str) -> Iterator[str]:
+    parts = dotted.split(".")
+    for end in range(len(parts), 0, -1):
+        yield ".".join(parts[:end])
+
+
+def _owner(func: ast.Attribute) -> str:
+    value = func.value
+    return value.id if isinstance(value, ast.Name) else "model"
+
+
+def _text_of(arg: ast.expr) -> str | None:
+    """The device string, or its constant parts for ``'/gpu:%d' % i`` and f-strings."""
+    if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+        return arg.value
+    if isinstance(arg, ast.BinOp) and isinstance(arg.left, ast.Constant):
+        return str(arg.left.value) if isinstance(arg.left.value, str) else None
+    if isinstance(arg, ast.JoinedStr):
+        return "".join(
+            v.value if isinstance(v, ast.Constant) and isinstance(v.value, str) else "{}"
+            for v in arg.values
+        )
+    func = arg.func if isinstance(arg, ast.Call) else None
+    base = func.value if isinstance(func, ast.Attribute) and func.attr == "format" else None
+    if isinstance(base, ast.Constant) and isinstance(base.value, str):
+        return base.value
+    return None
+
+
+def _local_file(folder: str, module: str) -> str | None:
+    if not module:
+        return None
+    base = os.path.join(folder, *module.split("."))
+    for candidate in (base + ".py", os.path.join(base, "__init__.py")):
+        if os.path.isfile(candidate):
+            return candidate
+    return None
+
+
+def read(path: str, source: bytes | str | None = None) -> Reading:
+    """Read the script at ``path`` and the local modules it imports (never raises for bad code).
+
+    Example::
+
+        reading = read("train.py")
+        print([e.what for e in reading.tf1])      # ['tf.placeholder', 'tf.Session.run()'...]
+    """
+    reading = Reading()
+    keras_dir: list[str | None] = []
+    folder = os.path.dirname(os.path.abspath(path))
+    queue: list[tuple[str, bytes | str | None]] = [(os.path.abspath(path), source)]
+    seen: set[str] = set()
+    while queue and len(seen) < _MAX_FILES:
+        file, text = queue.pop(0)
+        if file in seen:
+            continue
+        seen.add(file)
+        try:
+            if text is None:
+                with open(file, "rb") as handle:
+                    text = handle.read()
+            tree = ast.parse(text, filename=file)
+        except (OSError, SyntaxError, ValueError):
+            continue  # Python reports a broken script itself when it runs it
+        reading.files.append(file)
+        reader = _Reader(file, reading, keras_dir)
+        reader.visit(tree)
+        here = os.path.dirname(file)
+        for module, level in reader.local_imports:
+            base = folder if level == 0 else here
+            for _ in range(max(level - 1, 0)):
+                base = os.path.dirname(base)
+            found = _local_file(base, module)
+            if found is not None and found not in seen:
+                queue.append((found, None))
+    return reading
+
+
+# -- choosing -----------------------------------------------------------------------------------
+
+
+def visible_gpu_count(environ: Mapping[str, str] | None = None) -> int | None:
+    """GPUs TensorFlow will see here, without importing it; None when it cannot be told."""
+    from tfcompat_gpu._inventory import inventory
+
+    env = os.environ if environ is None else environ
+    machine = inventory(env)
+    if machine.available:
+        return len(machine.visible())
+    if machine.reason in ("no-driver", "no-gpu"):
+        return 0
+    if sys.platform.startswith("linux") and not os.path.isdir("/proc/driver/nvidia"):
+        return 0  # no NVIDIA kernel driver loaded: CUDA finds no GPU
+    return None
+
+
+def choose(
+    reading: Reading,
+    main: str,
+    *,
+    tf1: bool,
+    legacy_keras: bool,
+    soft_placement: bool | None,
+    gpu_count: int | None = None,
+    count_gpus: bool = True,
+) -> Choice:
+    """What to turn on beyond what the flags say; explicit flags and settings always win.
+
+    ``soft_placement`` is the setting already in force (flags, ``--config``, environment):
+    auto mode only fills it in when it is None.
+    """
+    reasons: list[str] = []
+    using: list[str] = []
+    want_tf1 = not tf1 and bool(reading.tf1)
+    # TF1 graph code that uses Keras at all needs Keras 2: Keras 3 cannot run in a v1 graph.
+    # On Keras 2 itself (TensorFlow <= 2.15) the same switch brings the old module paths and lr=.
+    # (Package metadata is read only when Keras is in play: most scripts never pay for it.)
+    maybe = not legacy_keras and (bool(reading.keras2) or bool(reading.uses_keras))
+    keras3 = maybe and _keras_is_3()
+    in_graph = (tf1 or want_tf1) and bool(reading.uses_keras) and keras3
+    want_keras = not legacy_keras and (bool(reading.keras2) or in_graph)
+    if want_tf1:
+        reasons.append(f"TF1 graph code ({reading.tf1[0].show(main)})")
+        using.append("the v1 API")
+    if want_keras:
+        if reading.keras2:
+            reasons.append(f"Keras 2 API ({reading.keras2[0].show(main)})")
+        else:
+            reasons.append(
+                f"Keras in a v1 graph ({reading.uses_keras[0].show(main)}; Keras 3 cannot run there)"
+            )
+        using.append("tf_keras" if keras3 else "Keras 2's old names")
+    want_soft = False
+    # Only v1 graphs fail on a pin to a missing GPU: TF2's eager mode places softly by default.
+    graph = tf1 or want_tf1 or bool(reading.graph)
+    if soft_placement is None and reading.pins and graph:
+        count = gpu_count if gpu_count is not None or not count_gpus else visible_gpu_count()
+        if count is not None:
+            for index, evidence in reading.pins:
+                if (index is not None and index >= count) or (index is None and count == 0):
+                    have = "no GPU" if count == 0 else f"{count} GPU{'s' if count > 1 else ''}"
+                    reasons.append(
+                        f"ops pinned to a GPU this machine lacks ({evidence.show(main)}; {have} here)"
+                    )
+                    using.append("soft placement")
+                    want_soft = True
+                    break
+    message = None
+    if reasons:
+        message = (
+            f"tfcompat-gpu run: {_join(reasons)}: using {_join(using)} (--no-auto turns this off)"
+        )
+    return Choice(want_tf1, want_keras, want_soft, message, tuple(_notes(reading, main)))
+
+
+def _join(parts: list[str]) -> str:
+    return parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} and {parts[-1]}"
+
+
+def _notes(reading: Reading, main: str) -> Iterator[str]:
+    if reading.estimator:
+        version = _installed_version(
+            "tensorflow", "tensorflow-cpu", "tensorflow-gpu", "tensorflow-intel", "tf-nightly"
+        )
+        if version is not None and version >= (2, 16):
+            shown = ".".join(map(str, version))
+            yield (
+                f"tfcompat-gpu run: this script uses tf.estimator ({reading.estimator[0].show(main)}), "
+                f"which TensorFlow 2.16 removed (this is TensorFlow {shown}): run it on TensorFlow "
+                "2.15 with `tfcompat-gpu run --tf1`, or port it to Keras"
+            )
+    if reading.tensorboard and importlib.util.find_spec("tensorboard") is None:
+        yield (
+            f"tfcompat-gpu run: this script needs tensorboard ({reading.tensorboard[0].show(main)}), "
+            "which TensorFlow no longer installs: pip install tensorboard "
+            '(or pip install "tfcompat-gpu[legacy-keras]")'
+        )
+
+
+def _keras_is_3() -> bool:
+    from tfcompat_gpu.patching._legacy_keras import keras_is_3
+
+    return keras_is_3()

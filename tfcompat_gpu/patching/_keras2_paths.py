@@ -1,0 +1,144 @@
+"""Keras 2.0-2.15 module paths that tf_keras keeps under another name, as one table.
+
+Keras split its big modules into packages over the 2.x series (``layers/merge.py`` became
+``layers/merging/``, ``layers/recurrent.py`` became ``layers/rnn/``, ``engine/network.py`` became
+``engine/functional.py``, ...).  tf_keras is the last of that line, so each old path is filled
+from the tf_keras modules that hold its names now.  What goes into the old module is read off
+tf_keras' own package, not listed by hand: every class and function a source module or any
+module of a source package defines (``_Merge`` included, which custom layers subclass).  Paths
+tf_keras still has under ``src`` (``keras.engine.training``, ``keras.utils.np_utils``) need no
+entry: the finder in :mod:`_legacy_keras` maps them directly.
+"""
+
+from __future__ import annotations
+
+import importlib
+import types
+from typing import Any
+
+__all__ = ["ALIASES", "KERAS2_MODULES", "MOVED", "RENAMED", "build"]
+
+MOVED: dict[str, tuple[str, ...]] = {
+    # Keras 2.0-2.1 engine/topology.py; 2.2 split it into base_layer, input_layer, network.
+    "engine.topology": (
+        "engine.base_layer",
+        "engine.input_layer",
+        "engine.input_spec",
+        "engine.node",
+        "engine.functional",
+        "utils.layer_utils",
+    ),
+    "engine.network": ("engine.functional", "utils.layer_utils"),  # 2.2-2.4 -> functional.py
+    # layers/*.py of Keras <= 2.8 -> packages of 2.9+ (one file per layer).
+    "layers.merge": ("layers.merging",),
+    "layers.core": ("layers.core", "layers.reshaping", "layers.regularization"),
+    "layers.convolutional": ("layers.convolutional", "layers.reshaping"),
+    "layers.pooling": ("layers.pooling",),
+    "layers.normalization": ("layers.normalization",),
+    "layers.normalization_v2": ("layers.normalization",),
+    "layers.recurrent": ("layers.rnn",),
+    "layers.recurrent_v2": ("layers.rnn",),
+    "layers.cudnn_recurrent": ("layers.rnn",),
+    "layers.convolutional_recurrent": ("layers.rnn",),
+    "layers.wrappers": ("layers.rnn",),
+    "layers.embeddings": ("layers.core",),
+    "layers.advanced_activations": ("layers.activation",),
+    "layers.noise": ("layers.regularization",),
+    "layers.local": ("layers.locally_connected",),
+    "layers.dense_attention": ("layers.attention",),
+    "layers.multi_head_attention": ("layers.attention",),
+    "layers.einsum_dense": ("layers.core",),
+}
+"""Old path (under ``keras.``) -> tf_keras ``src`` modules or packages that hold its names."""
+
+RENAMED: dict[str, str] = {
+    "optimizers.optimizer_v2": "optimizers.legacy",  # 2.11 moved the v2 optimizers to legacy
+    "applications.resnet50": "applications.resnet",  # 2.2.5 merged resnet50 into resnet
+}
+"""Old package path -> the tf_keras ``src`` package that is it under a new name (and its
+submodules: ``keras.optimizers.optimizer_v2.adam`` -> ``tf_keras.src.optimizers.legacy.adam``)."""
+
+ALIASES: dict[str, dict[str, str]] = {
+    "engine.topology": {"Container": "Functional", "Network": "Functional"},
+    "engine.network": {"Network": "Functional"},
+    "layers.convolutional": {"_Conv": "Conv"},
+    "layers.pooling": {
+        "_Pooling1D": "Pooling1D",
+        "_Pooling2D": "Pooling2D",
+        "_Pooling3D": "Pooling3D",
+        "_GlobalPooling1D": "GlobalPooling1D",
+        "_GlobalPooling2D": "GlobalPooling2D",
+        "_GlobalPooling3D": "GlobalPooling3D",
+    },
+    "layers.recurrent": {"Recurrent": "RNN"},
+}
+"""Classes an old module had under a name Keras later changed (old name -> new name)."""
+
+KERAS2_MODULES: frozenset[str] = frozenset(
+    {
+        *MOVED,
+        *RENAMED,
+        "engine",
+        "engine.training",
+        "engine.base_layer",
+        "engine.input_layer",
+        "engine.sequential",
+        "engine.functional",
+        "engine.saving",
+        "engine.training_utils",
+        "layers.kernelized",
+        "utils.np_utils",
+        "utils.generic_utils",
+        "utils.data_utils",
+        "utils.io_utils",
+        "utils.conv_utils",
+        "utils.layer_utils",
+        "utils.vis_utils",
+        "utils.tf_utils",
+        "preprocessing.image",
+        "preprocessing.sequence",
+        "preprocessing.text",
+        "callbacks_v1",
+    }
+)
+"""Keras 2 module paths (under ``keras.``) old scripts import; the ones the installed Keras
+lacks mark a script as Keras 2 code (:mod:`_auto` checks the files, never imports)."""
+
+
+def _submodules(module: types.ModuleType) -> list[types.ModuleType]:
+    import pkgutil  # here: every run imports this table, only legacy Keras builds modules
+
+    out = [module]
+    for info in pkgutil.iter_modules(getattr(module, "__path__", None) or []):
+        if info.name.endswith("_test"):
+            continue
+        try:
+            out.append(importlib.import_module(f"{module.__name__}.{info.name}"))
+        except ImportError:  # an optional dependency of one layer: the others still count
+            continue
+    return out
+
+
+def build(package: str, old: str, name: str) -> types.ModuleType:
+    """The module ``keras.<old>`` was, filled from ``<package>.src`` as :data:`MOVED` says."""
+    names: dict[str, Any] = {}
+    exported: list[str] = []
+    for source in MOVED[old]:
+        for module in _submodules(importlib.import_module(f"{package}.src.{source}")):
+            for attr, value in vars(module).items():
+                if attr.startswith("__") or attr in names:
+                    continue
+                if not isinstance(value, (type, types.FunctionType)):
+                    continue
+                if not getattr(value, "__module__", "").startswith(package + "."):
+                    continue
+                names[attr] = value
+                if not attr.startswith("_"):
+                    exported.append(attr)
+    for old_name, new_name in ALIASES.get(old, {}).items():
+        if new_name in names and old_name not in names:
+            names[old_name] = names[new_name]
+    module = types.ModuleType(name, f"Keras 2's keras.{old}, filled from {package}.src.")
+    module.__dict__.update(names)
+    module.__all__ = sorted(exported)  # type: ignore[attr-defined]
+    return module
