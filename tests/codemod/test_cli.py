@@ -18,6 +18,11 @@ from tfcompat_gpu.cli import main as tfcompat_main
 from tfcompat_gpu.codemod.cli import INSTALL_HINT, main
 
 LEFT_ALONE = "import tensorflow as tf\nsess = tf.Session(config=tf.ConfigProto(**opts))\n"
+# its configuration is left alone; the TF1 session it keeps now runs through tf.compat.v1
+LEFT_ALONE_UPGRADED = (
+    "import tensorflow.compat.v1 as tf\n\ntf.disable_v2_behavior()\n"
+    "sess = tf.Session(config=tf.ConfigProto(**opts))\n"
+)
 
 
 @pytest.fixture
@@ -47,7 +52,7 @@ def test_write_rewrites_in_place(project: Path, capsys: pytest.CaptureFixture[st
     assert main(["migrate", "--write", str(project)]) == 0
     assert (project / "train.py").read_text() == MIGRATED
     assert (project / "pkg" / "clean.py").read_text() == "print('nothing to do')\n"
-    assert (project / "pkg" / "odd.py").read_text() == LEFT_ALONE
+    assert (project / "pkg" / "odd.py").read_text() == LEFT_ALONE_UPGRADED
     capsys.readouterr()
     # a second run finds nothing left to do
     assert main(["migrate", "--check", str(project / "train.py")]) == 0

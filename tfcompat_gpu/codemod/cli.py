@@ -57,6 +57,13 @@ def _parser() -> _Parser:
         help="facade: tfcompat_gpu.configure() (default); tf2: plain tf.config calls where exact",
     )
     parser.add_argument(
+        "--gpu-only",
+        action="store_true",
+        help="only the GPU configuration rewrites, not the Keras 2 -> Keras 3 and TF1 -> TF2 "
+        "API rewrites (optimizer lr/decay, fit_generator, removed Keras modules, weight file "
+        "names, tensorflow.compat.v1 for graph code)",
+    )
+    parser.add_argument(
         "-j",
         "--jobs",
         type=int,
@@ -86,6 +93,7 @@ class _Outcome:
     diff: bytes = b""
     changed: bool = False
     failed: bool = False
+    warnings: int = 0
 
 
 def _shown(path: str) -> str:
@@ -93,7 +101,7 @@ def _shown(path: str) -> str:
     return (path if relative.startswith("..") else relative).replace(os.sep, "/")
 
 
-def _migrate_one(job: tuple[str, str, str]) -> _Outcome:
+def _migrate_one(job: tuple[str, str, str, bool]) -> _Outcome:
     # LibCST builds many short-lived objects per file, which reference counting frees; the
     # cycle collector's passes over them cost about 15% of a run.  It is off during one file
     # and on between files, so what a file leaves in cycles is collected before the next.
@@ -106,16 +114,21 @@ def _migrate_one(job: tuple[str, str, str]) -> _Outcome:
             gc.enable()
 
 
-def _migrate_file(job: tuple[str, str, str]) -> _Outcome:
+def _migrate_file(job: tuple[str, str, str, bool]) -> _Outcome:
     from tfcompat_gpu.codemod._io import Skip, read_source, write_source
     from tfcompat_gpu.codemod.api import migrate_source
 
-    path, target, mode = job
+    path, target, mode, upgrade = job
     outcome = _Outcome()
     try:
         source = read_source(path)
         try:
-            result = migrate_source(source.text, target=target, filename=path)  # type: ignore[arg-type]
+            result = migrate_source(
+                source.text,
+                target=target,  # type: ignore[arg-type]
+                filename=path,
+                upgrade=upgrade,
+            )
         except SyntaxError as error:
             raise Skip(
                 f"cannot parse it (line {error.lineno}, column {error.offset}: {error.msg})"
@@ -133,6 +146,7 @@ def _migrate_file(job: tuple[str, str, str]) -> _Outcome:
                 f"{error.raw_column + 1}: {error.message})"
             ) from None
         outcome.messages += [f"{path}:{warning}" for warning in result.warnings]
+        outcome.warnings = len(result.warnings)
         if not result.changed:
             return outcome
         outcome.changed = True
@@ -172,9 +186,7 @@ def _files(paths: Sequence[str], note: Callable[[str], None]) -> Iterator[str]:
         target = real[path]
         if os.path.islink(path):
             if not _within(target, roots):
-                note(
-                    f"{path}: note: skipped, a symbolic link to {target}, outside the paths given"
-                )
+                note(f"{path}: note: skipped, a symbolic link to {target}, outside the paths given")
                 continue
             if target in direct:
                 continue  # migrated under its own name
@@ -183,7 +195,7 @@ def _files(paths: Sequence[str], note: Callable[[str], None]) -> Iterator[str]:
             yield path
 
 
-def _run(jobs: list[tuple[str, str, str]], workers: int) -> Iterable[_Outcome]:
+def _run(jobs: list[tuple[str, str, str, bool]], workers: int) -> Iterable[_Outcome]:
     # Files are independent: forked workers as check has; small runs stay in-process.
     if workers > 1 and len(jobs) >= 4 * workers:
         import multiprocessing
@@ -256,9 +268,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(line, file=stderr)
 
     mode = "write" if options.write else "check" if options.check else "diff"
-    jobs = [(path, options.target, mode) for path in _files(options.paths, note)]
+    upgrade = not options.gpu_only
+    jobs = [(path, options.target, mode, upgrade) for path in _files(options.paths, note)]
     progress = _Progress(stderr, len(jobs))
     changed = 0
+    warnings = 0
     out = sys.stdout
     for outcome in _run(jobs, options.jobs if options.jobs > 0 else default_jobs()):
         for line in outcome.messages:
@@ -273,8 +287,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             else:
                 out.write(outcome.diff.decode("utf-8", "replace"))
         changed += outcome.changed
+        warnings += outcome.warnings
         failed = failed or outcome.failed
         progress.step()
     progress.close()
     out.flush()
+    if mode != "check" and (changed or warnings):
+        # what is left to do by hand, after the per-file lines
+        what = "changed" if mode == "write" else "to change (diff above)"
+        print(
+            f"tfcompat-gpu migrate: {changed} of {len(jobs)} file(s) {what}, "
+            f"{warnings} warning(s) left to review by hand",
+            file=stderr,
+        )
     return 1 if failed or (options.check and changed) else 0

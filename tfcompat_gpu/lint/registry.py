@@ -504,8 +504,7 @@ RULES: tuple[Rule, ...] = (
         example="strategy = tf.distribute.MirroredStrategy()\n"
         "for gpu in tf.config.list_physical_devices('GPU'):\n"
         "    tf.config.experimental.set_memory_growth(gpu, True)",
-        use_instead="tfcompat_gpu.configure(allow_growth=True)\n"
-        "strategy = tfcompat_gpu.strategy()",
+        use_instead="tfcompat_gpu.configure(allow_growth=True)\nstrategy = tfcompat_gpu.strategy()",
         summary="`tf.distribute` strategy created before the GPU configuration",
     ),
     Rule(
