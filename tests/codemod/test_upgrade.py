@@ -1,0 +1,45 @@
+"""The Keras 2 → Keras 3 and TF1 → TF2 API rewrites: before/after pairs, warnings, a second run."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("libcst")
+
+from _support import assert_warnings
+from cases_upgrade import UPGRADE_CASES
+
+from tfcompat_gpu.codemod._triage import PRECHECKS, UPGRADE_PRECHECKS
+from tfcompat_gpu.codemod.api import migrate_source
+from tfcompat_gpu.codemod.commands import COMMANDS
+
+IDS = [case[0] for case in UPGRADE_CASES]
+
+
+@pytest.mark.parametrize(("before", "after", "warnings"), [c[1:] for c in UPGRADE_CASES], ids=IDS)
+def test_upgrade(before: str, after: str, warnings: list[tuple[int, str]]) -> None:
+    result = migrate_source(before, upgrade=True)
+    assert result.code == after
+    assert_warnings(result.warnings, warnings)
+    compile(result.code, "<migrated>", "exec")
+    # a second run changes nothing and says the same
+    again = migrate_source(result.code, upgrade=True)
+    assert again.code == result.code
+    # what is left alone is said again; what was done (renamed, dropped) is not
+    left = [w for w in warnings if "now named" not in w[1] and "dropped" not in w[1]]
+    assert len(again.warnings) == len(left), again.warnings
+
+
+@pytest.mark.parametrize("before", [c[1] for c in UPGRADE_CASES], ids=IDS)
+def test_off_without_upgrade(before: str) -> None:
+    # the library call keeps its GPU-only behaviour unless asked
+    result = migrate_source(before)
+    assert "InverseTimeDecay" not in result.code
+    assert "compat.v1 as tf\n\ntf.disable" not in result.code
+    assert ".fit(gen" not in result.code
+
+
+def test_each_upgrade_precheck_belongs_to_a_command() -> None:
+    prechecks = {command.PRECHECK for command in COMMANDS}
+    assert prechecks >= UPGRADE_PRECHECKS
+    assert set(PRECHECKS) >= UPGRADE_PRECHECKS
