@@ -36,8 +36,6 @@ _GONE: dict[str, str] = {
     "package (scikeras.wrappers.KerasClassifier / KerasRegressor)",
     "keras.preprocessing.image.ImageDataGenerator": "Keras 3 has no ImageDataGenerator; use "
     "keras.utils.image_dataset_from_directory with augmentation layers, or tf_keras",
-    "keras.utils.multi_gpu_model": "multi_gpu_model was removed; build the model in "
-    "tf.distribute.MirroredStrategy().scope()",
 }
 
 

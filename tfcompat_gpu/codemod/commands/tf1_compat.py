@@ -50,6 +50,9 @@ EAGER_SAFE = frozenset(
     }
 )
 _DISABLED = ("disable_v2_behavior", "disable_eager_execution")
+# TF1 modules that TensorFlow >= 2.16 serves from tf_keras: on Keras 3 their names raise
+# "... is not available with Keras 3" (tensorflow/python/util/lazy_loader.py)
+_NEED_TF_KERAS = frozenset({"tensorflow.layers", "tensorflow.nn.rnn_cell"})
 _CONTRIB_OK = ("distribute",)  # tf.contrib.distribute: rewritten by contrib_distribute
 
 
@@ -82,6 +85,8 @@ class _Uses(cst.CSTVisitor):
             self.found.append((node, rest))
         elif parts[0] == "keras":
             self.keras = True
+        elif name == "tfcompat_gpu.session":  # a tf.compat.v1.Session (tfcompat_gpu/sessions.py)
+            self.found.append((node, ["Session"]))
         return False
 
     def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
@@ -203,9 +208,16 @@ class Tf1CompatCommand(MigrationCommand):
     ) -> cst.BaseExpression:
         for name in self.names_of(original_node):
             parts = name.split(".")
-            if len(parts) != 3 or parts[0] != "tensorflow" or name in self._warned:
+            if parts[0] != "tensorflow" or name in self._warned:
                 continue
-            if parts[1] == "estimator":
+            if name in _NEED_TF_KERAS:
+                message = (
+                    "on TensorFlow >= 2.16 it comes from tf_keras (Keras 2): pip install "
+                    "tf_keras and run with TF_USE_LEGACY_KERAS=1, or rewrite it with keras.layers"
+                )
+            elif len(parts) != 3:
+                continue
+            elif parts[1] == "estimator":
                 message = (
                     "tf.estimator was removed in TensorFlow 2.16; rewrite the model with "
                     "Keras (model.fit) or pin tensorflow<2.16"
@@ -218,7 +230,9 @@ class Tf1CompatCommand(MigrationCommand):
             else:
                 continue
             self._warned.add(name)
-            self.warn_at(original_node, f"tf.{parts[1]}.{parts[2]} left unchanged: {message}")
+            self.warn_at(
+                original_node, f"tf.{name[len('tensorflow.') :]} left unchanged: {message}"
+            )
         return updated_node
 
 
