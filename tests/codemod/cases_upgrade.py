@@ -103,6 +103,12 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         [(1, "counts samples")],
     ),
     (
+        "fit-generator-epochs-twice-left",
+        "model.fit_generator(gen, nb_epoch=3, epochs=1)\n",
+        "model.fit_generator(gen, nb_epoch=3, epochs=1)\n",
+        [(1, "given twice")],
+    ),
+    (
         "evaluate-and-predict-generator",
         "score = model.evaluate_generator(test_gen, steps=5)\n"
         "pred = model.predict_generator(test_gen, 5, max_queue_size=20, verbose=1)\n",

@@ -107,6 +107,15 @@ class KerasGeneratorMethodsCommand(MigrationCommand):
                 f"{new}() counts steps (steps = samples // batch size); convert it by hand",
             )
             return updated_node
+        final = [_RENAMED.get(name, name) for name, _ in named if name not in _QUEUE]
+        final = [name for name in final if name is not None]
+        if len(final) != len(set(final)):
+            self.warn_at(
+                original_node,
+                f"{method}(...) left unchanged: an argument is given twice under its Keras 1 "
+                "and Keras 2 names (nb_epoch= and epochs=); keep one",
+            )
+            return updated_node
         kept: list[cst.Arg] = []
         dropped: list[str] = []
         for index, (name, arg) in enumerate(named):
