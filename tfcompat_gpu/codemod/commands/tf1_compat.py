@@ -38,14 +38,6 @@ EAGER_SAFE = frozenset(
         "GraphOptions",
         "OptimizerOptions",
         "RunOptions",
-        "to_float",
-        "to_int32",
-        "to_int64",
-        "to_double",
-        "log",
-        "random_normal",
-        "random_uniform",
-        "truncated_normal",
         "enable_eager_execution",
     }
 )
@@ -85,8 +77,6 @@ class _Uses(cst.CSTVisitor):
             self.found.append((node, rest))
         elif parts[0] == "keras":
             self.keras = True
-        elif name == "tfcompat_gpu.session":  # a tf.compat.v1.Session (tfcompat_gpu/sessions.py)
-            self.found.append((node, ["Session"]))
         return False
 
     def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
