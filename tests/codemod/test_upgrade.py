@@ -43,3 +43,35 @@ def test_each_upgrade_precheck_belongs_to_a_command() -> None:
     prechecks = {command.PRECHECK for command in COMMANDS}
     assert prechecks >= UPGRADE_PRECHECKS
     assert set(PRECHECKS) >= UPGRADE_PRECHECKS
+
+
+@pytest.mark.parametrize(
+    ("head", "tail"),
+    [
+        (
+            "# Keras 2\n",
+            "# after migrate --write: runs with plain python on TensorFlow 2.21 + Keras 3\n",
+        ),
+        ("# TF1\n", "# after migrate --write\n"),
+    ],
+    ids=["keras2", "tf1"],
+)
+def test_migrate_doc_before_after_is_the_migration(head: str, tail: str) -> None:
+    from _support import ROOT
+
+    doc = (ROOT / "docs" / "migrate.md").read_text(encoding="utf-8")
+    start = doc.index(head) + len(head)
+    middle = doc.index("\n" + tail, start)
+    end = doc.index("```", middle)
+    before = doc[start:middle].rstrip("\n") + "\n"
+    after = "".join(
+        line
+        for line in doc[middle + 1 + len(tail) : end].splitlines(True)
+        if "# stderr" not in line
+    )
+    result = migrate_source(before, upgrade=True, filename="script.py")
+    assert result.code == after
+    for line in doc[middle:end].splitlines():
+        if "# stderr: script.py:" in line:
+            number = line.split("script.py:")[1].split(":")[0]
+            assert any(w.startswith(number + ": ") for w in result.warnings), result.warnings
