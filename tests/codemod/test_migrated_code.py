@@ -138,6 +138,7 @@ LEGACY_EXAMPLES: dict[str, Legacy] = {
         runner=("--tf1",),
         keras3=False,
         warnings=((2, "Keras 3 does not run in graph mode"),),
+        left=(("TFG041", 18),),
     ),
     # The config the migration cannot follow stays; the file becomes tensorflow.compat.v1 in
     # graph mode, so it runs with plain python, and its v1 names are no longer findings.
