@@ -124,6 +124,18 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         [],
     ),
     (
+        "predict-proba",
+        "p = model.predict_proba(x_test)\nq = model.predict_proba(x_test, batch_size=8, verbose=1)\n",
+        "p = model.predict(x_test, verbose=0)\nq = model.predict(x_test, batch_size=8, verbose=1)\n",
+        [],
+    ),
+    (
+        "predict-classes-left",
+        "labels = model.predict_classes(x_test)\n",
+        "labels = model.predict_classes(x_test)\n",
+        [(1, "np.argmax(model.predict(x), axis=-1)")],
+    ),
+    (
         "keras1-fit-nb-epoch",
         "model.fit(x, y, batch_size=32, nb_epoch=2, verbose=1)\n",
         "model.fit(x, y, batch_size=32, epochs=2, verbose=1)\n",

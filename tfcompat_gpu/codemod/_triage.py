@@ -56,7 +56,7 @@ _STRATEGY = re.compile(r"multi_gpu_model|\bdistribute\s*=")
 
 # Keras 2 / TF1 code that Keras 3 / TF2 reject (commands keras_*, tf1_compat)
 _OPTIMIZER_ARGS = re.compile(r"\b(?:lr|decay)\s*=|\boptimizers\b")
-_GENERATOR_METHODS = re.compile(r"_generator\s*\(|\bnb_epoch\b")
+_GENERATOR_METHODS = re.compile(r"_generator\s*\(|\bnb_epoch\b|\.predict_(?:proba|classes)\b")
 _KERAS_MODULES = re.compile(
     r"\bkeras\.(?:layers\.\w+\s+import|utils\.\w+_utils|engine|legacy|wrappers)"
     r"|\bkeras\.utils\s+import\b|\bimport\s+.*\b(?:np_utils|Merge)\b"
@@ -222,8 +222,8 @@ PRECHECKS: dict[str, Precheck] = {
         _found(_OPTIMIZER_ARGS, "lr", "decay", "optimizers"),
     ),
     "keras-generator-methods": Precheck(
-        _found(_GENERATOR_METHODS, "_generator", "nb_epoch"),
-        _found(_GENERATOR_METHODS, "_generator", "nb_epoch"),
+        _found(_GENERATOR_METHODS, "_generator", "nb_epoch", "predict_"),
+        _found(_GENERATOR_METHODS, "_generator", "nb_epoch", "predict_"),
     ),
     "keras-module-paths": Precheck(
         _found(_KERAS_MODULES, "keras", "ImageDataGenerator"),

@@ -571,8 +571,8 @@ RULES: tuple[Rule, ...] = (
         severity="error",
         message="`{used}()` was removed in Keras 3; call `{instead}()`, which takes the "
         "generator as its first argument (tfcompat-gpu migrate does)",
-        what="Checks for calls of `fit_generator`, `evaluate_generator` and `predict_generator`, "
-        "and for Keras 1's `nb_epoch=`.",
+        what="Checks for calls of `fit_generator`, `evaluate_generator`, `predict_generator`, "
+        "`predict_proba` and `predict_classes`, and for Keras 1's `nb_epoch=`.",
         why="Keras 3 models have only `fit`, `evaluate` and `predict`: the script stops with "
         "`AttributeError`. Their queue arguments (`workers`, `use_multiprocessing`, "
         "`max_queue_size`) moved to `keras.utils.PyDataset`.",

@@ -61,7 +61,9 @@ _POSITIONS: dict[str, tuple[str, ...]] = {
 _RENAMED = {"generator": "x", "nb_epoch": "epochs", "nb_worker": "workers", "pickle_safe": None}
 _QUEUE = frozenset({"workers", "use_multiprocessing", "max_queue_size", "nb_worker", "pickle_safe"})
 _SAMPLES = frozenset({"samples_per_epoch", "nb_val_samples", "val_samples"})
-_DEFINES = re.compile(r"def\s+(fit_generator|evaluate_generator|predict_generator)\b")
+_DEFINES = re.compile(
+    r"def\s+(fit_generator|evaluate_generator|predict_generator|predict_proba|predict_classes)\b"
+)
 
 
 class KerasGeneratorMethodsCommand(MigrationCommand):
@@ -79,6 +81,16 @@ class KerasGeneratorMethodsCommand(MigrationCommand):
         method = func.attr.value
         if method == "fit":
             return self._keras1_fit(updated_node)
+        if method == "predict_proba":
+            return self._predict_proba(updated_node)
+        if method == "predict_classes" and "predict_classes" not in self._own:
+            self.warn_at(
+                original_node,
+                "predict_classes(...) left unchanged: Keras 3 removed it; write "
+                "np.argmax(model.predict(x), axis=-1) for a softmax output, or "
+                '(model.predict(x) > 0.5).astype("int32") for a sigmoid output',
+            )
+            return updated_node
         new = GENERATOR_METHODS.get(method)
         if new is None or method in self._own:
             return updated_node
@@ -165,3 +177,30 @@ class KerasGeneratorMethodsCommand(MigrationCommand):
                 for a in node.args
             ]
         )
+
+    def _predict_proba(self, node: cst.Call) -> cst.Call:
+        # Keras 2's Sequential.predict_proba(x, batch_size, verbose=0) returned predict()'s
+        # result (keras/engine/sequential.py, Keras 2.2); verbose=0 keeps its silence, where
+        # Keras 3's predict() defaults to a progress bar
+        if "predict_proba" in self._own or any(a.star for a in node.args):
+            return node
+        func = node.func
+        assert isinstance(func, cst.Attribute)
+        args = list(node.args)
+        given = {a.keyword.value for a in args if a.keyword is not None}
+        if "verbose" not in given and len(args) < 3:
+            if args:
+                args[-1] = args[-1].with_changes(
+                    comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+                )
+            args.append(
+                cst.Arg(
+                    keyword=cst.Name("verbose"),
+                    value=cst.Integer("0"),
+                    equal=cst.AssignEqual(
+                        whitespace_before=cst.SimpleWhitespace(""),
+                        whitespace_after=cst.SimpleWhitespace(""),
+                    ),
+                )
+            )
+        return node.with_changes(func=func.with_changes(attr=cst.Name("predict")), args=args)

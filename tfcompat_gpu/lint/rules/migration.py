@@ -51,7 +51,7 @@ def _method_calls(ctx: FileContext) -> None:
     # the few files that spell one are walked again here
     source = ctx.source
     if source is not None and not any(
-        word in source for word in ("_generator", "nb_epoch", "save_weights")
+        word in source for word in ("_generator", "nb_epoch", "save_weights", "predict_")
     ):
         return
     if not isinstance(ctx.tree, ast.Module):
@@ -65,6 +65,8 @@ def _method(ctx: FileContext, node: ast.Call, func: ast.Attribute) -> None:
     new = GENERATOR_METHODS.get(func.attr)
     if new is not None:
         ctx.report("TFG038", node, f"call {new}()", used=func.attr, instead=new)
+    elif func.attr in ("predict_proba", "predict_classes"):
+        ctx.report("TFG038", node, "call predict()", used=func.attr, instead="predict")
     elif func.attr == "fit" and any(k.arg == "nb_epoch" for k in node.keywords):
         ctx.report("TFG038", node, "epochs=", used="fit(nb_epoch=...)", instead="fit(epochs=...)")
     elif func.attr == "save_weights" and node.args:
