@@ -172,3 +172,29 @@ def test_cycle_collector_is_off_during_a_file_and_on_after(
     assert not any(seen)
     assert gc.isenabled()
     assert "configure(" in capsys.readouterr().out
+
+
+KERAS2 = "from keras.optimizers import SGD\nopt = SGD(lr=0.1)\nmodel.fit_generator(gen, workers=2)\n"
+
+
+def test_summary_line_counts_changed_files_and_warnings(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (project / "keras2.py").write_text(KERAS2)
+    assert main(["migrate", "--write", str(project)]) == 0
+    err = capsys.readouterr().err
+    # train.py, odd.py (TF1 session kept: compat.v1) and keras2.py; clean.py untouched
+    assert err.splitlines()[-1] == (
+        "tfcompat-gpu migrate: 3 of 4 file(s) changed, 2 warning(s) left to review by hand"
+    )
+    assert (project / "keras2.py").read_text() == (
+        "from keras.optimizers import SGD\nopt = SGD(learning_rate=0.1)\nmodel.fit(gen)\n"
+    )
+
+
+def test_gpu_only_leaves_the_keras_api(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (project / "keras2.py").write_text(KERAS2)
+    assert main(["migrate", "--write", "--gpu-only", str(project)]) == 0
+    assert (project / "keras2.py").read_text() == KERAS2
+    assert (project / "pkg" / "odd.py").read_text() == LEFT_ALONE
+    assert "1 of 4 file(s) changed" in capsys.readouterr().err
