@@ -174,7 +174,9 @@ def test_cycle_collector_is_off_during_a_file_and_on_after(
     assert "configure(" in capsys.readouterr().out
 
 
-KERAS2 = "from keras.optimizers import SGD\nopt = SGD(lr=0.1)\nmodel.fit_generator(gen, workers=2)\n"
+KERAS2 = (
+    "from keras.optimizers import SGD\nopt = SGD(lr=0.1)\nmodel.fit_generator(gen, workers=2)\n"
+)
 
 
 def test_summary_line_counts_changed_files_and_warnings(
