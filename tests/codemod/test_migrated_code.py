@@ -78,6 +78,8 @@ class Legacy:
     runner: tuple[str, ...] | None = None
     warnings: tuple[tuple[int, str], ...] = ()
     left: tuple[tuple[str, int], ...] = ()
+    moved: tuple[int, ...] = ()
+    """Lines of ``left`` findings in code the migration moved (into ``strategy.scope()``)."""
     keras3: bool = True
     """False: the original cannot run under Keras 3 (a TF1 optimizer handed to Keras), and
     neither can its migrated copy; it runs on the tf_keras and TF 2.15 legs."""
@@ -139,6 +141,7 @@ LEGACY_EXAMPLES: dict[str, Legacy] = {
         keras3=False,
         warnings=((2, "Keras 3 does not run in graph mode"),),
         left=(("TFG041", 18),),
+        moved=(18,),
     ),
     # The config the migration cannot follow stays; the file becomes tensorflow.compat.v1 in
     # graph mode, so it runs with plain python, and its v1 names are no longer findings.
@@ -205,7 +208,8 @@ def test_migrated_legacy_example_runs_and_is_clean(
     # nothing the migration wrote is flagged: each finding sits on a line of the original
     written = migrated.read_text().splitlines()
     for finding in findings:
-        assert written[finding.line - 1] in original.splitlines(), finding
+        if finding.line not in expected.moved:
+            assert written[finding.line - 1] in original.splitlines(), finding
 
     if not expected.keras3 and _keras3():
         return
