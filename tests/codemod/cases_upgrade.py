@@ -267,6 +267,14 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         [(1, "Keras 3 does not run in graph mode")],
     ),
     (
+        "tf1-with-tf-keras-import-left",
+        "import tensorflow as tf\nfrom tensorflow import keras\nx = tf.placeholder(tf.float32)\n"
+        "model = keras.Sequential()\n",
+        "import tensorflow as tf\nfrom tensorflow import keras\nx = tf.placeholder(tf.float32)\n"
+        "model = keras.Sequential()\n",
+        [(1, "Keras 3 does not run in graph mode")],
+    ),
+    (
         "tf2-code-untouched",
         "import tensorflow as tf\nimport numpy as np\nx = tf.constant(np.log(2.0))\n",
         "import tensorflow as tf\nimport numpy as np\nx = tf.constant(np.log(2.0))\n",

@@ -85,6 +85,11 @@ class _Uses(cst.CSTVisitor):
             module == "keras" or module.startswith(("keras.", "tensorflow.keras"))
         ):
             self.keras = True
+        elif module in ("tensorflow", "tensorflow.compat.v1") and not isinstance(
+            node.names, cst.ImportStar
+        ):
+            # ``from tensorflow import keras``
+            self.keras = self.keras or any(dotted(n.name) == "keras" for n in node.names)
         return False
 
     def visit_Import(self, node: cst.Import) -> bool:
