@@ -26,8 +26,7 @@ def simulate_gpus(count: int) -> list[Any]:
         raise RuntimeError("simulate_gpus() must run before the TensorFlow runtime starts")
     ctx._initialize_physical_devices()
     gpus = [
-        physical_device(name=f"/physical_device:GPU:{i}", device_type="GPU")
-        for i in range(count)
+        physical_device(name=f"/physical_device:GPU:{i}", device_type="GPU") for i in range(count)
     ]
     ctx._physical_devices = list(ctx._physical_devices) + gpus
     ctx._physical_device_to_index = {p: i for i, p in enumerate(ctx._physical_devices)}

@@ -18,6 +18,11 @@ from tfcompat_gpu.cli import main as tfcompat_main
 from tfcompat_gpu.codemod.cli import INSTALL_HINT, main
 
 LEFT_ALONE = "import tensorflow as tf\nsess = tf.Session(config=tf.ConfigProto(**opts))\n"
+# its configuration is left alone; the TF1 session it keeps now runs through tf.compat.v1
+LEFT_ALONE_UPGRADED = (
+    "import tensorflow.compat.v1 as tf\n\ntf.disable_v2_behavior()\n"
+    "sess = tf.Session(config=tf.ConfigProto(**opts))\n"
+)
 
 
 @pytest.fixture
@@ -47,7 +52,7 @@ def test_write_rewrites_in_place(project: Path, capsys: pytest.CaptureFixture[st
     assert main(["migrate", "--write", str(project)]) == 0
     assert (project / "train.py").read_text() == MIGRATED
     assert (project / "pkg" / "clean.py").read_text() == "print('nothing to do')\n"
-    assert (project / "pkg" / "odd.py").read_text() == LEFT_ALONE
+    assert (project / "pkg" / "odd.py").read_text() == LEFT_ALONE_UPGRADED
     capsys.readouterr()
     # a second run finds nothing left to do
     assert main(["migrate", "--check", str(project / "train.py")]) == 0
@@ -201,3 +206,31 @@ def test_unchanged_files_are_remembered(
         assert main(argv) == 1
         assert "clean.py" in seen
         assert f"{clean}: would be migrated" in capsys.readouterr().err
+
+
+KERAS2 = (
+    "from keras.optimizers import SGD\nopt = SGD(lr=0.1)\nmodel.fit_generator(gen, workers=2)\n"
+)
+
+
+def test_summary_line_counts_changed_files_and_warnings(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (project / "keras2.py").write_text(KERAS2)
+    assert main(["migrate", "--write", str(project)]) == 0
+    err = capsys.readouterr().err
+    # train.py, odd.py (TF1 session kept: compat.v1) and keras2.py; clean.py untouched
+    assert err.splitlines()[-1] == (
+        "tfcompat-gpu migrate: 3 of 4 file(s) changed, 2 warning(s) left to review by hand"
+    )
+    assert (project / "keras2.py").read_text() == (
+        "from keras.optimizers import SGD\nopt = SGD(learning_rate=0.1)\nmodel.fit(gen)\n"
+    )
+
+
+def test_gpu_only_leaves_the_keras_api(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (project / "keras2.py").write_text(KERAS2)
+    assert main(["migrate", "--write", "--gpu-only", str(project)]) == 0
+    assert (project / "keras2.py").read_text() == KERAS2
+    assert (project / "pkg" / "odd.py").read_text() == LEFT_ALONE
+    assert "1 of 4 file(s) changed" in capsys.readouterr().err

@@ -50,8 +50,9 @@ def test_generated_tree_fires_only_what_it_holds(tmp_path: Path) -> None:
     counts = Counter(f.code for f in check([str(tmp_path / "tree")], select="TFG").findings)
     # Fractions, device strings, TF1 names, deprecated names, direct GPU calls: what the
     # generator writes.  Its sessions and environment variables sit in separate functions
-    # that nothing calls together, so no combining rule fires.
-    assert set(counts) <= {"TFG002", "TFG009", "TFG010", "TFG013", "TFG014"}, counts
+    # that nothing calls together, so no combining rule fires.  Its TF1 graph names
+    # (tf.placeholder, ...) are TFG041.
+    assert set(counts) <= {"TFG002", "TFG009", "TFG010", "TFG013", "TFG014", "TFG041"}, counts
     assert counts["TFG009"] > 0
     assert counts["TFG014"] > 0
 

@@ -62,7 +62,9 @@ class Dataflow:
         """``value`` of ``target = value``, when ``target`` is the only target."""
         assign_target = self._info.parent(target)
         assign = (
-            self._info.parent(assign_target) if isinstance(assign_target, cst.AssignTarget) else None
+            self._info.parent(assign_target)
+            if isinstance(assign_target, cst.AssignTarget)
+            else None
         )
         if isinstance(assign, cst.Assign) and len(assign.targets) == 1:
             return assign.value
@@ -138,7 +140,9 @@ class Dataflow:
             assert isinstance(assignment, Assignment)
             statement = self.target_statement(assignment.node)
             if block is None or statement is None or self._info.parent(statement) is not block:
-                raise CannotFollow(f"{target.value} is assigned more than once, not all in one block")
+                raise CannotFollow(
+                    f"{target.value} is assigned more than once, not all in one block"
+                )
             lines.append(line_of(statement))
         mine = line_of(target)
         later = [line for line in lines if line > mine]

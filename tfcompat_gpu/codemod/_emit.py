@@ -60,4 +60,3 @@ def growth_loop_code(tf: str, value: str, var: str) -> str:
 
 def statements(code: str) -> list[cst.BaseStatement]:
     return list(cst.parse_module(code).body)
-

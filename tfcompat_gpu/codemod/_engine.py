@@ -28,7 +28,7 @@ from tfcompat_gpu.codemod._imports import add_imports, remove_imports
 from tfcompat_gpu.codemod._io import has_bare_cr, split_lines
 from tfcompat_gpu.codemod._positions import Span, SpanProvider
 from tfcompat_gpu.codemod._renames import TextRenamer
-from tfcompat_gpu.codemod._triage import Target
+from tfcompat_gpu.codemod._triage import UPGRADE_PRECHECKS, Target
 from tfcompat_gpu.codemod.commands import COMMANDS
 from tfcompat_gpu.codemod.commands.rename_deprecated_config import RenameDeprecatedConfigCommand
 
@@ -53,9 +53,18 @@ _STATEMENTS = frozenset(
 _Left = Union[cst.CSTNode, cst.RemovalSentinel, cst.FlattenSentinel[cst.CSTNode]]
 
 
-def commands_for(code: str, tree: ast.Module | None = None) -> tuple[type[MigrationCommand], ...]:
-    """The commands whose pre-check finds something in ``code``, in the order they run."""
-    return tuple(command for command in COMMANDS if command.wanted(code, tree))
+def commands_for(
+    code: str, tree: ast.Module | None = None, *, upgrade: bool = False
+) -> tuple[type[MigrationCommand], ...]:
+    """The commands whose pre-check finds something in ``code``, in the order they run.
+
+    ``upgrade``: with the Keras 2 / TF1 API rewrites (:data:`~._triage.UPGRADE_PRECHECKS`).
+    """
+    return tuple(
+        command
+        for command in COMMANDS
+        if (upgrade or command.PRECHECK not in UPGRADE_PRECHECKS) and command.wanted(code, tree)
+    )
 
 
 class _Together(cst.CSTTransformer):
@@ -145,10 +154,10 @@ class _Together(cst.CSTTransformer):
 
 
 def migrate_parsed(
-    code: str, syntax: ast.Module, target: Target, filename: str
+    code: str, syntax: ast.Module, target: Target, filename: str, *, upgrade: bool = False
 ) -> tuple[str, tuple[str, ...]]:
     """The migrated code and its warnings; ``syntax`` is ``code`` parsed by :mod:`ast`."""
-    wanted = commands_for(code, syntax)
+    wanted = commands_for(code, syntax, upgrade=upgrade)
     if not wanted:
         return code, ()
     taken = set(_IDENTIFIER.findall(code))

@@ -15,12 +15,14 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
+from tfcompat_gpu._tf1_tables import TF1_ONLY, TF1_ONLY_IN
 from tfcompat_gpu.codemod._astwalk import DEFINITIONS
 
 __all__ = [
     "PRECHECKS",
     "RENAME_PRECHECK",
     "TARGETS",
+    "UPGRADE_PRECHECKS",
     "Precheck",
     "Target",
     "statements",
@@ -51,6 +53,46 @@ _CONTRIB = re.compile(r"\bcontrib\b")
 _DISTRIBUTE = re.compile(r"\bdistribute\b")
 _DISCOVERY = re.compile(r"_get_available_gpus|is_gpu_available|gpu_device_name")
 _STRATEGY = re.compile(r"multi_gpu_model|\bdistribute\s*=")
+
+# Keras 2 / TF1 code that Keras 3 / TF2 reject (commands keras_*, tf1_compat)
+_OPTIMIZER_ARGS = re.compile(r"\b(?:lr|decay)\s*=|\boptimizers\b")
+_GENERATOR_METHODS = re.compile(r"_generator\s*\(|\bnb_epoch\b|\.predict_(?:proba|classes)\b")
+_KERAS_MODULES = re.compile(
+    r"\bkeras\.(?:layers\.\w+\s+import|utils\.\w+_utils|engine|legacy|wrappers)"
+    r"|\bkeras\.utils\s+import\b|\bimport\s+.*\b(?:np_utils|Merge)\b"
+    r"|ImageDataGenerator"
+)
+_WEIGHT_FILES = re.compile(r"save_weights|ModelCheckpoint|load_weights")
+_TF1_WORDS = (
+    "|".join(sorted(TF1_ONLY))
+    + "|contrib|estimator|"
+    + "|".join(
+        f"{module}\\s*\\.\\s*(?:{'|'.join(sorted(names))})" for module, names in TF1_ONLY_IN.items()
+    )
+)
+_TF1 = re.compile(r"\.\s*(?:" + _TF1_WORDS + r")\b")
+_TF1_STATEMENT = re.compile(r"\.\s*(?:" + _TF1_WORDS + r")\b|\bimport\s+tensorflow\b")
+_TF_ALIAS = re.compile(r"^\s*import\s+tensorflow(?:\.compat\.v1)?(?:\s+as\s+(\w+))?", re.M)
+
+
+def _tf1_wanted(text: str, tree: ast.Module | None = None) -> bool:
+    """A TF1-only name (``.placeholder``) read from a name tensorflow is imported as."""
+    if "tensorflow" not in text:
+        return False
+    aliases = {found.group(1) or "tensorflow" for found in _TF_ALIAS.finditer(text)}
+    if not aliases:
+        return False
+    before = re.compile(
+        r"(?<![\w.])(?:"
+        + "|".join(map(re.escape, aliases))
+        + r")\s*\.\s*(?:compat\s*\.\s*v1\s*\.\s*)?$"
+    )
+    for found in _TF1.finditer(text):
+        start = found.start()
+        if before.search(text, max(0, start - 80), start + 1) is not None:
+            return True
+    return False
+
 
 _ATTRIBUTE_ASSIGNMENT = re.compile(r"\w\s*\.\s*\w+\s*=[^=]")
 
@@ -174,9 +216,48 @@ PRECHECKS: dict[str, Precheck] = {
     "build-in-strategy-scope": Precheck(
         _found(_STRATEGY, *_STRATEGY_WORDS), _found(_STRATEGY, *_STRATEGY_WORDS)
     ),
+    # Keras 2 -> Keras 3 and TF1 -> TF2 (commands keras_*, tf1_compat)
+    "keras-optimizers": Precheck(
+        _found(_OPTIMIZER_ARGS, "lr", "decay", "optimizers"),
+        _found(_OPTIMIZER_ARGS, "lr", "decay", "optimizers"),
+    ),
+    "keras-generator-methods": Precheck(
+        _found(_GENERATOR_METHODS, "_generator", "nb_epoch", "predict_"),
+        _found(_GENERATOR_METHODS, "_generator", "nb_epoch", "predict_"),
+    ),
+    "keras-module-paths": Precheck(
+        _found(_KERAS_MODULES, "keras", "ImageDataGenerator"),
+        _found(_KERAS_MODULES, "keras", "ImageDataGenerator"),
+    ),
+    "keras-weight-files": Precheck(
+        _found(_WEIGHT_FILES, "_weights", "ModelCheckpoint"),
+        _found(_WEIGHT_FILES, "_weights", "ModelCheckpoint"),
+    ),
+    "tf1-compat": Precheck(_tf1_wanted, _found(_TF1_STATEMENT)),
 }
 
 
-def wanted_prechecks(source: str, tree: ast.Module | None = None) -> list[str]:
-    """The names of the pre-checks that find something in ``source`` (parsed: ``tree``)."""
-    return [name for name, check in PRECHECKS.items() if check.wanted(source, tree)]
+UPGRADE_PRECHECKS = frozenset(
+    {
+        "keras-optimizers",
+        "keras-generator-methods",
+        "keras-module-paths",
+        "keras-weight-files",
+        "tf1-compat",
+    }
+)
+"""The pre-checks of the Keras 2 → 3 and TF1 → TF2 rewrites (``upgrade=True`` only)."""
+
+
+def wanted_prechecks(
+    source: str, tree: ast.Module | None = None, *, upgrade: bool = False
+) -> list[str]:
+    """The names of the pre-checks that find something in ``source`` (parsed: ``tree``).
+
+    ``upgrade``: with the pre-checks of the Keras 2 / TF1 API rewrites.
+    """
+    return [
+        name
+        for name, check in PRECHECKS.items()
+        if (upgrade or name not in UPGRADE_PRECHECKS) and check.wanted(source, tree)
+    ]

@@ -33,8 +33,14 @@ class MigrationResult:
     _original: str = ""
 
 
-def migrate_source(code: str, *, target: Target = "facade", filename: str = "") -> MigrationResult:
+def migrate_source(
+    code: str, *, target: Target = "facade", filename: str = "", upgrade: bool = False
+) -> MigrationResult:
     """Apply every migration command to ``code``.
+
+    ``upgrade``: also the Keras 2 → Keras 3 and TF1 → TF2 API rewrites (optimizer arguments,
+    ``fit_generator``, removed module paths, weight file names, ``tensorflow.compat.v1``), which
+    ``tfcompat-gpu migrate`` applies unless given ``--gpu-only``.
 
     Raises :class:`SyntaxError` (with the line and column Python reports) when ``code`` does
     not parse, and :class:`libcst.ParserSyntaxError` for code Python accepts and LibCST not.
@@ -52,7 +58,7 @@ def migrate_source(code: str, *, target: Target = "facade", filename: str = "") 
         syntax = ast.parse(code, filename or "<unknown>")
     if target not in TARGETS:
         raise ValueError(f"Expected target to be one of {TARGETS}. Received: target={target!r}")
-    wanted = wanted_prechecks(code, syntax)
+    wanted = wanted_prechecks(code, syntax, upgrade=upgrade)
     if not wanted:
         return MigrationResult(code=code, warnings=(), _original=code)
     if wanted == [RENAME_PRECHECK]:
@@ -61,7 +67,5 @@ def migrate_source(code: str, *, target: Target = "facade", filename: str = "") 
             return MigrationResult(code=renamed, warnings=(), _original=code)
     from tfcompat_gpu.codemod._engine import migrate_parsed
 
-    new, notes = migrate_parsed(code, syntax, target, filename)
+    new, notes = migrate_parsed(code, syntax, target, filename, upgrade=upgrade)
     return MigrationResult(code=new, warnings=notes, _original=code)
-
-

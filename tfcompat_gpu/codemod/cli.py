@@ -57,6 +57,13 @@ def _parser() -> _Parser:
         help="facade: tfcompat_gpu.configure() (default); tf2: plain tf.config calls where exact",
     )
     parser.add_argument(
+        "--gpu-only",
+        action="store_true",
+        help="only the GPU configuration rewrites, not the Keras 2 -> Keras 3 and TF1 -> TF2 "
+        "API rewrites (optimizer lr/decay, fit_generator, removed Keras modules, weight file "
+        "names, tensorflow.compat.v1 for graph code)",
+    )
+    parser.add_argument(
         "-j",
         "--jobs",
         type=int,
@@ -94,6 +101,7 @@ class _Outcome:
     diff: bytes = b""
     changed: bool = False
     failed: bool = False
+    warnings: int = 0
 
 
 def _shown(path: str) -> str:
@@ -101,7 +109,7 @@ def _shown(path: str) -> str:
     return (path if relative.startswith("..") else relative).replace(os.sep, "/")
 
 
-def _migrate_one(job: tuple[str, str, str]) -> _Outcome:
+def _migrate_one(job: tuple[str, str, str, bool]) -> _Outcome:
     # LibCST builds many short-lived objects per file, which reference counting frees; the
     # cycle collector's passes over them cost about 15% of a run.  It is off during one file
     # and on between files, so what a file leaves in cycles is collected before the next.
@@ -114,20 +122,25 @@ def _migrate_one(job: tuple[str, str, str]) -> _Outcome:
             gc.enable()
 
 
-def _migrate_file(job: tuple[str, str, str]) -> _Outcome:
+def _migrate_file(job: tuple[str, str, str, bool]) -> _Outcome:
     from tfcompat_gpu._notebooks import is_notebook
     from tfcompat_gpu.codemod._io import Skip, read_source, write_source
     from tfcompat_gpu.codemod._notebook import cell_warnings, read_cells
     from tfcompat_gpu.codemod.api import migrate_source
 
-    path, target, mode = job
+    path, target, mode, upgrade = job
     outcome = _Outcome()
     try:
         source = read_source(path)
         notebook = read_cells(source.text) if is_notebook(path) else None
         code = source.text if notebook is None else notebook.program
         try:
-            result = migrate_source(code, target=target, filename=path)  # type: ignore[arg-type]
+            result = migrate_source(
+                code,
+                target=target,  # type: ignore[arg-type]
+                filename=path,
+                upgrade=upgrade,
+            )
         except SyntaxError as error:
             where = f"line {error.lineno}"
             if notebook is not None:
@@ -147,6 +160,7 @@ def _migrate_file(job: tuple[str, str, str]) -> _Outcome:
             ) from None
         warnings = result.warnings if notebook is None else cell_warnings(notebook, result)
         outcome.messages += [f"{path}:{warning}" for warning in warnings]
+        outcome.warnings = len(warnings)
         if not result.changed:
             return outcome
         new_text = result.code if notebook is None else notebook.with_program(result.code)
@@ -193,9 +207,7 @@ def _files(paths: Sequence[str], note: Callable[[str], None]) -> Iterator[str]:
         target = real[path]
         if os.path.islink(path):
             if not _within(target, roots):
-                note(
-                    f"{path}: note: skipped, a symbolic link to {target}, outside the paths given"
-                )
+                note(f"{path}: note: skipped, a symbolic link to {target}, outside the paths given")
                 continue
             if target in direct:
                 continue  # migrated under its own name
@@ -204,7 +216,7 @@ def _files(paths: Sequence[str], note: Callable[[str], None]) -> Iterator[str]:
             yield path
 
 
-def _run(jobs: list[tuple[str, str, str]], workers: int) -> Iterable[_Outcome]:
+def _run(jobs: list[tuple[str, str, str, bool]], workers: int) -> Iterable[_Outcome]:
     # Files are independent: forked workers as check has; small runs stay in-process.
     if workers > 1 and len(jobs) >= 4 * workers:
         import multiprocessing
@@ -277,14 +289,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(line, file=stderr)
 
     mode = "write" if options.write else "check" if options.check else "diff"
-    jobs = [(path, options.target, mode) for path in _files(options.paths, note)]
+    upgrade = not options.gpu_only
+    jobs = [(path, options.target, mode, upgrade) for path in _files(options.paths, note)]
+    total = len(jobs)
+    remembered_warnings = 0
     unchanged = None
     if not options.no_cache:
         from tfcompat_gpu.codemod._cache import UnchangedFiles
         from tfcompat_gpu.lint.cache import default_cache_dir
 
+        # what "unchanged" means depends on the target and on whether the API is upgraded
         unchanged = UnchangedFiles(
-            options.cache_dir or default_cache_dir(), os.getcwd(), options.target
+            options.cache_dir or default_cache_dir(),
+            os.getcwd(),
+            f"{options.target}:{'upgrade' if upgrade else 'gpu-only'}",
         )
         todo = []
         for job in jobs:
@@ -294,9 +312,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             else:  # nothing to change since a run found it so: only its warnings again
                 for warning in cached:
                     print(f"{job[0]}{warning}", file=stderr)
+                remembered_warnings += len(cached)
         jobs = todo
     progress = _Progress(stderr, len(jobs))
     changed = 0
+    warnings = remembered_warnings
     out = sys.stdout
     workers = options.jobs if options.jobs > 0 else default_jobs()
     for job, outcome in zip(jobs, _run(jobs, workers)):
@@ -314,10 +334,19 @@ def main(argv: Sequence[str] | None = None) -> int:
             else:
                 out.write(outcome.diff.decode("utf-8", "replace"))
         changed += outcome.changed
+        warnings += outcome.warnings
         failed = failed or outcome.failed
         progress.step()
     progress.close()
     if unchanged is not None:
         unchanged.save()
     out.flush()
+    if mode != "check" and (changed or warnings):
+        # what is left to do by hand, after the per-file lines
+        what = "changed" if mode == "write" else "to change (diff above)"
+        print(
+            f"tfcompat-gpu migrate: {changed} of {total} file(s) {what}, "
+            f"{warnings} warning(s) left to review by hand",
+            file=stderr,
+        )
     return 1 if failed or (options.check and changed) else 0

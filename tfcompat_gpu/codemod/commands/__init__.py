@@ -16,7 +16,12 @@ from tfcompat_gpu.codemod.commands.config_function_assignments import (
 from tfcompat_gpu.codemod.commands.config_proto_to_configure import ConfigProtoToConfigureCommand
 from tfcompat_gpu.codemod.commands.contrib_distribute import ContribDistributeCommand
 from tfcompat_gpu.codemod.commands.gpu_discovery import GpuDiscoveryCommand
+from tfcompat_gpu.codemod.commands.keras_generator_methods import KerasGeneratorMethodsCommand
+from tfcompat_gpu.codemod.commands.keras_module_paths import KerasModulePathsCommand
+from tfcompat_gpu.codemod.commands.keras_optimizers import KerasOptimizersCommand
+from tfcompat_gpu.codemod.commands.keras_weight_files import KerasWeightFilesCommand
 from tfcompat_gpu.codemod.commands.rename_deprecated_config import RenameDeprecatedConfigCommand
+from tfcompat_gpu.codemod.commands.tf1_compat import Tf1CompatCommand
 
 __all__ = [
     "COMMANDS",
@@ -25,7 +30,12 @@ __all__ = [
     "ConfigProtoToConfigureCommand",
     "ContribDistributeCommand",
     "GpuDiscoveryCommand",
+    "KerasGeneratorMethodsCommand",
+    "KerasModulePathsCommand",
+    "KerasOptimizersCommand",
+    "KerasWeightFilesCommand",
     "RenameDeprecatedConfigCommand",
+    "Tf1CompatCommand",
 ]
 
 COMMANDS = (
@@ -35,4 +45,10 @@ COMMANDS = (
     ConfigProtoToConfigureCommand,
     GpuDiscoveryCommand,
     BuildInStrategyScopeCommand,
+    KerasOptimizersCommand,
+    KerasGeneratorMethodsCommand,
+    KerasModulePathsCommand,
+    KerasWeightFilesCommand,
+    # last: it decides on the module the others left
+    Tf1CompatCommand,
 )

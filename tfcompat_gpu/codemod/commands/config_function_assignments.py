@@ -40,9 +40,7 @@ LOGICAL_DEVICES = frozenset(
 )
 
 
-_LOGICAL_TOKENS = re.compile(
-    "|".join(sorted({name.rsplit(".", 1)[1] for name in LOGICAL_DEVICES}))
-)
+_LOGICAL_TOKENS = re.compile("|".join(sorted({name.rsplit(".", 1)[1] for name in LOGICAL_DEVICES})))
 
 
 class ConfigFunctionAssignmentsCommand(MigrationCommand):

@@ -373,9 +373,7 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
                 elif isinstance(value, cst.Name):
                     variable = value
                 else:
-                    raise CannotFollow(
-                        "its gpu_options is not a GPUOptions the migration can read"
-                    )
+                    raise CannotFollow("its gpu_options is not a GPUOptions the migration can read")
                 continue
             found.append((line, prefix + key, arg.value))
         return variable
@@ -554,11 +552,7 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
             config.settings[option.name] = value
         if counts:
             base = config.settings.get("device_count")
-            items = (
-                [self.code_of(e) for e in base.elements]
-                if isinstance(base, cst.Dict)
-                else []
-            )
+            items = [self.code_of(e) for e in base.elements] if isinstance(base, cst.Dict) else []
             config.settings["device_count"] = cst.parse_expression(
                 "{" + ", ".join([*items, *counts]) + "}"
             )
@@ -619,7 +613,9 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
             plan.replace_anchor.add(anchor)
         plan.calls.update(calls)
         gone = sorted(remove | ({anchor} if config.anchor_replaced else set()), key=self.line_of)
-        plan.comments[anchor] = self._comments(gone, [sink for sink in calls if sink in config.sinks])
+        plan.comments[anchor] = self._comments(
+            gone, [sink for sink in calls if sink in config.sinks]
+        )
         self._migrated = True
         if self.target == "facade" and (
             new or any(SESSION in self._kinds.get(c, set()) for c in calls)
@@ -755,9 +751,7 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
             return []
         if self.target == "facade":
             return statements(_emit_facade.configure_code(settings, indent))
-        return statements(
-            tf2_code(config.settings, self.code_of, self._tf_prefix, self._taken)
-        )
+        return statements(tf2_code(config.settings, self.code_of, self._tf_prefix, self._taken))
 
     # ------------------------------------------------------------------ rewriting
 

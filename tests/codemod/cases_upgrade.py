@@ -1,0 +1,302 @@
+"""Before/after pairs of the Keras 2 → Keras 3 and TF1 → TF2 API rewrites (``upgrade=True``).
+
+Modelled on public Keras 2 / TF1 scripts (mnist_cnn, cifar10_cnn, fit_generator training
+loops, tf.Session graph loops).  Each case: ``(id, before, after, [(line, warning text)])``.
+"""
+
+from __future__ import annotations
+
+UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
+    (
+        "optimizer-lr",
+        "from keras.optimizers import Adam\nopt = Adam(lr=0.001, beta_1=0.9)\n",
+        "from keras.optimizers import Adam\nopt = Adam(learning_rate=0.001, beta_1=0.9)\n",
+        [],
+    ),
+    (
+        "optimizer-lr-tf-keras",
+        "import tensorflow as tf\nopt = tf.keras.optimizers.RMSprop(lr=1e-4)\n",
+        "import tensorflow as tf\nopt = tf.keras.optimizers.RMSprop(learning_rate=1e-4)\n",
+        [],
+    ),
+    (
+        "optimizer-decay-keeps-its-schedule",
+        "import keras\nopt = keras.optimizers.SGD(lr=0.01, decay=1e-6, momentum=0.9, nesterov=True)\n",
+        "import keras\nopt = keras.optimizers.SGD(learning_rate=keras.optimizers.schedules."
+        "InverseTimeDecay(0.01, decay_steps=1, decay_rate=1e-6), momentum=0.9, nesterov=True)\n",
+        [],
+    ),
+    (
+        "optimizer-decay-from-import-adds-keras",
+        "from keras.optimizers import RMSprop\nopt = RMSprop(lr=0.0001, decay=1e-6)\n",
+        "from keras.optimizers import RMSprop\nimport keras\n\nopt = RMSprop(learning_rate=keras."
+        "optimizers.schedules.InverseTimeDecay(0.0001, decay_steps=1, decay_rate=1e-6))\n",
+        [],
+    ),
+    (
+        "optimizer-decay-zero-dropped",
+        "from keras.optimizers import Adam\nopt = Adam(lr=1e-3, decay=0.0)\n",
+        "from keras.optimizers import Adam\nopt = Adam(learning_rate=1e-3)\n",
+        [],
+    ),
+    (
+        "optimizer-decay-default-rate",
+        "from keras import optimizers\nopt = optimizers.SGD(decay=1e-4)\n",
+        "from keras import optimizers\nopt = optimizers.SGD(learning_rate=optimizers.schedules."
+        "InverseTimeDecay(0.01, decay_steps=1, decay_rate=1e-4))\n",
+        [],
+    ),
+    (
+        "optimizer-decay-changed-default-left",
+        "from keras.optimizers import Adadelta\nopt = Adadelta(decay=1e-4)\n",
+        "from keras.optimizers import Adadelta\nopt = Adadelta(decay=1e-4)\n",
+        [(2, "default learning rate differs")],
+    ),
+    (
+        "optimizer-kwargs-left",
+        "from keras.optimizers import Adam\nopt = Adam(lr=0.1, **extra)\n",
+        "from keras.optimizers import Adam\nopt = Adam(lr=0.1, **extra)\n",
+        [(2, "cannot be checked")],
+    ),
+    (
+        "optimizer-lowercase-alias",
+        "import keras\nopt = keras.optimizers.adam(lr=0.01)\n",
+        "import keras\nopt = keras.optimizers.Adam(learning_rate=0.01)\n",
+        [],
+    ),
+    (
+        "optimizer-lowercase-import",
+        "from keras.optimizers import sgd\nopt = sgd()\n",
+        "from keras.optimizers import SGD as sgd\nopt = sgd()\n",
+        [],
+    ),
+    (
+        "lr-of-another-function-untouched",
+        "from mylib import make\nopt = make(lr=0.1, decay=0.5)\n",
+        "from mylib import make\nopt = make(lr=0.1, decay=0.5)\n",
+        [],
+    ),
+    (
+        "fit-generator",
+        "model.fit_generator(gen, steps_per_epoch=100, epochs=5, validation_data=val,\n"
+        "                    validation_steps=10)  # train\n",
+        "model.fit(gen, steps_per_epoch=100, epochs=5, validation_data=val,\n"
+        "                    validation_steps=10)  # train\n",
+        [],
+    ),
+    (
+        "fit-generator-positional-and-workers",
+        "model.fit_generator(gen, 50, 2, workers=4, use_multiprocessing=True)\n",
+        "model.fit(gen, steps_per_epoch=50, epochs=2)\n",
+        [(1, "dropped workers=4, use_multiprocessing=True")],
+    ),
+    (
+        "fit-generator-keras1-names",
+        "model.fit_generator(generator=gen, steps_per_epoch=10, nb_epoch=3, pickle_safe=True)\n",
+        "model.fit(x=gen, steps_per_epoch=10, epochs=3)\n",
+        [(1, "dropped pickle_safe=True")],
+    ),
+    (
+        "fit-generator-samples-left",
+        "model.fit_generator(gen, samples_per_epoch=6000, nb_epoch=2)\n",
+        "model.fit_generator(gen, samples_per_epoch=6000, nb_epoch=2)\n",
+        [(1, "counts samples")],
+    ),
+    (
+        "fit-generator-epochs-twice-left",
+        "model.fit_generator(gen, nb_epoch=3, epochs=1)\n",
+        "model.fit_generator(gen, nb_epoch=3, epochs=1)\n",
+        [(1, "given twice")],
+    ),
+    (
+        "evaluate-and-predict-generator",
+        "score = model.evaluate_generator(test_gen, steps=5)\n"
+        "pred = model.predict_generator(test_gen, 5, max_queue_size=20, verbose=1)\n",
+        "score = model.evaluate(test_gen, steps=5)\npred = model.predict(test_gen, steps=5, verbose=1)\n",
+        [(2, "dropped max_queue_size=20")],
+    ),
+    (
+        "own-fit-generator-kept",
+        "class Trainer:\n    def fit_generator(self, g):\n        return g\n\n"
+        "Trainer().fit_generator(gen)\n",
+        "class Trainer:\n    def fit_generator(self, g):\n        return g\n\n"
+        "Trainer().fit_generator(gen)\n",
+        [],
+    ),
+    (
+        "predict-proba",
+        "p = model.predict_proba(x_test)\nq = model.predict_proba(x_test, batch_size=8, verbose=1)\n",
+        "p = model.predict(x_test, verbose=0)\nq = model.predict(x_test, batch_size=8, verbose=1)\n",
+        [],
+    ),
+    (
+        "predict-classes-left",
+        "labels = model.predict_classes(x_test)\n",
+        "labels = model.predict_classes(x_test)\n",
+        [(1, "np.argmax(model.predict(x), axis=-1)")],
+    ),
+    (
+        "keras1-fit-nb-epoch",
+        "model.fit(x, y, batch_size=32, nb_epoch=2, verbose=1)\n",
+        "model.fit(x, y, batch_size=32, epochs=2, verbose=1)\n",
+        [],
+    ),
+    (
+        "layers-core",
+        "from keras.layers.core import Dense, Dropout, Activation, Flatten\n"
+        "from keras.layers.convolutional import Conv2D, MaxPooling2D\n",
+        "from keras.layers import Dense, Dropout, Activation, Flatten\n"
+        "from keras.layers import Conv2D, MaxPooling2D\n",
+        [],
+    ),
+    (
+        "np-utils-module",
+        "from keras.utils import np_utils\ny = np_utils.to_categorical(y, 10)\n",
+        "from keras import utils as np_utils\ny = np_utils.to_categorical(y, 10)\n",
+        [],
+    ),
+    (
+        "np-utils-function",
+        "from keras.utils.np_utils import to_categorical\n",
+        "from keras.utils import to_categorical\n",
+        [],
+    ),
+    (
+        "np-utils-spelled-in-full",
+        "import keras\ny = keras.utils.np_utils.to_categorical(y, 10)\n",
+        "import keras\ny = keras.utils.to_categorical(y, 10)\n",
+        [],
+    ),
+    (
+        "engine-topology",
+        "from keras.engine.topology import Layer, InputSpec\n"
+        "from keras.engine.training import Model\n",
+        "from keras.layers import Layer, InputSpec\nfrom keras.models import Model\n",
+        [],
+    ),
+    (
+        "keras1-merge-left",
+        "from keras.layers.core import Dense, Merge\n",
+        "from keras.layers.core import Dense, Merge\n",
+        [(1, "Merge layer has no successor")],
+    ),
+    (
+        "scikit-learn-wrapper-left",
+        "from keras.wrappers.scikit_learn import KerasClassifier\n",
+        "from keras.wrappers.scikit_learn import KerasClassifier\n",
+        [(1, "scikeras")],
+    ),
+    (
+        "save-weights-h5",
+        "model.save_weights('model.h5')\nmodel.load_weights('model.h5')\n"
+        "other.load_weights('pretrained.h5')\n",
+        "model.save_weights('model.weights.h5')\nmodel.load_weights('model.weights.h5')\n"
+        "other.load_weights('pretrained.h5')\n",
+        [(1, "now named 'model.weights.h5'")],
+    ),
+    (
+        "save-weights-name-not-literal",
+        "model.save_weights(path)\n",
+        "model.save_weights(path)\n",
+        [(1, "not a literal")],
+    ),
+    (
+        "checkpoint-weights-only",
+        "from keras.callbacks import ModelCheckpoint\n"
+        'cb = ModelCheckpoint("w.{epoch:02d}.hdf5", save_weights_only=True)\n',
+        "from keras.callbacks import ModelCheckpoint\n"
+        'cb = ModelCheckpoint("w.{epoch:02d}.weights.h5", save_weights_only=True)\n',
+        [(2, "now named 'w.{epoch:02d}.weights.h5'")],
+    ),
+    (
+        "checkpoint-model-hdf5",
+        "from keras.callbacks import ModelCheckpoint\n"
+        "cb = ModelCheckpoint('best.hdf5', monitor='val_loss', save_best_only=True)\n",
+        "from keras.callbacks import ModelCheckpoint\n"
+        "cb = ModelCheckpoint('best.h5', monitor='val_loss', save_best_only=True)\n",
+        [(2, "now named 'best.h5'")],
+    ),
+    (
+        "checkpoint-already-keras3",
+        "from keras.callbacks import ModelCheckpoint\ncb = ModelCheckpoint('best.keras')\n",
+        "from keras.callbacks import ModelCheckpoint\ncb = ModelCheckpoint('best.keras')\n",
+        [],
+    ),
+    (
+        "tf1-graph",
+        "import numpy as np\nimport tensorflow as tf\n\nx = tf.placeholder(tf.float32, [None, 2])\n"
+        "with tf.Session() as sess:\n    sess.run(tf.global_variables_initializer())\n",
+        "import numpy as np\nimport tensorflow.compat.v1 as tf\n\ntf.disable_v2_behavior()\n\n"
+        "x = tf.placeholder(tf.float32, [None, 2])\n"
+        "with tf.Session() as sess:\n    sess.run(tf.global_variables_initializer())\n",
+        [],
+    ),
+    (
+        "tf1-train-optimizer",
+        "import tensorflow as tf\nstep = tf.train.AdamOptimizer(1e-3).minimize(loss)\n",
+        "import tensorflow.compat.v1 as tf\n\ntf.disable_v2_behavior()\n"
+        "step = tf.train.AdamOptimizer(1e-3).minimize(loss)\n",
+        [],
+    ),
+    (
+        "tf1-eager-safe-names-only",
+        "import tensorflow as tf\ntf.logging.set_verbosity(tf.logging.INFO)\nx = tf.constant(1)\n",
+        "import tensorflow.compat.v1 as tf\ntf.logging.set_verbosity(tf.logging.INFO)\n"
+        "x = tf.constant(1)\n",
+        [],
+    ),
+    (
+        "tf1-already-compat",
+        "import tensorflow.compat.v1 as tf\ntf.disable_v2_behavior()\nx = tf.placeholder(tf.float32)\n",
+        "import tensorflow.compat.v1 as tf\ntf.disable_v2_behavior()\nx = tf.placeholder(tf.float32)\n",
+        [],
+    ),
+    (
+        "tf1-compat-spelled",
+        "import tensorflow as tf\nx = tf.compat.v1.placeholder(tf.float32)\n",
+        "import tensorflow as tf\n\ntf.compat.v1.disable_v2_behavior()\n"
+        "x = tf.compat.v1.placeholder(tf.float32)\n",
+        [],
+    ),
+    (
+        "tf1-with-keras-left",
+        "import tensorflow as tf\nimport keras\nx = tf.placeholder(tf.float32)\n"
+        "model = keras.Sequential()\n",
+        "import tensorflow as tf\nimport keras\nx = tf.placeholder(tf.float32)\n"
+        "model = keras.Sequential()\n",
+        [(1, "Keras 3 does not run in graph mode")],
+    ),
+    (
+        "tf1-with-tf-keras-import-left",
+        "import tensorflow as tf\nfrom tensorflow import keras\nx = tf.placeholder(tf.float32)\n"
+        "model = keras.Sequential()\n",
+        "import tensorflow as tf\nfrom tensorflow import keras\nx = tf.placeholder(tf.float32)\n"
+        "model = keras.Sequential()\n",
+        [(1, "Keras 3 does not run in graph mode")],
+    ),
+    (
+        "tf2-code-untouched",
+        "import tensorflow as tf\nimport numpy as np\nx = tf.constant(np.log(2.0))\n",
+        "import tensorflow as tf\nimport numpy as np\nx = tf.constant(np.log(2.0))\n",
+        [],
+    ),
+    (
+        "tf1-contrib-and-estimator-warned",
+        "import tensorflow as tf\nx = tf.placeholder(tf.float32)\n"
+        "y = tf.contrib.layers.fully_connected(x, 2)\nest = tf.estimator.Estimator(fn)\n",
+        "import tensorflow.compat.v1 as tf\n\ntf.disable_v2_behavior()\n"
+        "x = tf.placeholder(tf.float32)\n"
+        "y = tf.contrib.layers.fully_connected(x, 2)\nest = tf.estimator.Estimator(fn)\n",
+        [(3, "tf.contrib was removed"), (4, "removed in TensorFlow 2.16")],
+    ),
+    (
+        "tf1-session-config-and-graph",
+        "import tensorflow as tf\nx = tf.placeholder(tf.float32)\nconfig = tf.ConfigProto()\n"
+        "config.gpu_options.allow_growth = True\nsess = tf.Session(config=config)\n"
+        "print(sess.run(x, {x: 1.0}))\n",
+        "import tensorflow.compat.v1 as tf\nimport tfcompat_gpu\n\ntf.disable_v2_behavior()\n"
+        "x = tf.placeholder(tf.float32)\ntfcompat_gpu.configure(allow_growth=True)\n"
+        "sess = tfcompat_gpu.session()\nprint(sess.run(x, {x: 1.0}))\n",
+        [],
+    ),
+]

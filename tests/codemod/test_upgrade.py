@@ -1,0 +1,77 @@
+"""The Keras 2 → Keras 3 and TF1 → TF2 API rewrites: before/after pairs, warnings, a second run."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("libcst")
+
+from _support import assert_warnings
+from cases_upgrade import UPGRADE_CASES
+
+from tfcompat_gpu.codemod._triage import PRECHECKS, UPGRADE_PRECHECKS
+from tfcompat_gpu.codemod.api import migrate_source
+from tfcompat_gpu.codemod.commands import COMMANDS
+
+IDS = [case[0] for case in UPGRADE_CASES]
+
+
+@pytest.mark.parametrize(("before", "after", "warnings"), [c[1:] for c in UPGRADE_CASES], ids=IDS)
+def test_upgrade(before: str, after: str, warnings: list[tuple[int, str]]) -> None:
+    result = migrate_source(before, upgrade=True)
+    assert result.code == after
+    assert_warnings(result.warnings, warnings)
+    compile(result.code, "<migrated>", "exec")
+    # a second run changes nothing and says the same
+    again = migrate_source(result.code, upgrade=True)
+    assert again.code == result.code
+    # what is left alone is said again; what was done (renamed, dropped) is not
+    left = [w for w in warnings if "now named" not in w[1] and "dropped" not in w[1]]
+    assert len(again.warnings) == len(left), again.warnings
+
+
+@pytest.mark.parametrize("before", [c[1] for c in UPGRADE_CASES], ids=IDS)
+def test_off_without_upgrade(before: str) -> None:
+    # the library call keeps its GPU-only behaviour unless asked
+    result = migrate_source(before)
+    assert "InverseTimeDecay" not in result.code
+    assert "compat.v1 as tf\n\ntf.disable" not in result.code
+    assert ".fit(gen" not in result.code
+
+
+def test_each_upgrade_precheck_belongs_to_a_command() -> None:
+    prechecks = {command.PRECHECK for command in COMMANDS}
+    assert prechecks >= UPGRADE_PRECHECKS
+    assert set(PRECHECKS) >= UPGRADE_PRECHECKS
+
+
+@pytest.mark.parametrize(
+    ("head", "tail"),
+    [
+        (
+            "# Keras 2\n",
+            "# after migrate --write: runs with plain python on TensorFlow 2.21 + Keras 3\n",
+        ),
+        ("# TF1\n", "# after migrate --write\n"),
+    ],
+    ids=["keras2", "tf1"],
+)
+def test_migrate_doc_before_after_is_the_migration(head: str, tail: str) -> None:
+    from _support import ROOT
+
+    doc = (ROOT / "docs" / "migrate.md").read_text(encoding="utf-8")
+    start = doc.index(head) + len(head)
+    middle = doc.index("\n" + tail, start)
+    end = doc.index("```", middle)
+    before = doc[start:middle].rstrip("\n") + "\n"
+    after = "".join(
+        line
+        for line in doc[middle + 1 + len(tail) : end].splitlines(True)
+        if "# stderr" not in line
+    )
+    result = migrate_source(before, upgrade=True, filename="script.py")
+    assert result.code == after
+    for line in doc[middle:end].splitlines():
+        if "# stderr: script.py:" in line:
+            number = line.split("script.py:")[1].split(":")[0]
+            assert any(w.startswith(number + ": ") for w in result.warnings), result.warnings

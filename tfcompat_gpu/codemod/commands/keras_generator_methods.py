@@ -1,0 +1,206 @@
+"""``fit_generator`` / ``evaluate_generator`` / ``predict_generator`` → ``fit`` / ``evaluate`` / ``predict``.
+
+Keras 3 models have only the three plain methods (keras/src/trainers/trainer.py), which take a
+Python generator as ``x``.  Arguments are made keywords by the Keras 2 signatures
+(``Model.fit_generator`` of keras/engine/training.py in Keras 2.2); the Keras 1 names
+(``nb_epoch``, ``nb_worker``, ``pickle_safe``) are translated; the queue arguments Keras 3 moved
+to ``keras.utils.PyDataset`` (``workers``, ``use_multiprocessing``, ``max_queue_size``) are
+dropped with a warning: the generator then runs in the training thread.  Arguments counted in
+samples (``samples_per_epoch``, ``nb_val_samples``) have no translation without the batch size:
+such a call is left alone with a warning.  The methods are matched by name on any object:
+``x.fit_generator(...)`` on an object of the user's own class is renamed too, which a warning
+cannot tell apart, so a class that defines ``fit_generator`` keeps its calls.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import ClassVar
+
+import libcst as cst
+
+from tfcompat_gpu._tf1_tables import GENERATOR_METHODS
+from tfcompat_gpu.codemod._base import MigrationCommand
+
+__all__ = ["KerasGeneratorMethodsCommand"]
+
+# Keras 2.2 signatures, in order (keras/engine/training.py)
+_POSITIONS: dict[str, tuple[str, ...]] = {
+    "fit_generator": (
+        "generator",
+        "steps_per_epoch",
+        "epochs",
+        "verbose",
+        "callbacks",
+        "validation_data",
+        "validation_steps",
+        "class_weight",
+        "max_queue_size",
+        "workers",
+        "use_multiprocessing",
+        "shuffle",
+        "initial_epoch",
+    ),
+    "evaluate_generator": (
+        "generator",
+        "steps",
+        "max_queue_size",
+        "workers",
+        "use_multiprocessing",
+        "verbose",
+    ),
+    "predict_generator": (
+        "generator",
+        "steps",
+        "max_queue_size",
+        "workers",
+        "use_multiprocessing",
+        "verbose",
+    ),
+}
+_RENAMED = {"generator": "x", "nb_epoch": "epochs", "nb_worker": "workers", "pickle_safe": None}
+_QUEUE = frozenset({"workers", "use_multiprocessing", "max_queue_size", "nb_worker", "pickle_safe"})
+_SAMPLES = frozenset({"samples_per_epoch", "nb_val_samples", "val_samples"})
+_DEFINES = re.compile(
+    r"def\s+(fit_generator|evaluate_generator|predict_generator|predict_proba|predict_classes)\b"
+)
+
+
+class KerasGeneratorMethodsCommand(MigrationCommand):
+    DESCRIPTION: str = "Model.fit_generator and its kin to fit / evaluate / predict (Keras 3)."
+    PRECHECK: ClassVar[str | None] = "keras-generator-methods"
+
+    def visit_Module(self, node: cst.Module) -> None:
+        # a class of the file that defines the method: its calls are its own business
+        self._own = set(_DEFINES.findall(self.source_text()))
+
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
+        func = updated_node.func
+        if not isinstance(func, cst.Attribute):
+            return updated_node
+        method = func.attr.value
+        if method == "fit":
+            return self._keras1_fit(updated_node)
+        if method == "predict_proba":
+            return self._predict_proba(updated_node)
+        if method == "predict_classes" and "predict_classes" not in self._own:
+            self.warn_at(
+                original_node,
+                "predict_classes(...) left unchanged: Keras 3 removed it; write "
+                "np.argmax(model.predict(x), axis=-1) for a softmax output, or "
+                '(model.predict(x) > 0.5).astype("int32") for a sigmoid output',
+            )
+            return updated_node
+        new = GENERATOR_METHODS.get(method)
+        if new is None or method in self._own:
+            return updated_node
+        args = list(updated_node.args)
+        if any(a.star for a in args):
+            self.warn_at(
+                original_node,
+                f"{method}(...) left unchanged: with *args or **kwargs its arguments cannot be "
+                f"checked; Keras 3 has only {new}(), which takes no workers/queue arguments",
+            )
+            return updated_node
+        order = _POSITIONS[method]
+        positional = [a for a in args if a.keyword is None]
+        if len(positional) > len(order):
+            self.warn_at(original_node, f"{method}(...) left unchanged: too many arguments")
+            return updated_node
+        named: list[tuple[str, cst.Arg]] = []
+        for index, arg in enumerate(args):
+            name = order[index] if arg.keyword is None else arg.keyword.value
+            named.append((name, arg))
+        samples = [name for name, _ in named if name in _SAMPLES]
+        if samples:
+            self.warn_at(
+                original_node,
+                f"{method}(...) left unchanged: {samples[0]}= counts samples and Keras 3's "
+                f"{new}() counts steps (steps = samples // batch size); convert it by hand",
+            )
+            return updated_node
+        final = [_RENAMED.get(name, name) for name, _ in named if name not in _QUEUE]
+        final = [name for name in final if name is not None]
+        if len(final) != len(set(final)):
+            self.warn_at(
+                original_node,
+                f"{method}(...) left unchanged: an argument is given twice under its Keras 1 "
+                "and Keras 2 names (nb_epoch= and epochs=); keep one",
+            )
+            return updated_node
+        kept: list[cst.Arg] = []
+        dropped: list[str] = []
+        for index, (name, arg) in enumerate(named):
+            if name in _QUEUE:
+                dropped.append(f"{name}={self.module.code_for_node(arg.value)}")
+                continue
+            keyword = _RENAMED.get(name, name)
+            if keyword is None:
+                continue
+            if index == 0 and arg.keyword is None:  # the generator stays the first argument
+                kept.append(arg)
+            else:
+                kept.append(
+                    arg.with_changes(
+                        keyword=cst.Name(keyword),
+                        equal=cst.AssignEqual(
+                            whitespace_before=cst.SimpleWhitespace(""),
+                            whitespace_after=cst.SimpleWhitespace(""),
+                        )
+                        if arg.keyword is None
+                        else arg.equal,
+                    )
+                )
+        if kept:
+            kept[-1] = kept[-1].with_changes(comma=args[-1].comma)
+        if dropped:
+            self.warn_at(
+                original_node,
+                f"{method}(...) → {new}(...): dropped {', '.join(dropped)}; Keras 3's {new}() "
+                "reads a generator in the training thread (for parallel loading wrap it in a "
+                "keras.utils.PyDataset with workers=/use_multiprocessing=)",
+            )
+        return updated_node.with_changes(func=func.with_changes(attr=cst.Name(new)), args=kept)
+
+    @staticmethod
+    def _keras1_fit(node: cst.Call) -> cst.Call:
+        # Keras 1's fit(nb_epoch=) is Keras 2's and 3's epochs= (Keras 2.2 still translated it
+        # in keras/legacy/interfaces.py; Keras 3 raises TypeError)
+        names = {a.keyword.value for a in node.args if a.keyword is not None}
+        if "nb_epoch" not in names or "epochs" in names:
+            return node
+        return node.with_changes(
+            args=[
+                a.with_changes(keyword=cst.Name("epochs"))
+                if a.keyword is not None and a.keyword.value == "nb_epoch"
+                else a
+                for a in node.args
+            ]
+        )
+
+    def _predict_proba(self, node: cst.Call) -> cst.Call:
+        # Keras 2's Sequential.predict_proba(x, batch_size, verbose=0) returned predict()'s
+        # result (keras/engine/sequential.py, Keras 2.2); verbose=0 keeps its silence, where
+        # Keras 3's predict() defaults to a progress bar
+        if "predict_proba" in self._own or any(a.star for a in node.args):
+            return node
+        func = node.func
+        assert isinstance(func, cst.Attribute)
+        args = list(node.args)
+        given = {a.keyword.value for a in args if a.keyword is not None}
+        if "verbose" not in given and len(args) < 3:
+            if args:
+                args[-1] = args[-1].with_changes(
+                    comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+                )
+            args.append(
+                cst.Arg(
+                    keyword=cst.Name("verbose"),
+                    value=cst.Integer("0"),
+                    equal=cst.AssignEqual(
+                        whitespace_before=cst.SimpleWhitespace(""),
+                        whitespace_after=cst.SimpleWhitespace(""),
+                    ),
+                )
+            )
+        return node.with_changes(func=func.with_changes(attr=cst.Name("predict")), args=args)

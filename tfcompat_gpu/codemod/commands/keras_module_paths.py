@@ -1,0 +1,145 @@
+"""Keras 2 module paths Keras 3 removed → the public modules that hold the same names.
+
+``from keras.layers.core import Dense`` fails on Keras 3, whose only layer module is
+``keras.layers`` (keras/api/layers/__init__.py); likewise ``keras.utils.np_utils``,
+``keras.engine.*``.  A name moves only when Keras 3 exports it from the new module; one it does
+not (Keras 1's ``Merge``, ``keras.legacy``, ``keras.wrappers.scikit_learn``,
+``ImageDataGenerator``) is left alone with a warning that says what to use.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import libcst as cst
+
+from tfcompat_gpu._tf1_tables import KERAS_LAYERS, KERAS_MODELS, KERAS_MOVED_MODULES, KERAS_UTILS
+from tfcompat_gpu.codemod._base import MigrationCommand
+from tfcompat_gpu.codemod._names import dotted
+
+__all__ = ["KerasModulePathsCommand"]
+
+_EXPORTS: dict[str, frozenset[str]] = {
+    "keras.layers": KERAS_LAYERS,
+    "keras.models": KERAS_MODELS,
+    "keras.utils": KERAS_UTILS,
+}
+# Keras 2 names with no Keras 3 successor, and what to do instead
+_GONE: dict[str, str] = {
+    "keras.layers.Merge": "Keras 1's Merge layer has no successor; use keras.layers.Concatenate, "
+    "Add, Multiply, Average, Maximum or Dot",
+    "keras.layers.merge": "Keras 1's merge() has no successor; use keras.layers.concatenate, add, "
+    "multiply, average, maximum or dot",
+    "keras.legacy": "keras.legacy (Keras 2 argument-conversion decorators) has no successor; "
+    "remove its uses",
+    "keras.wrappers.scikit_learn": "Keras 3 has no scikit-learn wrappers; use the scikeras "
+    "package (scikeras.wrappers.KerasClassifier / KerasRegressor)",
+    "keras.preprocessing.image.ImageDataGenerator": "Keras 3 has no ImageDataGenerator; use "
+    "keras.utils.image_dataset_from_directory with augmentation layers, or tf_keras",
+}
+
+
+def _home(module: str, name: str) -> str | None:
+    """The Keras 3 module that exports ``name`` of the removed ``module``."""
+    first = KERAS_MOVED_MODULES[module]
+    for candidate in (first, "keras.layers", "keras.models", "keras.utils"):
+        if name in _EXPORTS[candidate]:
+            return candidate
+    return None
+
+
+def _gone(full: str) -> str | None:
+    for name, why in _GONE.items():
+        if full == name or full.startswith(name + "."):
+            return why
+    return None
+
+
+class KerasModulePathsCommand(MigrationCommand):
+    DESCRIPTION: str = "Keras 2 module paths Keras 3 removed to the public modules of the names."
+    PRECHECK: ClassVar[str | None] = "keras-module-paths"
+
+    def leave_ImportFrom(
+        self, original_node: cst.ImportFrom, updated_node: cst.ImportFrom
+    ) -> cst.ImportFrom:
+        if original_node.module is None or original_node.relative:
+            return updated_node
+        module = dotted(original_node.module)
+        if module is None or not module.startswith("keras."):
+            return updated_node
+        names = original_node.names
+        if isinstance(names, cst.ImportStar):
+            if module in KERAS_MOVED_MODULES:
+                self.warn_at(
+                    original_node,
+                    f"from {module} import * left unchanged: Keras 3 has no {module}; import "
+                    f"the names you use from {KERAS_MOVED_MODULES[module]}",
+                )
+            return updated_node
+        if module in KERAS_MOVED_MODULES:
+            homes: set[str] = set()
+            for alias in names:
+                name = str(dotted(alias.name))
+                home = _home(module, name)
+                if home is None:
+                    why = _gone(f"keras.layers.{name}") or (
+                        f"Keras 3 has no {module}.{name} in any public module"
+                    )
+                    self.warn_at(
+                        original_node, f"from {module} import {name} left unchanged: {why}"
+                    )
+                    return updated_node
+                homes.add(home)
+            if len(homes) != 1:
+                self.warn_at(
+                    original_node,
+                    f"from {module} import ... left unchanged: its names are now in "
+                    f"{' and '.join(sorted(homes))}; split the import",
+                )
+                return updated_node
+            return updated_node.with_changes(module=cst.parse_expression(homes.pop()))
+        # ``from keras.utils import np_utils``: the module's names live in keras.utils itself
+        modules = [
+            (alias, f"{module}.{dotted(alias.name)}")
+            for alias in names
+            if f"{module}.{dotted(alias.name)}" in KERAS_MOVED_MODULES
+        ]
+        for alias in names:
+            gone = _gone(f"{module}.{dotted(alias.name)}")
+            if gone is not None:
+                self.warn_at(original_node, f"{module}.{dotted(alias.name)} left unchanged: {gone}")
+        if len(modules) != 1 or len(names) != 1:
+            if modules:
+                self.warn_at(
+                    original_node,
+                    f"{modules[0][1]} left unchanged: Keras 3 has no such module; import it "
+                    "on a line of its own and run migrate again",
+                )
+            return updated_node
+        alias, full = modules[0]
+        home = KERAS_MOVED_MODULES[full]
+        parent, _, last = home.rpartition(".")
+        bound = alias.asname or cst.AsName(name=cst.Name(str(dotted(alias.name))))
+        return updated_node.with_changes(
+            module=cst.parse_expression(parent),
+            names=[alias.with_changes(name=cst.Name(last), asname=bound)],
+        )
+
+    def leave_Attribute(
+        self, original_node: cst.Attribute, updated_node: cst.Attribute
+    ) -> cst.BaseExpression:
+        # ``keras.utils.np_utils.to_categorical`` (after ``import keras``)
+        if not isinstance(updated_node.value, cst.Attribute):
+            return updated_node
+        spelled = dotted(updated_node.value)
+        if spelled is None:
+            return updated_node
+        for full in self.names_of(original_node):
+            module, _, name = full.rpartition(".")
+            # spelled in full only (``import keras``): another spelling is left to the imports
+            if module != spelled or module not in KERAS_MOVED_MODULES:
+                continue
+            home = _home(module, name)
+            if home is not None:
+                return updated_node.with_changes(value=cst.parse_expression(home))
+        return updated_node

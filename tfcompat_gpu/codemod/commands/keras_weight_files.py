@@ -1,0 +1,132 @@
+"""Weight file names Keras 3 rejects → names it accepts, each change announced.
+
+Keras 3's ``Model.save_weights`` raises unless the name ends in ``.weights.h5``
+(``save_weights`` in keras/src/saving/saving_api.py); ``ModelCheckpoint`` raises unless it ends
+in ``.weights.h5`` with ``save_weights_only=True``, else in ``.keras`` or ``.h5``
+(``ModelCheckpoint.__init__`` in keras/src/callbacks/model_checkpoint.py).  A literal name is
+given the ending (``w.h5`` → ``w.weights.h5``; a checkpoint ``m.hdf5`` → ``m.h5``, the same
+HDF5 format), and a ``load_weights`` of a name the file saves is renamed with it; ``load_weights``
+of any other ``.h5`` stays, since Keras 3 still reads legacy HDF5 weights.  The file on disk
+changes name, which a warning says.  A name that is not a literal is left with a warning.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import libcst as cst
+
+from tfcompat_gpu.codemod._base import MigrationCommand
+
+__all__ = ["KerasWeightFilesCommand"]
+
+_CHECKPOINTS = frozenset(
+    {"keras.callbacks.ModelCheckpoint", "tensorflow.keras.callbacks.ModelCheckpoint"}
+)
+
+
+def _literal(node: cst.BaseExpression) -> str | None:
+    if isinstance(node, cst.SimpleString) and not node.prefix.strip("rR"):
+        value = node.evaluated_value
+        return value if isinstance(value, str) else None
+    return None
+
+
+def _weights_name(name: str) -> str:
+    for ending in (".hdf5", ".h5"):
+        if name.endswith(ending):
+            return name[: -len(ending)] + ".weights.h5"
+    return name + ".weights.h5"
+
+
+def _string(node: cst.SimpleString, value: str) -> cst.SimpleString:
+    quote = node.quote
+    return node.with_changes(value=f"{node.prefix}{quote}{value}{quote}")
+
+
+class KerasWeightFilesCommand(MigrationCommand):
+    DESCRIPTION: str = "Weight file names to the endings Keras 3 requires, announced."
+    PRECHECK: ClassVar[str | None] = "keras-weight-files"
+
+    def visit_Module(self, node: cst.Module) -> None:
+        self._renamed: dict[str, str] = {}
+
+    def _first(self, call: cst.Call, keyword: str) -> cst.Arg | None:
+        for index, arg in enumerate(call.args):
+            if (arg.keyword is None and index == 0 and not arg.star) or (
+                arg.keyword is not None and arg.keyword.value == keyword
+            ):
+                return arg
+        return None
+
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
+        func = updated_node.func
+        method = func.attr.value if isinstance(func, cst.Attribute) else None
+        if method == "save_weights":
+            return self._rename(original_node, updated_node, "filepath", weights=True)
+        if method == "load_weights":
+            arg = self._first(updated_node, "filepath")
+            name = None if arg is None else _literal(arg.value)
+            if arg is None or name is None or name not in self._renamed:
+                return updated_node
+            assert isinstance(arg.value, cst.SimpleString)
+            new = arg.with_changes(value=_string(arg.value, self._renamed[name]))
+            return updated_node.with_changes(
+                args=[new if a is arg else a for a in updated_node.args]
+            )
+        if not self.names_of(original_node.func) & _CHECKPOINTS:
+            return updated_node
+        weights = False
+        for arg in updated_node.args:
+            if arg.keyword is not None and arg.keyword.value == "save_weights_only":
+                if isinstance(arg.value, cst.Name) and arg.value.value in ("True", "False"):
+                    weights = arg.value.value == "True"
+                else:
+                    self.warn_at(
+                        original_node,
+                        "ModelCheckpoint(...) left unchanged: save_weights_only is not a literal "
+                        "True/False; Keras 3 needs a name ending in .weights.h5 when it is true "
+                        "and in .keras or .h5 otherwise",
+                    )
+                    return updated_node
+        return self._rename(original_node, updated_node, "filepath", weights=weights)
+
+    def _rename(
+        self, original: cst.Call, updated: cst.Call, keyword: str, *, weights: bool
+    ) -> cst.Call:
+        arg = self._first(updated, keyword)
+        if arg is None:
+            return updated
+        name = _literal(arg.value)
+        what = "save_weights" if isinstance(updated.func, cst.Attribute) else "ModelCheckpoint"
+        if name is None:
+            self.warn_at(
+                original,
+                f"{what}(...) left unchanged: the file name is not a literal; Keras 3 needs it "
+                + ("to end in .weights.h5" if weights else "to end in .keras or .h5"),
+            )
+            return updated
+        if weights:
+            if name.endswith(".weights.h5"):
+                return updated
+            new = _weights_name(name)
+        elif name.endswith((".keras", ".h5")):
+            return updated
+        elif name.endswith(".hdf5"):
+            new = name[: -len(".hdf5")] + ".h5"
+        else:
+            self.warn_at(
+                original,
+                f"{what}({name!r}) left unchanged: Keras 3 saves a model only to a name "
+                "ending in .keras (its format) or .h5 (legacy HDF5); choose one",
+            )
+            return updated
+        assert isinstance(arg.value, cst.SimpleString)
+        self._renamed[name] = new
+        self.warn_at(
+            original,
+            f"{what}: the file is now named {new!r} (was {name!r}), as Keras 3 requires; "
+            "update what reads it",
+        )
+        new_arg = arg.with_changes(value=_string(arg.value, new))
+        return updated.with_changes(args=[new_arg if a is arg else a for a in updated.args])

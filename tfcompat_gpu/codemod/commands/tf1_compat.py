@@ -1,0 +1,237 @@
+"""TF1 graph code → ``import tensorflow.compat.v1 as tf`` and ``tf.disable_v2_behavior()``.
+
+TensorFlow's documented first step for TF1 code (the "Migrate to TF2" guide, and
+tensorflow/python/compat/v2_compat.py ``disable_v2_behavior``): every ``tf.X`` name of the file
+then resolves to the TF1 API, in graph mode.  Done when, after the other commands ran (the GPU
+configuration has become ``configure()`` by then), the file still uses a name that only
+``tf.compat.v1`` has (tensorflow/_api/v2/compat/v1 against tensorflow/_api/v2).  A file that
+uses only TF1 names that run eagerly (``tf.logging``, ``tf.app``, ``tf.flags``,
+``tf.set_random_seed``) gets the import without ``disable_v2_behavior()``.  A file that also
+uses Keras is left alone with a warning: Keras 3 does not run in TF1 graph mode.  ``tf.contrib``
+(removed in TensorFlow 2.0) and ``tf.estimator`` (removed in 2.16) get a warning per name.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import libcst as cst
+
+from tfcompat_gpu._tf1_tables import TF1_ONLY, TF1_ONLY_IN
+from tfcompat_gpu.codemod._base import MigrationCommand
+from tfcompat_gpu.codemod._names import dotted
+
+__all__ = ["EAGER_SAFE", "Tf1CompatCommand"]
+
+# TF1-only names that work under eager execution: they need the compat import, not graph mode
+EAGER_SAFE = frozenset(
+    {
+        "app",
+        "flags",
+        "logging",
+        "gfile",
+        "set_random_seed",
+        "VERSION",
+        "GIT_VERSION",
+        "ConfigProto",
+        "GPUOptions",
+        "GraphOptions",
+        "OptimizerOptions",
+        "RunOptions",
+        "enable_eager_execution",
+    }
+)
+_DISABLED = ("disable_v2_behavior", "disable_eager_execution")
+# TF1 modules that TensorFlow >= 2.16 serves from tf_keras: on Keras 3 their names raise
+# "... is not available with Keras 3" (tensorflow/python/util/lazy_loader.py)
+_NEED_TF_KERAS = frozenset({"tensorflow.layers", "tensorflow.nn.rnn_cell"})
+_CONTRIB_OK = ("distribute",)  # tf.contrib.distribute: rewritten by contrib_distribute
+
+
+class _Uses(cst.CSTVisitor):
+    """The ``alias.a.b`` chains of a module, outermost only."""
+
+    def __init__(self, aliases: set[str]) -> None:
+        super().__init__()
+        self.aliases = aliases
+        self.found: list[tuple[cst.Attribute, list[str]]] = []
+        self.plain = False  # a TF1 name spelled without compat.v1
+        self.keras = False
+        self.disabled = False
+
+    def visit_Attribute(self, node: cst.Attribute) -> bool:
+        name = dotted(node)
+        if name is None:
+            return True
+        parts = name.split(".")
+        if parts[0] in self.aliases:
+            rest = parts[1:]
+            if rest[:2] == ["compat", "v1"]:
+                rest = rest[2:]
+            elif _tf1_only(rest):
+                self.plain = True
+            if rest and rest[0] == "keras":
+                self.keras = True
+            if rest and rest[0] in _DISABLED:
+                self.disabled = True
+            self.found.append((node, rest))
+        elif parts[0] == "keras":
+            self.keras = True
+        return False
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
+        module = dotted(node.module) if node.module is not None else None
+        if module is not None and (
+            module == "keras" or module.startswith(("keras.", "tensorflow.keras"))
+        ):
+            self.keras = True
+        elif module in ("tensorflow", "tensorflow.compat.v1") and not isinstance(
+            node.names, cst.ImportStar
+        ):
+            # ``from tensorflow import keras``
+            self.keras = self.keras or any(dotted(n.name) == "keras" for n in node.names)
+        return False
+
+    def visit_Import(self, node: cst.Import) -> bool:
+        for alias in node.names:
+            name = dotted(alias.name) or ""
+            if name == "keras" or name.startswith(("keras.", "tensorflow.keras")):
+                self.keras = True
+        return False
+
+
+def _tf1_only(rest: list[str]) -> bool:
+    if not rest:
+        return False
+    if rest[0] in TF1_ONLY:
+        return True
+    inner = TF1_ONLY_IN.get(rest[0])
+    return inner is not None and len(rest) > 1 and rest[1] in inner
+
+
+def _tf_imports(module: cst.Module) -> list[tuple[int, cst.Import, str, str]]:
+    """(index in body, import, module name, bound name) of module-level tensorflow imports."""
+    found: list[tuple[int, cst.Import, str, str]] = []
+    for index, statement in enumerate(module.body):
+        if not isinstance(statement, cst.SimpleStatementLine):
+            continue
+        for small in statement.body:
+            if not isinstance(small, cst.Import):
+                continue
+            for alias in small.names:
+                name = dotted(alias.name)
+                if name in ("tensorflow", "tensorflow.compat.v1"):
+                    bound = alias.evaluated_alias or name
+                    found.append((index, small, name, bound))
+    return found
+
+
+class Tf1CompatCommand(MigrationCommand):
+    DESCRIPTION: str = "TF1 graph code to tensorflow.compat.v1 with v2 behaviour disabled."
+    PRECHECK: ClassVar[str | None] = "tf1-compat"
+
+    def leave_Module(self, original_node: cst.Module, updated_node: cst.Module) -> cst.Module:
+        imports = _tf_imports(updated_node)
+        if not imports:
+            return updated_node
+        aliases = {bound for _, _, _, bound in imports if "." not in bound}
+        uses = _Uses(aliases)
+        updated_node.visit(uses)
+        tf1 = [rest for _, rest in uses.found if _tf1_only(rest)]
+        if not tf1:
+            return updated_node
+        graph = sorted({".".join(rest[:2]) for rest in tf1 if rest[0] not in EAGER_SAFE})
+        # compat: every TF1 name already reads through tensorflow.compat.v1
+        compat = not uses.plain or {name for _, _, name, _ in imports} == {"tensorflow.compat.v1"}
+        prefix = (
+            "" if {name for _, _, name, _ in imports} == {"tensorflow.compat.v1"} else "compat.v1."
+        )
+        if compat and (not graph or uses.disabled):
+            return updated_node
+        try:
+            line = self.line_of(original_node.body[imports[0][0]])
+        except (IndexError, KeyError):
+            line = 1
+        if graph and uses.keras:
+            self.warn(
+                f"{line}: TF1 graph code ({', '.join('tf.' + g for g in graph[:3])}) left "
+                "unchanged: the file also uses Keras, and Keras 3 does not run in graph mode "
+                "(tf.compat.v1.disable_v2_behavior()); rewrite the graph code eagerly, or run "
+                "it on tf_keras with TF_USE_LEGACY_KERAS=1"
+            )
+            return updated_node
+        if len({bound for _, _, _, bound in imports}) != 1:
+            self.warn(f"{line}: TF1 names left unchanged: tensorflow is imported more than once")
+            return updated_node
+        body = list(updated_node.body)
+        index, small, _, bound = imports[0]
+        statement = body[index]
+        assert isinstance(statement, cst.SimpleStatementLine)
+        if not compat:
+            new_small = small.with_changes(
+                names=[
+                    alias.with_changes(
+                        name=cst.parse_expression("tensorflow.compat.v1"),
+                        asname=alias.asname or cst.AsName(name=cst.Name("tensorflow")),
+                    )
+                    if dotted(alias.name) == "tensorflow"
+                    else alias
+                    for alias in small.names
+                ]
+            )
+            body[index] = statement.with_changes(
+                body=[new_small if s is small else s for s in statement.body]
+            )
+        if graph and not uses.disabled:
+            end = index + 1
+            while end < len(body) and _is_import(body[end]):
+                end += 1
+            call = cst.parse_statement(
+                f"{bound}.{prefix if compat else ''}disable_v2_behavior()\n",
+                config=updated_node.config_for_parsing,
+            )
+            if isinstance(call, cst.SimpleStatementLine):
+                call = call.with_changes(leading_lines=[cst.EmptyLine()])
+            body.insert(end, call)
+        return updated_node.with_changes(body=body)
+
+    def visit_Module(self, node: cst.Module) -> None:
+        self._warned: set[str] = set()
+
+    def leave_Attribute(
+        self, original_node: cst.Attribute, updated_node: cst.Attribute
+    ) -> cst.BaseExpression:
+        for name in self.names_of(original_node):
+            parts = name.split(".")
+            if parts[0] != "tensorflow" or name in self._warned:
+                continue
+            if name in _NEED_TF_KERAS:
+                message = (
+                    "on TensorFlow >= 2.16 it comes from tf_keras (Keras 2): pip install "
+                    "tf_keras and run with TF_USE_LEGACY_KERAS=1, or rewrite it with keras.layers"
+                )
+            elif len(parts) != 3:
+                continue
+            elif parts[1] == "estimator":
+                message = (
+                    "tf.estimator was removed in TensorFlow 2.16; rewrite the model with "
+                    "Keras (model.fit) or pin tensorflow<2.16"
+                )
+            elif parts[1] == "contrib" and parts[2] not in _CONTRIB_OK:
+                message = (
+                    "tf.contrib was removed in TensorFlow 2.0 and this module has no exact "
+                    "successor; rewrite its calls with tf.keras, tf_slim or tensorflow_addons"
+                )
+            else:
+                continue
+            self._warned.add(name)
+            self.warn_at(
+                original_node, f"tf.{name[len('tensorflow.') :]} left unchanged: {message}"
+            )
+        return updated_node
+
+
+def _is_import(statement: cst.BaseStatement) -> bool:
+    return isinstance(statement, cst.SimpleStatementLine) and all(
+        isinstance(small, (cst.Import, cst.ImportFrom)) for small in statement.body
+    )

@@ -1,0 +1,146 @@
+"""Keras 2 and TensorFlow 1 API that Keras 3 / TensorFlow 2 reject: TFG036-TFG041.
+
+Each rule finds what one rewrite of ``tfcompat-gpu migrate`` fixes (``codemod/commands/
+keras_*.py``, ``tf1_compat.py``), from the same tables (:mod:`tfcompat_gpu._tf1_tables`).
+"""
+
+from __future__ import annotations
+
+import ast
+
+from tfcompat_gpu._tf1_tables import (
+    GENERATOR_METHODS,
+    KERAS_MOVED_MODULES,
+    OPTIMIZER_ALIASES,
+    OPTIMIZER_CLASSES,
+    OPTIMIZER_MODULES,
+    TF1_ONLY,
+    TF1_ONLY_IN,
+)
+from tfcompat_gpu.lint.context import FileContext
+from tfcompat_gpu.lint.dispatch import on_call, on_end, on_node, on_ref
+from tfcompat_gpu.lint.rules.legacy import legacy_replacement
+from tfcompat_gpu.lint.tfapi import canonical
+
+__all__: list[str] = []
+
+_OPTIMIZERS = [
+    f"{module}.{name}"
+    for module in OPTIMIZER_MODULES
+    for name in (*OPTIMIZER_CLASSES, *OPTIMIZER_ALIASES)
+]
+_CHECKPOINTS = ("keras.callbacks.ModelCheckpoint", "tensorflow.keras.callbacks.ModelCheckpoint")
+
+
+@on_call(*_OPTIMIZERS)
+def _optimizer(ctx: FileContext, node: ast.Call, name: str) -> None:
+    used = name.rpartition(".")[2]
+    if used in OPTIMIZER_ALIASES:
+        instead = f"{name.rpartition('.')[0]}.{OPTIMIZER_ALIASES[used]}"
+        ctx.report("TFG036", node, f"call {instead}", used=name)
+    for keyword in node.keywords:
+        if keyword.arg == "lr":
+            ctx.report("TFG036", keyword.value, "learning_rate=", used=used)
+        elif keyword.arg == "decay":
+            ctx.report("TFG037", keyword.value, "InverseTimeDecay", used=used)
+
+
+@on_end
+def _method_calls(ctx: FileContext) -> None:
+    # methods of any object (a model): the walk hands rules only calls of imported names, so
+    # the few files that spell one are walked again here
+    source = ctx.source
+    if source is not None and not any(
+        word in source for word in ("_generator", "nb_epoch", "save_weights", "predict_")
+    ):
+        return
+    if not isinstance(ctx.tree, ast.Module):
+        return
+    for node in ast.walk(ctx.tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            _method(ctx, node, node.func)
+
+
+def _method(ctx: FileContext, node: ast.Call, func: ast.Attribute) -> None:
+    new = GENERATOR_METHODS.get(func.attr)
+    if new is not None:
+        ctx.report("TFG038", node, f"call {new}()", used=func.attr, instead=new)
+    elif func.attr in ("predict_proba", "predict_classes"):
+        ctx.report("TFG038", node, "call predict()", used=func.attr, instead="predict")
+    elif func.attr == "fit" and any(k.arg == "nb_epoch" for k in node.keywords):
+        ctx.report("TFG038", node, "epochs=", used="fit(nb_epoch=...)", instead="fit(epochs=...)")
+    elif func.attr == "save_weights" and node.args:
+        _weights_name(ctx, node.args[0])
+
+
+def _weights_name(ctx: FileContext, arg: ast.expr) -> None:
+    if not isinstance(arg, ast.Constant) or not isinstance(arg.value, str):
+        return
+    name = arg.value
+    if name.endswith(".weights.h5"):
+        return
+    for ending in (".hdf5", ".h5"):
+        if name.endswith(ending):
+            instead = name[: -len(ending)] + ".weights.h5"
+            break
+    else:
+        instead = name + ".weights.h5"
+    ctx.report("TFG040", arg, instead, name=name, instead=instead)
+
+
+@on_call(*_CHECKPOINTS)
+def _checkpoint(ctx: FileContext, node: ast.Call, name: str) -> None:
+    weights_only = any(
+        k.arg == "save_weights_only" and isinstance(k.value, ast.Constant) and k.value.value is True
+        for k in node.keywords
+    )
+    if not weights_only:
+        return
+    path = node.args[0] if node.args else None
+    for keyword in node.keywords:
+        if keyword.arg == "filepath":
+            path = keyword.value
+    if path is not None:
+        _weights_name(ctx, path)
+
+
+@on_node(ast.ImportFrom)
+def _import_from(ctx: FileContext, node: ast.ImportFrom) -> None:
+    if node.level or not node.module:
+        return
+    if node.module in KERAS_MOVED_MODULES:
+        home = KERAS_MOVED_MODULES[node.module]
+        ctx.report("TFG039", node, home, used=node.module, instead=home)
+        return
+    for alias in node.names:
+        full = f"{node.module}.{alias.name}"
+        if full in KERAS_MOVED_MODULES:
+            home = KERAS_MOVED_MODULES[full]
+            ctx.report("TFG039", node, home, used=full, instead=home)
+
+
+@on_node(ast.Import)
+def _import(ctx: FileContext, node: ast.Import) -> None:
+    for alias in node.names:
+        if alias.name in KERAS_MOVED_MODULES:
+            home = KERAS_MOVED_MODULES[alias.name]
+            ctx.report("TFG039", node, home, used=alias.name, instead=home)
+
+
+@on_ref
+def _tf1_name(ctx: FileContext, node: ast.expr, qual: str, root: str) -> None:
+    # spelled through tensorflow itself: tf.compat.v1.X and ``import tensorflow.compat.v1 as
+    # tf`` are TensorFlow 2's own spellings of these names
+    if not qual.startswith("tensorflow.") or qual.startswith("tensorflow.compat."):
+        return
+    parts = qual.split(".")[1:]
+    inner = TF1_ONLY_IN.get(parts[0])
+    if parts[0] in TF1_ONLY:
+        used = f"tf.{parts[0]}"
+    elif inner is not None and len(parts) > 1 and parts[1] in inner:
+        used = f"tf.{parts[0]}.{parts[1]}"
+    else:
+        return
+    if legacy_replacement(canonical(qual)) is not None:
+        return  # TFG009 says it
+    ctx.report("TFG041", node, "tensorflow.compat.v1", used=used)
