@@ -19,7 +19,18 @@ __all__ = ["CannotFollow", "Dataflow"]
 
 
 class CannotFollow(Exception):
-    """The value cannot be traced for sure; the message says why."""
+    """The value cannot be traced for sure; the message says why.
+
+    ``construct`` names the one construct that stopped the migration (``"loop"``, a field's
+    path, ...): warnings end with it in brackets, so that a summary can count them by reason.
+    """
+
+    def __init__(self, message: str, construct: str = "untraced use") -> None:
+        super().__init__(message)
+        self.construct = construct
+
+    def warning(self, what: str) -> str:
+        return f"{what} left unchanged: {self} [{self.construct}]"
 
 
 class Dataflow:
@@ -44,7 +55,7 @@ class Dataflow:
         while current is not None and not isinstance(current, cst.BaseStatement):
             current = self._info.parent(current)
         if current is None:
-            raise CannotFollow("it is not inside a statement")
+            raise CannotFollow("it is not inside a statement", "expression outside a statement")
         return current
 
     def assigned_name(self, value: cst.CSTNode) -> tuple[cst.Name, cst.SimpleStatementLine] | None:
@@ -124,10 +135,14 @@ class Dataflow:
         line_of = self._info.line_of
         scope = self._scope(target)
         if scope is None:
-            raise CannotFollow(f"{target.value} is not in a scope the migration can follow")
+            raise CannotFollow(
+                f"{target.value} is not in a scope the migration can follow", "unknown scope"
+            )
         assignments = list(scope.assignments[target.value])
         if not all(isinstance(a, Assignment) for a in assignments):
-            raise CannotFollow(f"{target.value} is bound in a way the migration cannot follow")
+            raise CannotFollow(
+                f"{target.value} is bound in a way the migration cannot follow", "other binding"
+            )
         reads = {access.node: access for a in assignments for access in a.references}
         if len(assignments) == 1:
             return sorted((n for n in reads if isinstance(n, cst.Name)), key=line_of)
@@ -138,7 +153,10 @@ class Dataflow:
             assert isinstance(assignment, Assignment)
             statement = self.target_statement(assignment.node)
             if block is None or statement is None or self._info.parent(statement) is not block:
-                raise CannotFollow(f"{target.value} is assigned more than once, not all in one block")
+                raise CannotFollow(
+                    f"{target.value} is assigned more than once, not all in one block",
+                    "assigned in several blocks",
+                )
             lines.append(line_of(statement))
         mine = line_of(target)
         later = [line for line in lines if line > mine]
@@ -153,7 +171,8 @@ class Dataflow:
             if access.scope is not scope:
                 raise CannotFollow(
                     f"{target.value} is assigned more than once and read in a nested function "
-                    f"(line {line}), so which value it reads is unknown"
+                    f"(line {line}), so which value it reads is unknown",
+                    "read in a nested function",
                 )
             uses.append(node)
         return sorted(uses, key=line_of)

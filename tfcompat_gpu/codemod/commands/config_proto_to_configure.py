@@ -48,12 +48,21 @@ from tfcompat_gpu.codemod._names import (
     top_level_imports,
 )
 from tfcompat_gpu.codemod._positions import SpanProvider
+from tfcompat_gpu.codemod._proto_fields import (
+    DEFAULT,
+    OPTIMIZER_PREFIX,
+    Successor,
+    classify,
+    optimizer_code,
+)
 
 __all__ = ["ConfigProtoToConfigureCommand"]
 
 _Block = Union[cst.Module, cst.IndentedBlock]
 _SESSION_PARAMS = ("target", "graph", "config")
 _N = TypeVar("_N", bound=cst.CSTNode)
+# (line, ConfigProto path, value, the line under an ``if`` that sets it or None)
+_Found = tuple[int, str, cst.BaseExpression, Union[cst.SimpleStatementLine, None]]
 
 
 def _comments_in(node: cst.CSTNode) -> list[cst.Comment]:
@@ -87,6 +96,12 @@ class _Config:
     anchor_replaced: bool = True
     # ``def make_config(): ...; return config`` whose every call configures a session
     factory: cst.FunctionDef | None = None
+    # settings made under an ``if`` of the block: the line setting them -> its settings, and
+    # the statement of the block that holds it
+    conditional: dict[cst.SimpleStatementLine, dict[str, cst.BaseExpression]] = field(
+        default_factory=dict
+    )
+    outer: dict[cst.SimpleStatementLine, cst.BaseStatement] = field(default_factory=dict)
 
 
 @dataclass
@@ -131,13 +146,13 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
                 try:
                     configs.append(self._follow(call))
                 except CannotFollow as why:
-                    self._warn_once(call, f"ConfigProto left unchanged: {why}")
+                    self._warn_once(call, why.warning("ConfigProto"))
         configs = self._without_conflicts(configs)
         for config in configs:
             try:
                 self._plan_config(config)
             except CannotFollow as why:
-                self._warn_once(config.proto, f"ConfigProto left unchanged: {why}")
+                self._warn_once(config.proto, why.warning("ConfigProto"))
         if self._migrated:
             self._drop_stale_imports(node)
             self._warn_kept_backend_imports(node)
@@ -149,14 +164,15 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
                     self._warn_once(
                         call,
                         "set_session() does not exist with TF2 and Keras 3 and was left "
-                        "unchanged: configure the process once with tfcompat_gpu.configure()",
+                        "unchanged: configure the process once with tfcompat_gpu.configure() "
+                        "[set_session of an untraced session]",
                     )
             elif names & GET_SESSION:
                 self._warn_once(
                     call,
                     "get_session() does not exist with TF2 and Keras 3 and was left unchanged: "
                     "read the settings with tfcompat_gpu.current_config(), or run a v1 graph in "
-                    "tfcompat_gpu.session()",
+                    "tfcompat_gpu.session() [get_session]",
                 )
             elif names & {SESSION, INTERACTIVE_SESSION} and call not in followed:
                 config_arg = self._config_arg(call)
@@ -168,7 +184,8 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
                     self._warn_once(
                         call,
                         "the config passed to this session is built where the migration cannot "
-                        "follow it; left unchanged: pass its settings to tfcompat_gpu.configure()",
+                        "follow it; left unchanged: pass its settings to tfcompat_gpu.configure() "
+                        "[untraced config]",
                     )
 
     def _is_proto(self, node: cst.BaseExpression) -> bool:
@@ -263,7 +280,8 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
                 self._warn_once(
                     statement,
                     f"{TENSORFLOW_BACKEND} does not exist with Keras >= 2.4; the import "
-                    f"stays because line {', '.join(map(str, lines))} still uses it",
+                    f"stays because line {', '.join(map(str, lines))} still uses it "
+                    "[tensorflow_backend still used]",
                 )
 
     def _lines_still_using(self, scope: Scope | None, name: str) -> list[int]:
@@ -320,7 +338,7 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
 
     def _follow(self, proto: cst.Call) -> _Config:
         config = _Config(proto=proto)
-        found: list[tuple[int, str, cst.BaseExpression]] = []
+        found: list[_Found] = []
         gpu_options = self._read_kwargs(proto, "", found, config)
         sink = self._session_of_arg(proto)
         if sink is not None:
@@ -334,14 +352,16 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
             elif assigned is None:
                 raise CannotFollow(
                     "it is not assigned to a name or passed to a session, so the settings "
-                    "cannot be traced to where they take effect"
+                    "cannot be traced to where they take effect",
+                    self._use_construct(proto, "not assigned to a name"),
                 )
             else:
                 target, line = assigned
                 if self._flow.declared_outside(target):
                     raise CannotFollow(
                         f"{target.value} is declared global or nonlocal, so code elsewhere "
-                        "may read it"
+                        "may read it",
+                        "global config",
                     )
                 config.building.append(line)
                 self._read_uses(target, "", found, config)
@@ -354,7 +374,7 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
         self,
         call: cst.Call,
         prefix: str,
-        found: list[tuple[int, str, cst.BaseExpression]],
+        found: list[_Found],
         config: _Config,
     ) -> cst.Name | None:
         """Record the keyword settings of ``call``; return a GPUOptions variable to follow."""
@@ -362,9 +382,12 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
         line = self.line_of(call)
         for arg in call.args:
             if arg.star:
-                raise CannotFollow(f"it is built from {arg.star}arguments, whose keys are unknown")
+                raise CannotFollow(
+                    f"it is built from {arg.star}arguments, whose keys are unknown",
+                    f"{arg.star}arguments",
+                )
             if arg.keyword is None:
-                raise CannotFollow("it is built from positional arguments")
+                raise CannotFollow("it is built from positional arguments", "positional arguments")
             key = arg.keyword.value
             if not prefix and key == "gpu_options":
                 value = arg.value
@@ -374,17 +397,18 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
                     variable = value
                 else:
                     raise CannotFollow(
-                        "its gpu_options is not a GPUOptions the migration can read"
+                        "its gpu_options is not a GPUOptions the migration can read",
+                        "computed gpu_options",
                     )
                 continue
-            found.append((line, prefix + key, arg.value))
+            found.append((line, prefix + key, arg.value, None))
         return variable
 
     def _read_uses(
         self,
         target: cst.Name,
         prefix: str,
-        found: list[tuple[int, str, cst.BaseExpression]],
+        found: list[_Found],
         config: _Config,
         gpu_options_use: cst.CSTNode | None = None,
     ) -> None:
@@ -407,15 +431,15 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
             if line is None or value is None:
                 raise CannotFollow(
                     f"{target.value} is used on line {self.line_of(node)} in a way the "
-                    "migration cannot follow (it escapes or is changed conditionally)"
+                    "migration cannot follow (it escapes or is changed conditionally)",
+                    self._use_construct(node, "other use"),
                 )
             if self.parent(line) is not block:
-                raise CannotFollow(
-                    f"{target.value} is changed on line {self.line_of(line)} in another block "
-                    "(conditionally or in a loop)"
-                )
+                config.outer[line] = self._condition_of(line, block, target)
+                found.append((self.line_of(line), prefix + path, value, line))
+                continue
             config.building.append(line)
-            found.append((self.line_of(line), prefix + path, value))
+            found.append((self.line_of(line), prefix + path, value, None))
 
     def _follow_factory(self, returned: cst.SimpleStatementLine, config: _Config) -> None:
         """A config returned by a function: every call of it must be a session's config.
@@ -427,10 +451,14 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
         block = self.parent(returned)
         function = self.parent(block) if isinstance(block, cst.IndentedBlock) else None
         if not isinstance(function, cst.FunctionDef):
-            raise CannotFollow("it is returned from somewhere else than a function body")
+            raise CannotFollow(
+                "it is returned from somewhere else than a function body", "return outside a function"
+            )
         self._factories.add(function)
         if config.factory is not None:
-            raise CannotFollow(f"{function.name.value}() returns it more than once")
+            raise CannotFollow(
+                f"{function.name.value}() returns it more than once", "factory returning twice"
+            )
         returns: list[cst.Return] = []
 
         class _Returns(cst.CSTVisitor):
@@ -447,7 +475,8 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
         if len(returns) != 1 or function.asynchronous is not None or function.decorators:
             raise CannotFollow(
                 f"{function.name.value}() is not a plain function with one return, so what "
-                "its callers get is unknown"
+                "its callers get is unknown",
+                "factory not a plain function",
             )
         scope = self.get_metadata(ScopeProvider, function, None)
         assignments = list(scope.assignments[function.name.value]) if scope is not None else []
@@ -456,7 +485,9 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
             or not isinstance(assignments[0], Assignment)
             or assignments[0].node is not function
         ):
-            raise CannotFollow(f"{function.name.value} is bound more than once")
+            raise CannotFollow(
+                f"{function.name.value} is bound more than once", "factory bound twice"
+            )
         calls = [access.node for access in assignments[0].references]
         for name in calls:
             call = self.parent(name)
@@ -470,12 +501,24 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
             ):
                 raise CannotFollow(
                     f"{function.name.value}() is used on line {self.line_of(name)} otherwise "
-                    "than as the config of a tf.Session"
+                    "than as the config of a tf.Session",
+                    "factory "
+                    + self._use_construct(call if isinstance(call, cst.Call) else name, "other use"),
                 )
             config.sinks.append(sink)
         if not calls:
-            raise CannotFollow(f"{function.name.value}() is never called")
+            raise CannotFollow(f"{function.name.value}() is never called", "factory never called")
         config.factory = function
+
+    def _use_construct(self, node: cst.CSTNode, otherwise: str) -> str:
+        """What a config escapes to, for the warning's reason: ``passed to RunConfig()``."""
+        arg = self.parent(node)
+        call = self.parent(arg) if isinstance(arg, cst.Arg) else None
+        if isinstance(call, cst.Call):
+            name = dotted(call.func)
+            if name is not None:
+                return f"passed to {name.split('.')[-1]}()"
+        return otherwise
 
     def _mutation(
         self, node: cst.CSTNode
@@ -516,42 +559,141 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
         self,
         name: cst.Name,
         proto: cst.Call,
-        found: list[tuple[int, str, cst.BaseExpression]],
+        found: list[_Found],
         config: _Config,
     ) -> None:
         target = self._flow.definition(name)
         if target is None:
-            raise CannotFollow(f"{name.value} is assigned where the migration cannot follow it")
+            raise CannotFollow(
+                f"{name.value} is assigned where the migration cannot follow it", "untraced GPUOptions"
+            )
         value = self._flow.assigned_value(target)
         if (
             not isinstance(target, cst.Name)
             or not isinstance(value, cst.Call)
             or GPU_OPTIONS not in self._kinds.get(value, set())
         ):
-            raise CannotFollow(f"{name.value} is not a GPUOptions built where it can be read")
+            raise CannotFollow(
+                f"{name.value} is not a GPUOptions built where it can be read", "untraced GPUOptions"
+            )
         assigned = self._flow.assigned_name(value)
         assert assigned is not None
         line = assigned[1]
         if config.building and self.parent(line) is not self.parent(config.building[0]):
-            raise CannotFollow(f"{name.value} is built in another block than the config")
+            raise CannotFollow(
+                f"{name.value} is built in another block than the config",
+                "GPUOptions in another block",
+            )
         self._read_kwargs(value, "gpu_options.", found, config)
         config.building.insert(0, line)
         self._read_uses(target, "gpu_options.", found, config, gpu_options_use=name)
 
-    def _collect_settings(
-        self, found: list[tuple[int, str, cst.BaseExpression]], config: _Config
-    ) -> None:
+    def _condition_of(
+        self, line: cst.SimpleStatementLine, block: cst.CSTNode | None, target: cst.Name
+    ) -> cst.BaseStatement:
+        """The statement of ``block`` holding ``line``, when only ``if``/``else`` lie between.
+
+        Then a ``configure()`` call in ``line``'s place runs exactly when the setting did, and
+        every path through the statement goes on to the code after it, where the session is:
+        a loop, ``try``, ``with`` or a jump (``return``, ``break``, ``raise``, ...) in it would
+        not prove that, so those keep the config as it is.
+        """
+        where = f"{target.value} is changed on line {self.line_of(line)}"
+        node: cst.CSTNode = line
+        while True:
+            parent = self.parent(node)
+            if parent is None:
+                raise CannotFollow(f"{where}, outside the block that builds it", "other scope")
+            if parent is block:
+                break
+            if isinstance(parent, (cst.For, cst.While)):
+                raise CannotFollow(f"{where} in a loop", "loop")
+            if isinstance(parent, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+                raise CannotFollow(f"{where} in a nested function", "nested function")
+            if isinstance(parent, (cst.Try, cst.TryStar, cst.ExceptHandler, cst.Finally)):
+                raise CannotFollow(f"{where} in a try statement", "try")
+            if isinstance(parent, cst.With):
+                raise CannotFollow(f"{where} in a with statement", "with")
+            if not isinstance(parent, (cst.IndentedBlock, cst.If, cst.Else)):
+                raise CannotFollow(
+                    f"{where} in a {type(parent).__name__} the migration does not follow",
+                    type(parent).__name__,
+                )
+            node = parent
+        assert isinstance(node, cst.BaseStatement)
+        jumps: list[cst.CSTNode] = []
+        tf_calls: list[cst.Call] = []
+        command = self
+
+        class _Jumps(cst.CSTVisitor):
+            def visit_Return(self, n: cst.Return) -> None:
+                jumps.append(n)
+
+            def visit_Raise(self, n: cst.Raise) -> None:
+                jumps.append(n)
+
+            def visit_Break(self, n: cst.Break) -> None:
+                jumps.append(n)
+
+            def visit_Continue(self, n: cst.Continue) -> None:
+                jumps.append(n)
+
+            def visit_Yield(self, n: cst.Yield) -> None:
+                jumps.append(n)
+
+            def visit_Call(self, n: cst.Call) -> None:
+                names = {q.name for q in command.qualified_names(n.func)}
+                if any(name.split(".")[0] in ("tensorflow", "keras", "sys") for name in names):
+                    tf_calls.append(n)
+
+        node.visit(_Jumps())
+        if jumps:
+            raise CannotFollow(
+                f"{where} under an if whose line {self.line_of(jumps[0])} may leave it before "
+                "the session",
+                "jump out of the if",
+            )
+        if tf_calls:
+            # a call to TensorFlow in the condition may start its runtime, after which the
+            # process-wide options can no longer change (in the original they wait for the
+            # session)
+            raise CannotFollow(
+                f"{where} under an if that calls TensorFlow (line {self.line_of(tf_calls[0])}), "
+                "which may start its runtime before the setting",
+                "TensorFlow call in the if",
+            )
+        return node
+
+    def _collect_settings(self, found: list[_Found], config: _Config) -> None:
         counts: list[str] = []
-        for _, path, value in sorted(found, key=lambda item: item[0]):
+        for _, path, value, under in sorted(found, key=lambda item: item[0]):
             if path == "device_count[]":
+                if under is not None:
+                    raise CannotFollow(
+                        f"device_count is changed conditionally on line {self.line_of(under)}",
+                        "conditional device_count",
+                    )
                 counts.append(self.code_of(value)[1:-1])
                 continue
             option = option_for_proto_path(path)
+            key: str
             if option is None:
-                raise CannotFollow(f"{path} has no tfcompat_gpu.configure() equivalent")
-            if option.name == "device_count" and not isinstance(value, cst.Dict) and counts:
-                raise CannotFollow("device_count is built from a value the migration cannot read")
-            config.settings[option.name] = value
+                outcome = classify(path, value)
+                if outcome is DEFAULT:
+                    continue  # TensorFlow's default: the setting changes nothing
+                assert isinstance(outcome, Successor)
+                key, value = outcome.key, cst.parse_expression(outcome.value)
+            else:
+                key = option.name
+            if key == "device_count" and not isinstance(value, cst.Dict) and counts:
+                raise CannotFollow(
+                    "device_count is built from a value the migration cannot read",
+                    "computed device_count",
+                )
+            if under is None:
+                config.settings[key] = value
+            else:
+                config.conditional.setdefault(under, {})[key] = value
         if counts:
             base = config.settings.get("device_count")
             items = (
@@ -561,6 +703,14 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
             )
             config.settings["device_count"] = cst.parse_expression(
                 "{" + ", ".join([*items, *counts]) + "}"
+            )
+        for line in config.outer:
+            config.conditional.setdefault(line, {})
+        if config.conditional and config.factory is not None:
+            raise CannotFollow(
+                f"{config.factory.name.value}() changes it under a condition, and a returned "
+                "GPUConfig cannot say that",
+                "conditional setting in a factory",
             )
 
     def _without_conflicts(self, configs: list[_Config]) -> list[_Config]:
@@ -574,12 +724,23 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
                 config.proto,
                 f"ConfigProto left unchanged: the configs on lines {lines} ask for different "
                 "settings, but TensorFlow applies GPU options once per process (the first "
-                "session wins); settle on one tfcompat_gpu.configure() call",
+                "session wins); settle on one tfcompat_gpu.configure() call "
+                "[sessions asking for different settings]",
             )
         return []
 
     def _settings_code(self, config: _Config) -> tuple[tuple[str, str], ...]:
-        return tuple(sorted((k, self.module.code_for_node(v)) for k, v in config.settings.items()))
+        code = self.module.code_for_node
+        conditional = [
+            (f"if {self.module.code_for_node(self._outer_test(config, line))}: {k}", code(v))
+            for line, settings in config.conditional.items()
+            for k, v in settings.items()
+        ]
+        return tuple(sorted((k, code(v)) for k, v in config.settings.items())) + tuple(conditional)
+
+    def _outer_test(self, config: _Config, line: cst.SimpleStatementLine) -> cst.CSTNode:
+        outer = config.outer[line]
+        return outer.test if isinstance(outer, cst.If) else outer
 
     # ------------------------------------------------------------------ planning
 
@@ -591,7 +752,8 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
             for sink in config.sinks if config.factory is None else ():
                 if self.line_of(sink) <= last:
                     raise CannotFollow(
-                        f"a session on line {self.line_of(sink)} uses it before it is complete"
+                        f"a session on line {self.line_of(sink)} uses it before it is complete",
+                        "set after the session",
                     )
         else:
             anchor = self._flow.enclosing_statement(config.sinks[0])
@@ -599,9 +761,12 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
             config.anchor = anchor
             config.anchor_replaced = False
         if not isinstance(block, (cst.Module, cst.IndentedBlock)):
-            raise CannotFollow("it is built where no statement can be inserted")
+            raise CannotFollow(
+                "it is built where no statement can be inserted", "built inside an expression"
+            )
         config.block = block
-        new = self._configure_statements(config)
+        conditional = self._plan_conditional(config)
+        new = self._configure_statements(config, config.settings, config.anchor)
         remove: set[cst.BaseStatement] = set(config.building)
         calls: dict[cst.Call, cst.BaseExpression] = {}
         for sink in config.sinks:
@@ -612,9 +777,15 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
             remove.discard(anchor)
         plan = self._plan
         if anchor in plan.insert or anchor in plan.remove or remove & set(plan.insert):
-            raise CannotFollow("it shares its statements with another config")
+            raise CannotFollow("it shares its statements with another config", "shared statements")
+        if set(conditional) & (set(plan.insert) | plan.remove):
+            raise CannotFollow("it shares its statements with another config", "shared statements")
         plan.remove |= remove
         plan.insert[anchor] = new
+        for line, code in conditional.items():
+            plan.insert[line] = code
+            plan.replace_anchor.add(line)
+            plan.comments[line] = self._comments([line], [])
         if config.anchor_replaced:
             plan.replace_anchor.add(anchor)
         plan.calls.update(calls)
@@ -622,9 +793,55 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
         plan.comments[anchor] = self._comments(gone, [sink for sink in calls if sink in config.sinks])
         self._migrated = True
         if self.target == "facade" and (
-            new or any(SESSION in self._kinds.get(c, set()) for c in calls)
+            new
+            or any(conditional.values())
+            or any(SESSION in self._kinds.get(c, set()) for c in calls)
         ):
             need_import(self.context, _emit_facade.IMPORT)
+
+    def _plan_conditional(self, config: _Config) -> dict[cst.BaseStatement, list[cst.BaseStatement]]:
+        """The ``configure()`` code that replaces each setting made under an ``if``.
+
+        ``configure()`` merges successive calls, so the settings made under a condition become
+        calls under the same condition, in the same order, provided every session comes after
+        the ``if`` (the setting was made before the session read the config) and a field set
+        both ways keeps its order (the unconditional call runs first).
+        """
+        code: dict[cst.BaseStatement, list[cst.BaseStatement]] = {}
+        if not config.conditional:
+            return code
+        assert config.anchor is not None
+        last = self.line_of(config.anchor) if config.building else 0
+        plain = set(config.settings)
+        for line, settings in config.conditional.items():
+            outer = config.outer[line]
+            for sink in config.sinks:
+                if self.line_of(sink) <= self.line_of(outer) or self._within(sink, outer):
+                    raise CannotFollow(
+                        f"a session on line {self.line_of(sink)} reads it before the change on "
+                        f"line {self.line_of(line)}",
+                        "set after the session",
+                    )
+            if plain & set(settings) and last > self.line_of(outer):
+                raise CannotFollow(
+                    f"{sorted(plain & set(settings))[0]} is set under a condition on line "
+                    f"{self.line_of(line)} and again after it",
+                    "set again after a condition",
+                )
+            code[line] = self._configure_statements(config, settings, line)
+        if self.target != "facade":
+            # the conditions may all hold: the calls must be exact together too
+            merged = {**config.settings}
+            for settings in config.conditional.values():
+                merged.update(settings)
+            tf2_code(merged, self.code_of, self._tf_prefix, set(self._taken))
+        return code
+
+    def _within(self, node: cst.CSTNode, outer: cst.CSTNode) -> bool:
+        current: cst.CSTNode | None = node
+        while current is not None and current is not outer:
+            current = self.parent(current)
+        return current is outer
 
     def _comments(
         self, gone: Sequence[cst.BaseStatement], replaced: Sequence[cst.Call]
@@ -739,25 +956,42 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
 
     # ------------------------------------------------------------------ emitted code
 
-    def _configure_statements(self, config: _Config) -> list[cst.BaseStatement]:
-        settings = {k: self.code_of(v) for k, v in config.settings.items()}
-        assert config.anchor is not None
-        indent = " " * self.get_metadata(SpanProvider, config.anchor)[1]
+    def _configure_statements(
+        self,
+        config: _Config,
+        settings_nodes: dict[str, cst.BaseExpression],
+        anchor: cst.BaseStatement,
+    ) -> list[cst.BaseStatement]:
+        settings = {k: self.code_of(v) for k, v in settings_nodes.items()}
+        indent = " " * self.get_metadata(SpanProvider, anchor)[1]
         if config.factory is not None:
             if self.target != "facade":
                 raise CannotFollow(
                     f"{config.factory.name.value}() returns it, and TF2 has no config object to "
                     "return (its GPU options are process-wide): use the default target, which "
-                    "returns a tfcompat_gpu.GPUConfig"
+                    "returns a tfcompat_gpu.GPUConfig",
+                    "factory with --target tf2",
+                )
+            if any(k.startswith(OPTIMIZER_PREFIX) for k in settings):
+                raise CannotFollow(
+                    f"{config.factory.name.value}() returns it with graph options, which a "
+                    "GPUConfig does not hold",
+                    "graph options in a factory",
                 )
             return statements(_emit_facade.factory_return_code(settings, indent))
         if not settings:
             return []
         if self.target == "facade":
-            return statements(_emit_facade.configure_code(settings, indent))
-        return statements(
-            tf2_code(config.settings, self.code_of, self._tf_prefix, self._taken)
-        )
+            facade = {k: v for k, v in settings.items() if not k.startswith(OPTIMIZER_PREFIX)}
+            optimizer = {k: v for k, v in settings.items() if k.startswith(OPTIMIZER_PREFIX)}
+            code = _emit_facade.configure_code(facade, indent) if facade else ""
+            if optimizer:
+                # XLA and grappler rewrites are no GPU options: TF2's own calls set them on
+                # the context, whose config every later session and tf.function reads
+                # (tensorflow/python/eager/context.py, Context.config)
+                code += optimizer_code(self._tf_prefix(), optimizer)
+            return statements(code)
+        return statements(tf2_code(settings_nodes, self.code_of, self._tf_prefix, self._taken))
 
     # ------------------------------------------------------------------ rewriting
 
