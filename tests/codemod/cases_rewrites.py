@@ -1087,6 +1087,84 @@ sess.run(train_op)
     target="tf2",
 )
 
+# ---------------------------------------------------------------- config factories
+case(
+    # a training utility module builds the config; the script imports it
+    "factory-in-a-local-module",
+    """\
+import tensorflow as tf
+import keras.backend.tensorflow_backend as KTF
+from train_utils import get_session_config
+import train_utils
+
+KTF.set_session(tf.Session(config=get_session_config()))
+eval_sess = tf.Session(config=train_utils.get_session_config(num_threads=2))
+eval_sess.run(metrics)
+""",
+    """\
+import tensorflow as tf
+from train_utils import get_session_config
+import train_utils
+import tfcompat_gpu
+
+tfcompat_gpu.configure(get_session_config())
+eval_sess = tfcompat_gpu.session(train_utils.get_session_config(num_threads=2))
+eval_sess.run(metrics)
+""",
+)
+case(
+    "factory-in-the-same-file-with-set-session",
+    """\
+import tensorflow as tf
+import keras.backend.tensorflow_backend as KTF
+
+
+def get_session_config():
+    config = tf.ConfigProto(allow_soft_placement=True)
+    config.gpu_options.allow_growth = True
+    return config
+
+
+KTF.set_session(tf.Session(config=get_session_config()))
+""",
+    """\
+import tensorflow as tf
+import tfcompat_gpu
+
+
+def get_session_config():
+    return tfcompat_gpu.GPUConfig(allow_soft_placement=True, allow_growth=True)
+
+
+tfcompat_gpu.configure(get_session_config())
+""",
+)
+case(
+    # the module that defines the factory: its callers are elsewhere
+    "factory-module-without-callers",
+    """\
+import tensorflow as tf
+
+
+def get_session_config(num_threads=0):
+    config = tf.ConfigProto()
+    config.gpu_options.allow_growth = True
+    config.intra_op_parallelism_threads = num_threads
+    return config
+""",
+    """\
+import tensorflow as tf
+
+
+def get_session_config(num_threads=0):
+    config = tf.ConfigProto()
+    config.gpu_options.allow_growth = True
+    config.intra_op_parallelism_threads = num_threads
+    return config
+""",
+    [(5, "is not called in this file, so what its callers do with the config is unknown")],
+)
+
 # ---------------------------------------------------------------- XLA, mixed precision, defaults
 case(
     # NVIDIA-style training scripts: XLA auto-clustering and automatic mixed precision

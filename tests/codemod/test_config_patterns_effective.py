@@ -140,6 +140,27 @@ eval_sess.close()
 sess.close()
 """
 
+# a config factory in a local module, imported by the training script
+_TRAIN_UTILS = """\
+import tensorflow.compat.v1 as tf
+
+
+def get_session_config(num_threads=0):
+    config = tf.ConfigProto(allow_soft_placement=True)
+    config.gpu_options.allow_growth = True
+    config.gpu_options.visible_device_list = "1"
+    config.intra_op_parallelism_threads = num_threads
+    config.graph_options.optimizer_options.global_jit_level = tf.OptimizerOptions.ON_1
+    return config
+"""
+_FACTORY_IMPORTED = """\
+import tensorflow.compat.v1 as tf
+from train_utils import get_session_config
+
+sess = tf.Session(config=get_session_config(num_threads=3))
+sess.close()
+"""
+
 # (id, script, command-line arguments, environment)
 SCENARIOS: list[tuple[str, str, list[str], dict[str, str]]] = [
     ("horovod-local-rank-1", _HOROVOD, ["--use_horovod"], {"OMPI_COMM_WORLD_LOCAL_RANK": "1"}),
@@ -148,6 +169,7 @@ SCENARIOS: list[tuple[str, str, list[str], dict[str, str]]] = [
     ("memory-fraction-flag", _GROWTH_FLAGS, ["--memory_fraction", "0.3"], {}),
     ("xla-and-amp", _XLA_AMP, ["--xla", "--amp"], {}),
     ("factory-two-sessions", _FACTORY_TWO_SESSIONS, [], {}),
+    ("factory-in-a-local-module", _FACTORY_IMPORTED, [], {}),
 ]
 
 
@@ -159,7 +181,13 @@ def test_every_scenario_migrates_without_warning() -> None:
 
 
 def _start(script: str, argv: list[str], env: dict[str, str], path: Path) -> subprocess.Popen[str]:
+    path.parent.mkdir()
     path.write_text(_PREFIX + script + _SUFFIX)
+    # the local module, as migrate leaves it (its function has no caller in its own file)
+    utils = migrate_source(_TRAIN_UTILS)
+    assert utils.code == _TRAIN_UTILS
+    assert len(utils.warnings) == 1, utils.warnings
+    (path.parent / "train_utils.py").write_text(utils.code)
     return subprocess.Popen(
         [sys.executable, str(path), *argv],
         env={**child_env(), **env},
@@ -189,8 +217,8 @@ def test_effective_gpu_configuration_is_unchanged(
     migrated = migrate_source(script)
     assert migrated.code != script
     # both interpreters at once: they are independent, and TensorFlow's import dominates
-    before = _start(script, argv, env, tmp_path / "before.py")
-    after = _start(migrated.code, argv, env, tmp_path / "after.py")
-    original = _effective(before, tmp_path / "before.py")
-    result = _effective(after, tmp_path / "after.py")
+    before = _start(script, argv, env, tmp_path / "before" / "train.py")
+    after = _start(migrated.code, argv, env, tmp_path / "after" / "train.py")
+    original = _effective(before, tmp_path / "before" / "train.py")
+    result = _effective(after, tmp_path / "after" / "train.py")
     assert result == original, textwrap.indent(migrated.code, "    ")

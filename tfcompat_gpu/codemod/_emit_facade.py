@@ -6,7 +6,13 @@ from collections.abc import Mapping, Sequence
 
 from tfcompat_gpu.codemod._emit import call_code
 
-__all__ = ["IMPORT", "configure_code", "factory_return_code", "session_code"]
+__all__ = [
+    "IMPORT",
+    "configure_code",
+    "configure_given_code",
+    "factory_return_code",
+    "session_code",
+]
 
 IMPORT = "tfcompat_gpu"
 
@@ -18,6 +24,11 @@ def _keywords(settings: Mapping[str, str]) -> list[str]:
 def configure_code(settings: Mapping[str, str], indent: str = "") -> str:
     """``tfcompat_gpu.configure(allow_growth=True)``: the process-wide options, once."""
     return call_code("tfcompat_gpu.configure", _keywords(settings), indent) + "\n"
+
+
+def configure_given_code(config: str) -> str:
+    """``tfcompat_gpu.configure(make_config())``: a config a function returns, for the process."""
+    return f"tfcompat_gpu.configure({config})"
 
 
 def factory_return_code(settings: Mapping[str, str], indent: str = "") -> str:

@@ -18,6 +18,7 @@ from typing import ClassVar, TypeVar, Union, cast
 import libcst as cst
 from libcst.metadata import (
     Assignment,
+    QualifiedNameSource,
     Scope,
     ScopeProvider,
 )
@@ -153,10 +154,17 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
                 self._plan_config(config)
             except CannotFollow as why:
                 self._warn_once(config.proto, why.warning("ConfigProto"))
+        followed = {sink for config in configs for sink in config.sinks}
+        imported = {
+            call
+            for call in calls
+            if kinds[call] & {SESSION, INTERACTIVE_SESSION}
+            and call not in followed
+            and self._plan_imported_factory(call)
+        }
         if self._migrated:
             self._drop_stale_imports(node)
             self._warn_kept_backend_imports(node)
-        followed = {sink for config in configs for sink in config.sinks}
         for call in calls:
             names = kinds[call]
             if names & SET_SESSION and call not in self._handled_set_session:
@@ -180,6 +188,7 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
                     config_arg is not None
                     and not self._is_none(config_arg)
                     and not self._is_proto(config_arg)
+                    and call not in imported
                 ):
                     self._warn_once(
                         call,
@@ -497,7 +506,6 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
                 or call.func is not name
                 or sink is None
                 or SESSION not in self._kinds.get(sink, set())
-                or self._set_session_of(sink, record=False) is not None
             ):
                 raise CannotFollow(
                     f"{function.name.value}() is used on line {self.line_of(name)} otherwise "
@@ -507,7 +515,12 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
                 )
             config.sinks.append(sink)
         if not calls:
-            raise CannotFollow(f"{function.name.value}() is never called", "factory never called")
+            raise CannotFollow(
+                f"{function.name.value}() is not called in this file, so what its callers do "
+                "with the config is unknown (their own session calls migrate: "
+                "tfcompat_gpu.session() takes a ConfigProto)",
+                "factory called from other modules",
+            )
         config.factory = function
 
     def _use_construct(self, node: cst.CSTNode, otherwise: str) -> str:
@@ -871,7 +884,7 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
     ) -> None:
         interactive = INTERACTIVE_SESSION in self._kinds.get(sink, set())
         if factory:
-            calls[sink] = self._new_session(sink, interactive, keep_config=True)
+            self._plan_given_config(sink, calls)
             return
         if not interactive:
             set_session = self._set_session_of(sink)
@@ -889,6 +902,56 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
                         remove.add(line)
                         return
         calls[sink] = self._new_session(sink, interactive)
+
+    def _plan_given_config(self, sink: cst.Call, calls: dict[cst.Call, cst.BaseExpression]) -> None:
+        """A session given a config that a function returns: the config is handed on as it is.
+
+        ``tfcompat_gpu.session()`` and ``tfcompat_gpu.configure()`` take a ``GPUConfig`` or a
+        ``ConfigProto``, so this holds whatever the function returns; under Keras'
+        ``set_session(tf.Session(config=f()))`` the process is configured with it.
+        """
+        interactive = INTERACTIVE_SESSION in self._kinds.get(sink, set())
+        line = None if interactive else self._set_session_of(sink)
+        if line is None:
+            calls[sink] = self._new_session(sink, interactive, keep_config=True)
+            return
+        statement = line.body[0]
+        assert isinstance(statement, cst.Expr)
+        assert isinstance(statement.value, cst.Call)
+        config = self._config_arg(sink)
+        assert config is not None
+        calls[statement.value] = cst.parse_expression(
+            _emit_facade.configure_given_code(self.code_of(config))
+        )
+
+    def _plan_imported_factory(self, sink: cst.Call) -> bool:
+        """``tf.Session(config=utils.get_config())``, the function imported from a local module.
+
+        The call site does not depend on what the function returns (see
+        :meth:`_plan_given_config`), so it migrates without following the function.
+        """
+        config = self._config_arg(sink)
+        if (
+            self.target != "facade"
+            or not isinstance(config, cst.Call)
+            or INTERACTIVE_SESSION in self._kinds.get(sink, set())
+        ):
+            return False
+        names = self.qualified_names(config.func)
+        if not names or any(
+            q.source is not QualifiedNameSource.IMPORT
+            or q.name.split(".")[0] in ("tensorflow", "keras", "tf_keras")
+            for q in names
+        ):
+            return False
+        calls: dict[cst.Call, cst.BaseExpression] = {}
+        self._plan_given_config(sink, calls)
+        if set(calls) & set(self._plan.calls):
+            return False
+        self._plan.calls.update(calls)
+        self._migrated = True
+        need_import(self.context, _emit_facade.IMPORT)
+        return True
 
     def _set_session_of(
         self, node: cst.CSTNode, *, record: bool = True
