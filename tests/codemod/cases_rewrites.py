@@ -1154,15 +1154,15 @@ def get_session_config(num_threads=0):
 """,
     """\
 import tensorflow as tf
+import tfcompat_gpu
 
 
 def get_session_config(num_threads=0):
-    config = tf.ConfigProto()
-    config.gpu_options.allow_growth = True
-    config.intra_op_parallelism_threads = num_threads
-    return config
+    return tfcompat_gpu.GPUConfig(
+        allow_growth=True,
+        intra_op_parallelism_threads=num_threads,
+    ).to_config_proto()
 """,
-    [(5, "is not called in this file, so what its callers do with the config is unknown")],
 )
 
 # ---------------------------------------------------------------- XLA, mixed precision, defaults

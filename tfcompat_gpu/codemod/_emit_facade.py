@@ -31,9 +31,16 @@ def configure_given_code(config: str) -> str:
     return f"tfcompat_gpu.configure({config})"
 
 
-def factory_return_code(settings: Mapping[str, str], indent: str = "") -> str:
-    """What a function that returned a ConfigProto returns instead: a ``GPUConfig``."""
-    return "return " + call_code("tfcompat_gpu.GPUConfig", _keywords(settings), indent) + "\n"
+def factory_return_code(settings: Mapping[str, str], indent: str = "", proto: bool = False) -> str:
+    """What a function that returned a ConfigProto returns instead: a ``GPUConfig``.
+
+    ``proto``: its callers are elsewhere and may hand it to any TF1 API, so it returns the
+    ConfigProto ``GPUConfig.to_config_proto()`` builds from the same settings.
+    """
+    suffix = ".to_config_proto()" if proto else ""
+    # "return " and the suffix count towards the width too
+    width = indent + " " * len(f"return {suffix}")
+    return f"return {call_code('tfcompat_gpu.GPUConfig', _keywords(settings), width)}{suffix}\n"
 
 
 def session_code(args: Sequence[str]) -> str:

@@ -103,6 +103,8 @@ class _Config:
         default_factory=dict
     )
     outer: dict[cst.SimpleStatementLine, cst.BaseStatement] = field(default_factory=dict)
+    # a factory whose callers are in other modules
+    returns_proto: bool = False
 
 
 @dataclass
@@ -514,14 +516,16 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
                     + self._use_construct(call if isinstance(call, cst.Call) else name, "other use"),
                 )
             config.sinks.append(sink)
-        if not calls:
+        if not calls and self.target != "facade":
             raise CannotFollow(
                 f"{function.name.value}() is not called in this file, so what its callers do "
-                "with the config is unknown (their own session calls migrate: "
-                "tfcompat_gpu.session() takes a ConfigProto)",
+                "with the config is unknown, and TF2 has no config object to return",
                 "factory called from other modules",
             )
         config.factory = function
+        # callers in other modules may hand the config to any TF1 API (a RunConfig, a
+        # MonitoredTrainingSession): the function goes on returning a ConfigProto
+        config.returns_proto = not calls
 
     def _use_construct(self, node: cst.CSTNode, otherwise: str) -> str:
         """What a config escapes to, for the warning's reason: ``passed to RunConfig()``."""
@@ -1041,7 +1045,9 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
                     "GPUConfig does not hold",
                     "graph options in a factory",
                 )
-            return statements(_emit_facade.factory_return_code(settings, indent))
+            return statements(
+                _emit_facade.factory_return_code(settings, indent, proto=config.returns_proto)
+            )
         if not settings:
             return []
         if self.target == "facade":
