@@ -529,6 +529,13 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
 
     def _use_construct(self, node: cst.CSTNode, otherwise: str) -> str:
         """What a config escapes to, for the warning's reason: ``passed to RunConfig()``."""
+        while isinstance(self.parent(node), cst.Attribute):
+            node = self.parent(node)  # type: ignore[assignment]
+        if isinstance(self.parent(node), cst.AssignTarget):
+            return "kept on an attribute"
+        assign = self.parent(node)
+        if isinstance(assign, cst.Assign) and isinstance(assign.targets[0].target, cst.Attribute):
+            return "kept on an attribute"
         arg = self.parent(node)
         call = self.parent(arg) if isinstance(arg, cst.Arg) else None
         if isinstance(call, cst.Call):
