@@ -879,22 +879,24 @@ sess = tf.Session(config=config)
         "field-without-equivalent",
         """\
 import tensorflow as tf
+from keras import backend as K
 config = tf.ConfigProto()
 config.graph_options.place_pruned_graph = True
-sess = tf.Session(config=config)
+K.set_session(tf.Session(config=config))
 """,
-        [(2, "graph_options.place_pruned_graph has no tfcompat_gpu.configure() equivalent "
+        [(3, "graph_options.place_pruned_graph has no tfcompat_gpu.configure() equivalent "
              "[graph_options.place_pruned_graph]")],
     ),
     (
         "allocator-other-than-the-default",
         """\
 import tensorflow as tf
+from keras import backend as K
 config = tf.ConfigProto()
 config.gpu_options.allocator_type = "cuda_malloc"
-sess = tf.Session(config=config)
+K.set_session(tf.Session(config=config))
 """,
-        [(2, "other than TensorFlow's default, and TF2 has no call for it [gpu_options.allocator_type]")],
+        [(3, "other than TensorFlow's default, and TF2 has no call for it [gpu_options.allocator_type]")],
     ),
 
     (
@@ -1214,6 +1216,50 @@ with tf.compat.v1.Session() as sess:
     pass
 """,
     target="tf2",
+)
+case(
+    # a field with no successor stays on a smaller config the session still receives
+    "field-without-successor-kept-on-the-session",
+    """\
+import tensorflow as tf
+config = tf.ConfigProto(allow_soft_placement=True)
+config.gpu_options.allow_growth = True
+config.graph_options.place_pruned_graph = True
+sess = tf.Session(config=config)
+sess.run(op)
+""",
+    """\
+import tensorflow as tf
+import tfcompat_gpu
+
+config = tf.compat.v1.ConfigProto()
+tfcompat_gpu.configure(allow_soft_placement=True, allow_growth=True)
+config.graph_options.place_pruned_graph = True
+sess = tfcompat_gpu.session(config)
+sess.run(op)
+""",
+    [(4, "stays on a ConfigProto the session still receives, the rest is migrated")],
+)
+case(
+    # Keras 3 has no session to hand the kept field to: the whole config stays
+    "field-without-successor-under-set-session",
+    """\
+import tensorflow as tf
+from keras import backend as K
+config = tf.ConfigProto()
+config.gpu_options.allow_growth = True
+config.graph_options.place_pruned_graph = True
+K.set_session(tf.Session(config=config))
+""",
+    """\
+import tensorflow as tf
+from keras import backend as K
+config = tf.ConfigProto()
+config.gpu_options.allow_growth = True
+config.graph_options.place_pruned_graph = True
+K.set_session(tf.Session(config=config))
+""",
+    [(3, "place_pruned_graph has no tfcompat_gpu.configure() equivalent")],
 )
 case(
     # "BFC" is the allocator TensorFlow uses anyway: the setting goes, the GPU part migrates

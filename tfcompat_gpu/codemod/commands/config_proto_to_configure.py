@@ -105,6 +105,12 @@ class _Config:
     outer: dict[cst.SimpleStatementLine, cst.BaseStatement] = field(default_factory=dict)
     # a factory whose callers are in other modules
     returns_proto: bool = False
+    # ``name = ConfigProto(...)`` and each top-level ``name.a.b = v`` line, by (line, path)
+    creation: cst.SimpleStatementLine | None = None
+    mutations: dict[tuple[int, str], cst.SimpleStatementLine] = field(default_factory=dict)
+    # fields with no successor, kept on a smaller ConfigProto the sessions still receive
+    kept: list[tuple[cst.SimpleStatementLine, CannotFollow]] = field(default_factory=list)
+    gpu_options_variable: bool = False
 
 
 @dataclass
@@ -375,8 +381,10 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
                         "global config",
                     )
                 config.building.append(line)
+                config.creation = line
                 self._read_uses(target, "", found, config)
         if gpu_options is not None:
+            config.gpu_options_variable = True
             self._follow_gpu_options(gpu_options, proto, found, config)
         self._collect_settings(found, config)
         return config
@@ -451,6 +459,8 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
                 continue
             config.building.append(line)
             found.append((self.line_of(line), prefix + path, value, None))
+            if not prefix:
+                config.mutations[(self.line_of(line), path)] = line
 
     def _follow_factory(self, returned: cst.SimpleStatementLine, config: _Config) -> None:
         """A config returned by a function: every call of it must be a session's config.
@@ -688,6 +698,30 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
             )
         return node
 
+    def _check_keepable(self, config: _Config) -> None:
+        """Whether fields with no successor can stay on a smaller ConfigProto.
+
+        They can when every consumer is a ``tf.Session`` that goes on receiving the config (as
+        ``tfcompat_gpu.session(config)``, which applies the GPU part process-wide and hands the
+        rest to the session): Keras' ``set_session`` has no session in Keras 3 to give it to,
+        and a factory's or a GPUOptions variable's lines are not the config's own.
+        """
+        why = config.kept[0][1]
+        if (
+            self.target != "facade"
+            or config.factory is not None
+            or config.creation is None
+            or config.gpu_options_variable
+            or not config.sinks
+        ):
+            raise why
+        for sink in config.sinks:
+            if (
+                SESSION not in self._kinds.get(sink, set())
+                or self._set_session_of(sink, record=False) is not None
+            ):
+                raise why
+
     def _collect_settings(self, found: list[_Found], config: _Config) -> None:
         counts: list[str] = []
         for _, path, value, under in sorted(found, key=lambda item: item[0]):
@@ -702,7 +736,14 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
             option = option_for_proto_path(path)
             key: str
             if option is None:
-                outcome = classify(path, value)
+                try:
+                    outcome = classify(path, value)
+                except CannotFollow as why:
+                    kept = config.mutations.get((_, path)) if under is None else None
+                    if kept is None or why.construct != path:
+                        raise
+                    config.kept.append((kept, why))
+                    continue
                 if outcome is DEFAULT:
                     continue  # TensorFlow's default: the setting changes nothing
                 assert isinstance(outcome, Successor)
@@ -730,6 +771,8 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
             )
         for line in config.outer:
             config.conditional.setdefault(line, {})
+        if config.kept:
+            self._check_keepable(config)
         if config.conditional and config.factory is not None:
             raise CannotFollow(
                 f"{config.factory.name.value}() changes it under a condition, and a returned "
@@ -769,6 +812,8 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
     # ------------------------------------------------------------------ planning
 
     def _plan_config(self, config: _Config) -> None:
+        kept = {line for line, _ in config.kept}
+        config.building = [line for line in config.building if line not in kept]
         if config.building:
             block = self.parent(config.building[0])
             config.anchor = max(config.building, key=self.line_of)
@@ -794,8 +839,10 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
         remove: set[cst.BaseStatement] = set(config.building)
         calls: dict[cst.Call, cst.BaseExpression] = {}
         for sink in config.sinks:
-            self._plan_sink(sink, remove, calls, config.factory is not None)
+            self._plan_sink(sink, remove, calls, config.factory is not None or bool(kept))
         anchor = config.anchor
+        if kept:
+            new = self._plan_kept(config, remove, new)
         if anchor in remove:
             config.anchor_replaced = True
             remove.discard(anchor)
@@ -860,6 +907,34 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
                 merged.update(settings)
             tf2_code(merged, self.code_of, self._tf_prefix, set(self._taken))
         return code
+
+    def _plan_kept(
+        self, config: _Config, remove: set[cst.BaseStatement], new: list[cst.BaseStatement]
+    ) -> list[cst.BaseStatement]:
+        """The config is built anew without settings (``tf.compat.v1.ConfigProto()``) where it
+        was created, its kept lines stay, and the sessions receive it."""
+        creation = config.creation
+        assert creation is not None
+        target = creation.body[0]
+        assert isinstance(target, cst.Assign)
+        name = self.code_of(target.targets[0].target)
+        empty = statements(f"{name} = {self._tf_prefix()}compat.v1.ConfigProto()\n")
+        for line, why in config.kept:
+            self._warn_once(
+                line,
+                f"{why.construct} has no TF2 successor; it stays on a ConfigProto the session "
+                f"still receives, the rest is migrated [{why.construct}]",
+            )
+        if creation is config.anchor:
+            return empty + new
+        remove.discard(creation)
+        plan = self._plan
+        if creation in plan.insert:
+            raise CannotFollow("it shares its statements with another config", "shared statements")
+        plan.insert[creation] = empty
+        plan.replace_anchor.add(creation)
+        plan.comments[creation] = _leading_lines(creation)
+        return new
 
     def _within(self, node: cst.CSTNode, outer: cst.CSTNode) -> bool:
         current: cst.CSTNode | None = node
