@@ -1088,6 +1088,76 @@ sess.run(train_op)
 """,
     target="tf2",
 )
+case(
+    # a config built in each arm of an if: each becomes that arm's configure()
+    "config-assigned-in-each-arm",
+    """\
+import tensorflow as tf
+def main():
+    if FLAGS.use_gpu:
+        config = tf.ConfigProto(allow_soft_placement=True)
+        config.gpu_options.allow_growth = True
+    elif FLAGS.cpu_threads:
+        config = tf.ConfigProto(intra_op_parallelism_threads=FLAGS.cpu_threads)
+    else:
+        config = tf.ConfigProto(device_count={"GPU": 0})
+    sess = tf.Session(config=config)
+    sess.run(op)
+""",
+    """\
+import tensorflow as tf
+import tfcompat_gpu
+
+def main():
+    if FLAGS.use_gpu:
+        tfcompat_gpu.configure(allow_soft_placement=True, allow_growth=True)
+    elif FLAGS.cpu_threads:
+        tfcompat_gpu.configure(intra_op_parallelism_threads=FLAGS.cpu_threads)
+    else:
+        tfcompat_gpu.configure(device_count={"GPU": 0})
+    sess = tfcompat_gpu.session()
+    sess.run(op)
+""",
+)
+_ARM_WITHOUT_TF2_CALL = """\
+import tensorflow as tf
+if FLAGS.use_gpu:
+    config = tf.ConfigProto(allow_soft_placement=True)
+else:
+    config = tf.ConfigProto(gpu_options=tf.GPUOptions(per_process_gpu_memory_fraction=0.5))
+sess = tf.Session(config=config)
+sess.run(op)
+"""
+case(
+    # one arm cannot be translated: neither is (the session receives either)
+    "config-assigned-in-each-arm-one-left",
+    _ARM_WITHOUT_TF2_CALL,
+    _ARM_WITHOUT_TF2_CALL,
+    [
+        (3, "the config built on line 5, in another arm of the same if, cannot be migrated"),
+        (5, "per_process_gpu_memory_fraction has no TF2 call"),
+    ],
+    target="tf2",
+)
+_ARM_LEAVES = """\
+import tensorflow as tf
+if FLAGS.use_gpu:
+    config = tf.ConfigProto(allow_soft_placement=True)
+else:
+    config = tf.ConfigProto(device_count={"GPU": 0})
+    raise SystemExit("no GPU")
+sess = tf.Session(config=config)
+"""
+case(
+    "config-assigned-in-each-arm-of-an-if-that-leaves",
+    _ARM_LEAVES,
+    _ARM_LEAVES,
+    [
+        (3, "[jump out of the if]"),
+        (5, "[jump out of the if]"),
+        (7, "[untraced config]"),
+    ],
+)
 
 # ---------------------------------------------------------------- config factories
 case(

@@ -152,6 +152,26 @@ sess = tf.Session(config=config)
 sess.close()
 """
 
+# a config built in each arm of an if
+_ARMS = """\
+import argparse
+
+import tensorflow.compat.v1 as tf
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--cpu_only", action="store_true")
+FLAGS = parser.parse_args()
+
+if FLAGS.cpu_only:
+    config = tf.ConfigProto(intra_op_parallelism_threads=1, inter_op_parallelism_threads=1)
+else:
+    config = tf.ConfigProto()
+    config.gpu_options.allow_growth = True
+    config.gpu_options.visible_device_list = "1"
+sess = tf.Session(config=config)
+sess.close()
+"""
+
 # a config factory in a local module, imported by the training script
 _TRAIN_UTILS = """\
 import tensorflow.compat.v1 as tf
@@ -182,6 +202,8 @@ SCENARIOS: list[tuple[str, str, list[str], dict[str, str]]] = [
     ("factory-two-sessions", _FACTORY_TWO_SESSIONS, [], {}),
     ("factory-in-a-local-module", _FACTORY_IMPORTED, [], {}),
     ("field-kept-on-the-session", _KEPT_FIELD, [], {}),
+    ("config-in-each-arm-gpu", _ARMS, [], {}),
+    ("config-in-each-arm-cpu", _ARMS, ["--cpu_only"], {}),
 ]
 
 

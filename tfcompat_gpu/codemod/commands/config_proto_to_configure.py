@@ -150,18 +150,39 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
         kinds = {call: self.names_of(call.func) for call in calls}
         self._kinds = kinds
         configs: list[_Config] = []
+        failed: list[tuple[cst.Call, CannotFollow]] = []
         for call in calls:
             if CONFIG_PROTO in kinds[call]:
                 try:
                     configs.append(self._follow(call))
-                except CannotFollow as why:
-                    self._warn_once(call, why.warning("ConfigProto"))
+                except CannotFollow as stopped:
+                    failed.append((call, stopped))
+        configs = self._without_failed_alternatives(configs, failed)
+        for call, reason in failed:
+            self._warn_once(call, reason.warning("ConfigProto"))
         configs = self._without_conflicts(configs)
-        for config in configs:
+        self._needs_facade = False
+        for group in self._alternatives(configs):
+            # the configs of one if's arms are migrated all together or not at all: the
+            # session after the if stops receiving any of them
+            saved = self._save()
+            current = group[0]
             try:
-                self._plan_config(config)
+                for current in group:
+                    self._plan_config(current)
             except CannotFollow as why:
-                self._warn_once(config.proto, why.warning("ConfigProto"))
+                self._restore(saved)
+                self._warn_once(current.proto, why.warning("ConfigProto"))
+                beside = CannotFollow(
+                    f"the config built on line {self.line_of(current.proto)}, in another arm of "
+                    "the same if, cannot be migrated, and the session after the if receives "
+                    "either",
+                    "alternative config left",
+                )
+                for config in group:
+                    self._warn_once(config.proto, beside.warning("ConfigProto"))
+        if self._needs_facade:
+            need_import(self.context, _emit_facade.IMPORT)
         followed = {sink for config in configs for sink in config.sinks}
         imported = {
             call
@@ -204,6 +225,64 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
                         "follow it; left unchanged: pass its settings to tfcompat_gpu.configure() "
                         "[untraced config]",
                     )
+
+    def _alternatives(self, configs: list[_Config]) -> list[list[_Config]]:
+        """The configs, those built in the arms of one ``if`` in one group."""
+        groups: dict[int, list[_Config]] = {}
+        order: list[list[_Config]] = []
+        for config in configs:
+            branch = self._flow.branch_of(config.creation)
+            if branch is None:
+                order.append([config])
+                continue
+            if id(branch[0]) not in groups:
+                groups[id(branch[0])] = []
+                order.append(groups[id(branch[0])])
+            groups[id(branch[0])].append(config)
+        return order
+
+    def _without_failed_alternatives(
+        self, configs: list[_Config], failed: list[tuple[cst.Call, CannotFollow]]
+    ) -> list[_Config]:
+        """Drop the configs built in an ``if``'s arm beside one that cannot be followed."""
+        stuck: set[int] = set()
+        for call, _ in failed:
+            assigned = self._flow.assigned_name(call)
+            branch = self._flow.branch_of(assigned[1]) if assigned is not None else None
+            if branch is not None:
+                stuck.add(id(branch[0]))
+        kept: list[_Config] = []
+        for config in configs:
+            branch = self._flow.branch_of(config.creation)
+            if branch is not None and id(branch[0]) in stuck:
+                failed.append(
+                    (
+                        config.proto,
+                        CannotFollow(
+                            "the config built in another arm of the same if cannot be "
+                            "migrated, and the session after the if receives either",
+                            "alternative config left",
+                        ),
+                    )
+                )
+            else:
+                kept.append(config)
+        return kept
+
+    def _save(self) -> tuple[_Plan, bool, bool, set[cst.Call]]:
+        plan = self._plan
+        copy = _Plan(
+            remove=set(plan.remove),
+            insert=dict(plan.insert),
+            replace_anchor=set(plan.replace_anchor),
+            calls=dict(plan.calls),
+            comments=dict(plan.comments),
+            drop_aliases={k: set(v) for k, v in plan.drop_aliases.items()},
+        )
+        return copy, self._migrated, self._needs_facade, set(self._handled_set_session)
+
+    def _restore(self, saved: tuple[_Plan, bool, bool, set[cst.Call]]) -> None:
+        self._plan, self._migrated, self._needs_facade, self._handled_set_session = saved
 
     def _is_proto(self, node: cst.BaseExpression) -> bool:
         value = self._flow.value_of(node)
@@ -782,7 +861,16 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
 
     def _without_conflicts(self, configs: list[_Config]) -> list[_Config]:
         """Configs that ask for different settings in one file cannot become one process config."""
-        seen = {self._settings_code(config) for config in configs}
+        # configs built in the arms of one if are alternatives: one of them runs
+        groups: dict[int, set[tuple[tuple[str, str], ...]]] = {}
+        alone: set[tuple[tuple[str, str], ...]] = set()
+        for config in configs:
+            branch = self._flow.branch_of(config.creation)
+            if branch is None:
+                alone.add(self._settings_code(config))
+            else:
+                groups.setdefault(id(branch[0]), set()).add(self._settings_code(config))
+        seen = {frozenset(codes) for codes in groups.values()} | {frozenset({c}) for c in alone}
         if len(seen) <= 1:
             return configs
         lines = ", ".join(str(self.line_of(config.proto)) for config in configs)
@@ -868,7 +956,7 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
             or any(conditional.values())
             or any(SESSION in self._kinds.get(c, set()) for c in calls)
         ):
-            need_import(self.context, _emit_facade.IMPORT)
+            self._needs_facade = True
 
     def _plan_conditional(self, config: _Config) -> dict[cst.BaseStatement, list[cst.BaseStatement]]:
         """The ``configure()`` code that replaces each setting made under an ``if``.
