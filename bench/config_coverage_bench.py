@@ -110,6 +110,18 @@ sess.run(tf.global_variables_initializer())
 '''
 
 
+def config_per_branch(i: int) -> str:
+    return _HEAD.format(doc=f"Training on GPU or CPU {i}") + '''
+if FLAGS.threads:
+    config = tf.ConfigProto(intra_op_parallelism_threads=FLAGS.threads)
+else:
+    config = tf.ConfigProto(allow_soft_placement=True)
+    config.gpu_options.allow_growth = True
+sess = tf.Session(config=config)
+sess.run(tf.global_variables_initializer())
+'''
+
+
 def factory_two_sessions(i: int) -> str:
     return _HEAD.format(doc=f"Train and evaluate {i}") + '''
 
@@ -219,6 +231,7 @@ PATTERNS: list[tuple[str, int, Callable[[int], str]]] = [
     ("horovod-conditional", 2, horovod_conditional),
     ("flag-driven-growth", 2, flag_growth),
     ("xla-and-amp", 1, xla_amp),
+    ("config-per-branch", 1, config_per_branch),
     ("factory-two-sessions", 1, factory_two_sessions),
     ("factory-module", 1, factory_module),
     ("keras-set-session", 1, keras_set_session),
