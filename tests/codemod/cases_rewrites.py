@@ -1310,6 +1310,18 @@ sess.run(op)
 """,
     [(4, "stays on a ConfigProto the session still receives, the rest is migrated")],
 )
+_KEPT_MIGRATED = """\
+import tensorflow as tf
+import tfcompat_gpu
+
+config = tf.compat.v1.ConfigProto()
+tfcompat_gpu.configure(allow_growth=True)
+config.graph_options.place_pruned_graph = True
+sess = tfcompat_gpu.session(config)
+sess.run(op)
+"""
+# what the case above writes: a second run has nothing to change or report
+case("field-kept-on-the-session-second-run", _KEPT_MIGRATED, _KEPT_MIGRATED)
 case(
     # Keras 3 has no session to hand the kept field to: the whole config stays
     "field-without-successor-under-set-session",

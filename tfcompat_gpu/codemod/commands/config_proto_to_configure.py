@@ -62,6 +62,9 @@ __all__ = ["ConfigProtoToConfigureCommand"]
 _Block = Union[cst.Module, cst.IndentedBlock]
 _SESSION_PARAMS = ("target", "graph", "config")
 _N = TypeVar("_N", bound=cst.CSTNode)
+# a config handed to tfcompat_gpu.session(), which takes a ConfigProto: already migrated code
+# (a field with no successor kept on it), nothing to report
+_RECEIVED = "received by tfcompat_gpu.session()"
 # (line, ConfigProto path, value, the line under an ``if`` that sets it or None)
 _Found = tuple[int, str, cst.BaseExpression, Union[cst.SimpleStatementLine, None]]
 
@@ -159,7 +162,8 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
                     failed.append((call, stopped))
         configs = self._without_failed_alternatives(configs, failed)
         for call, reason in failed:
-            self._warn_once(call, reason.warning("ConfigProto"))
+            if reason.construct != _RECEIVED:
+                self._warn_once(call, reason.warning("ConfigProto"))
         configs = self._without_conflicts(configs)
         self._needs_facade = False
         for group in self._alternatives(configs):
@@ -628,6 +632,8 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
         arg = self.parent(node)
         call = self.parent(arg) if isinstance(arg, cst.Arg) else None
         if isinstance(call, cst.Call):
+            if any(q.name == "tfcompat_gpu.session" for q in self.qualified_names(call.func)):
+                return _RECEIVED
             name = dotted(call.func)
             if name is not None:
                 return f"passed to {name.split('.')[-1]}()"
