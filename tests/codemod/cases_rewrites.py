@@ -794,26 +794,111 @@ run_config = tf.estimator.RunConfig(session_config=config)
         [(2, "used on line 4")],
     ),
     (
-        "conditional-change",
+        "change-in-a-loop",
+        """\
+import tensorflow as tf
+config = tf.ConfigProto()
+for name in FLAGS.gpu_flags:
+    config.gpu_options.allow_growth = True
+sess = tf.Session(config=config)
+""",
+        [(2, "changed on line 4 in a loop [loop]")],
+    ),
+    (
+        "conditional-change-after-the-session",
+        """\
+import tensorflow as tf
+config = tf.ConfigProto()
+sess = tf.Session(config=config)
+if args.growth:
+    config.gpu_options.allow_growth = True
+""",
+        [(2, "reads it before the change on line 5 [set after the session]")],
+    ),
+    (
+        "conditional-change-then-return",
+        """\
+import tensorflow as tf
+def main(args):
+    config = tf.ConfigProto()
+    if args.dry_run:
+        config.gpu_options.allow_growth = True
+        return None
+    sess = tf.Session(config=config)
+""",
+        [(3, "line 6 may leave it before the session [jump out of the if]")],
+    ),
+    (
+        "conditional-change-under-a-tensorflow-test",
+        """\
+import tensorflow as tf
+config = tf.ConfigProto()
+if tf.test.is_built_with_cuda():
+    config.gpu_options.allow_growth = True
+sess = tf.Session(config=config)
+""",
+        [(2, "under an if that calls TensorFlow (line 3)")],
+    ),
+    (
+        "conditional-change-in-try",
+        """\
+import tensorflow as tf
+config = tf.ConfigProto()
+try:
+    config.gpu_options.visible_device_list = os.environ["LOCAL_RANK"]
+except KeyError:
+    pass
+sess = tf.Session(config=config)
+""",
+        [(2, "in a try statement [try]")],
+    ),
+    (
+        "set-both-ways-out-of-order",
         """\
 import tensorflow as tf
 config = tf.ConfigProto()
 if args.growth:
     config.gpu_options.allow_growth = True
+config.gpu_options.allow_growth = False
 sess = tf.Session(config=config)
 """,
-        [(2, "changed on line 4 in another block")],
+        [(2, "set under a condition on line 4 and again after it")],
+    ),
+    (
+        "xla-on-2-has-no-tf2-call",
+        """\
+import tensorflow as tf
+config = tf.ConfigProto()
+config.gpu_options.allow_growth = True
+config.graph_options.optimizer_options.global_jit_level = tf.OptimizerOptions.ON_2
+sess = tf.Session(config=config)
+""",
+        [(2, "global_jit_level is ON_2, and tf.config.optimizer.set_jit() only sets ON_1")],
     ),
     (
         "field-without-equivalent",
         """\
 import tensorflow as tf
+from keras import backend as K
 config = tf.ConfigProto()
-config.graph_options.optimizer_options.global_jit_level = tf.OptimizerOptions.ON_1
-sess = tf.Session(config=config)
+config.graph_options.place_pruned_graph = True
+K.set_session(tf.Session(config=config))
 """,
-        [(2, "graph_options.optimizer_options.global_jit_level has no")],
+        [(3, "graph_options.place_pruned_graph has no tfcompat_gpu.configure() equivalent "
+             "[graph_options.place_pruned_graph]")],
     ),
+    (
+        "allocator-other-than-the-default",
+        """\
+import tensorflow as tf
+from keras import backend as K
+config = tf.ConfigProto()
+config.gpu_options.allocator_type = "cuda_malloc"
+K.set_session(tf.Session(config=config))
+""",
+        [(3, "other than TensorFlow's default, and TF2 has no call for it [gpu_options.allocator_type]")],
+    ),
+
     (
         "config-on-an-attribute",
         """\
@@ -896,6 +981,386 @@ config.allow_soft_placement = True
 ]
 for _id, _code, _warnings in _LEFT:
     case(_id, _code, _code, _warnings)
+
+_FRACTION_UNDER_FLAG = """\
+import tensorflow as tf
+config = tf.ConfigProto()
+if args.fraction:
+    config.gpu_options.per_process_gpu_memory_fraction = args.fraction
+sess = tf.Session(config=config)
+"""
+case(
+    # with --target tf2 the merged settings must all have TF2 calls, conditions or not
+    "conditional-fraction-tf2-target",
+    _FRACTION_UNDER_FLAG,
+    _FRACTION_UNDER_FLAG,
+    [(2, "per_process_gpu_memory_fraction has no TF2 call")],
+    target="tf2",
+)
+
+# ---------------------------------------------------------------- settings under a condition
+case(
+    # Horovod training scripts pin one GPU per process when run under horovodrun
+    "horovod-conditional-device-list",
+    """\
+import tensorflow as tf
+import horovod.tensorflow as hvd
+
+def main(args):
+    if args.use_horovod:
+        hvd.init()
+    config = tf.ConfigProto()
+    config.gpu_options.allow_growth = True
+    if args.use_horovod:
+        # pin this process to its GPU
+        config.gpu_options.visible_device_list = str(hvd.local_rank())
+    sess = tf.Session(config=config)
+    sess.run(tf.global_variables_initializer())
+""",
+    """\
+import tensorflow as tf
+import horovod.tensorflow as hvd
+import tfcompat_gpu
+
+def main(args):
+    if args.use_horovod:
+        hvd.init()
+    tfcompat_gpu.configure(allow_growth=True)
+    if args.use_horovod:
+        # pin this process to its GPU
+        tfcompat_gpu.configure(visible_device_list=str(hvd.local_rank()))
+    sess = tfcompat_gpu.session()
+    sess.run(tf.global_variables_initializer())
+""",
+)
+case(
+    # flags decide growth or a fixed share; threads from flags too
+    "flag-driven-growth-elif",
+    """\
+import tensorflow as tf
+from keras import backend as K
+gpu_options = tf.GPUOptions()
+if FLAGS.allow_growth:
+    gpu_options.allow_growth = True
+elif FLAGS.memory_fraction > 0:
+    gpu_options.per_process_gpu_memory_fraction = FLAGS.memory_fraction
+config = tf.ConfigProto(gpu_options=gpu_options)
+if FLAGS.num_intra_threads:
+    config.intra_op_parallelism_threads = FLAGS.num_intra_threads
+K.set_session(tf.Session(config=config))
+""",
+    """\
+import tensorflow as tf
+import tfcompat_gpu
+
+if FLAGS.allow_growth:
+    tfcompat_gpu.configure(allow_growth=True)
+elif FLAGS.memory_fraction > 0:
+    tfcompat_gpu.configure(per_process_gpu_memory_fraction=FLAGS.memory_fraction)
+if FLAGS.num_intra_threads:
+    tfcompat_gpu.configure(intra_op_parallelism_threads=FLAGS.num_intra_threads)
+""",
+)
+case(
+    "flag-driven-growth-tf2-target",
+    """\
+import tensorflow as tf
+config = tf.ConfigProto(allow_soft_placement=True)
+if args.growth:
+    config.gpu_options.allow_growth = True
+else:
+    config.gpu_options.visible_device_list = "0"
+sess = tf.Session(config=config)
+sess.run(train_op)
+""",
+    """\
+import tensorflow as tf
+tf.config.set_soft_device_placement(True)
+if args.growth:
+    for gpu in tf.config.list_physical_devices("GPU"):
+        tf.config.experimental.set_memory_growth(gpu, True)
+else:
+    gpus = tf.config.list_physical_devices("GPU")
+    if gpus:
+        tf.config.set_visible_devices([gpus[i] for i in (0,)], "GPU")
+sess = tf.compat.v1.Session()
+sess.run(train_op)
+""",
+    target="tf2",
+)
+case(
+    # a config built in each arm of an if: each becomes that arm's configure()
+    "config-assigned-in-each-arm",
+    """\
+import tensorflow as tf
+def main():
+    if FLAGS.use_gpu:
+        config = tf.ConfigProto(allow_soft_placement=True)
+        config.gpu_options.allow_growth = True
+    elif FLAGS.cpu_threads:
+        config = tf.ConfigProto(intra_op_parallelism_threads=FLAGS.cpu_threads)
+    else:
+        config = tf.ConfigProto(device_count={"GPU": 0})
+    sess = tf.Session(config=config)
+    sess.run(op)
+""",
+    """\
+import tensorflow as tf
+import tfcompat_gpu
+
+def main():
+    if FLAGS.use_gpu:
+        tfcompat_gpu.configure(allow_soft_placement=True, allow_growth=True)
+    elif FLAGS.cpu_threads:
+        tfcompat_gpu.configure(intra_op_parallelism_threads=FLAGS.cpu_threads)
+    else:
+        tfcompat_gpu.configure(device_count={"GPU": 0})
+    sess = tfcompat_gpu.session()
+    sess.run(op)
+""",
+)
+_ARM_WITHOUT_TF2_CALL = """\
+import tensorflow as tf
+if FLAGS.use_gpu:
+    config = tf.ConfigProto(allow_soft_placement=True)
+else:
+    config = tf.ConfigProto(gpu_options=tf.GPUOptions(per_process_gpu_memory_fraction=0.5))
+sess = tf.Session(config=config)
+sess.run(op)
+"""
+case(
+    # one arm cannot be translated: neither is (the session receives either)
+    "config-assigned-in-each-arm-one-left",
+    _ARM_WITHOUT_TF2_CALL,
+    _ARM_WITHOUT_TF2_CALL,
+    [
+        (3, "the config built on line 5, in another arm of the same if, cannot be migrated"),
+        (5, "per_process_gpu_memory_fraction has no TF2 call"),
+    ],
+    target="tf2",
+)
+_ARM_LEAVES = """\
+import tensorflow as tf
+if FLAGS.use_gpu:
+    config = tf.ConfigProto(allow_soft_placement=True)
+else:
+    config = tf.ConfigProto(device_count={"GPU": 0})
+    raise SystemExit("no GPU")
+sess = tf.Session(config=config)
+"""
+case(
+    "config-assigned-in-each-arm-of-an-if-that-leaves",
+    _ARM_LEAVES,
+    _ARM_LEAVES,
+    [
+        (3, "[jump out of the if]"),
+        (5, "[jump out of the if]"),
+        (7, "[untraced config]"),
+    ],
+)
+
+# ---------------------------------------------------------------- config factories
+case(
+    # a training utility module builds the config; the script imports it
+    "factory-in-a-local-module",
+    """\
+import tensorflow as tf
+import keras.backend.tensorflow_backend as KTF
+from train_utils import get_session_config
+import train_utils
+
+KTF.set_session(tf.Session(config=get_session_config()))
+eval_sess = tf.Session(config=train_utils.get_session_config(num_threads=2))
+eval_sess.run(metrics)
+""",
+    """\
+import tensorflow as tf
+from train_utils import get_session_config
+import train_utils
+import tfcompat_gpu
+
+tfcompat_gpu.configure(get_session_config())
+eval_sess = tfcompat_gpu.session(train_utils.get_session_config(num_threads=2))
+eval_sess.run(metrics)
+""",
+)
+case(
+    "factory-in-the-same-file-with-set-session",
+    """\
+import tensorflow as tf
+import keras.backend.tensorflow_backend as KTF
+
+
+def get_session_config():
+    config = tf.ConfigProto(allow_soft_placement=True)
+    config.gpu_options.allow_growth = True
+    return config
+
+
+KTF.set_session(tf.Session(config=get_session_config()))
+""",
+    """\
+import tensorflow as tf
+import tfcompat_gpu
+
+
+def get_session_config():
+    return tfcompat_gpu.GPUConfig(allow_soft_placement=True, allow_growth=True)
+
+
+tfcompat_gpu.configure(get_session_config())
+""",
+)
+case(
+    # the module that defines the factory: its callers are elsewhere
+    "factory-module-without-callers",
+    """\
+import tensorflow as tf
+
+
+def get_session_config(num_threads=0):
+    config = tf.ConfigProto()
+    config.gpu_options.allow_growth = True
+    config.intra_op_parallelism_threads = num_threads
+    return config
+""",
+    """\
+import tensorflow as tf
+import tfcompat_gpu
+
+
+def get_session_config(num_threads=0):
+    return tfcompat_gpu.GPUConfig(
+        allow_growth=True,
+        intra_op_parallelism_threads=num_threads,
+    ).to_config_proto()
+""",
+)
+
+# ---------------------------------------------------------------- XLA, mixed precision, defaults
+case(
+    # NVIDIA-style training scripts: XLA auto-clustering and automatic mixed precision
+    "xla-and-amp",
+    """\
+import tensorflow as tf
+from tensorflow.core.protobuf import rewriter_config_pb2
+config = tf.ConfigProto(allow_soft_placement=True)
+config.gpu_options.allow_growth = True
+if FLAGS.use_xla:
+    config.graph_options.optimizer_options.global_jit_level = tf.OptimizerOptions.ON_1
+if FLAGS.amp:
+    config.graph_options.rewrite_options.auto_mixed_precision = rewriter_config_pb2.RewriterConfig.ON
+sess = tf.Session(config=config)
+sess.run(train_op)
+""",
+    """\
+import tensorflow as tf
+from tensorflow.core.protobuf import rewriter_config_pb2
+import tfcompat_gpu
+
+tfcompat_gpu.configure(allow_soft_placement=True, allow_growth=True)
+if FLAGS.use_xla:
+    tf.config.optimizer.set_jit("autoclustering")
+if FLAGS.amp:
+    tf.config.optimizer.set_experimental_options({"auto_mixed_precision": True})
+sess = tfcompat_gpu.session()
+sess.run(train_op)
+""",
+)
+case(
+    "xla-and-rewrites-tf2-target",
+    """\
+import tensorflow as tf
+config = tf.ConfigProto()
+config.graph_options.optimizer_options.global_jit_level = 1
+config.graph_options.rewrite_options.layout_optimizer = RewriterConfig.OFF
+config.graph_options.rewrite_options.disable_meta_optimizer = True
+with tf.Session(config=config) as sess:
+    pass
+""",
+    """\
+import tensorflow as tf
+tf.config.optimizer.set_jit("autoclustering")
+tf.config.optimizer.set_experimental_options({"layout_optimizer": False, "disable_meta_optimizer": True})
+with tf.compat.v1.Session() as sess:
+    pass
+""",
+    target="tf2",
+)
+case(
+    # a field with no successor stays on a smaller config the session still receives
+    "field-without-successor-kept-on-the-session",
+    """\
+import tensorflow as tf
+config = tf.ConfigProto(allow_soft_placement=True)
+config.gpu_options.allow_growth = True
+config.graph_options.place_pruned_graph = True
+sess = tf.Session(config=config)
+sess.run(op)
+""",
+    """\
+import tensorflow as tf
+import tfcompat_gpu
+
+config = tf.compat.v1.ConfigProto()
+tfcompat_gpu.configure(allow_soft_placement=True, allow_growth=True)
+config.graph_options.place_pruned_graph = True
+sess = tfcompat_gpu.session(config)
+sess.run(op)
+""",
+    [(4, "stays on a ConfigProto the session still receives, the rest is migrated")],
+)
+_KEPT_MIGRATED = """\
+import tensorflow as tf
+import tfcompat_gpu
+
+config = tf.compat.v1.ConfigProto()
+tfcompat_gpu.configure(allow_growth=True)
+config.graph_options.place_pruned_graph = True
+sess = tfcompat_gpu.session(config)
+sess.run(op)
+"""
+# what the case above writes: a second run has nothing to change or report
+case("field-kept-on-the-session-second-run", _KEPT_MIGRATED, _KEPT_MIGRATED)
+case(
+    # Keras 3 has no session to hand the kept field to: the whole config stays
+    "field-without-successor-under-set-session",
+    """\
+import tensorflow as tf
+from keras import backend as K
+config = tf.ConfigProto()
+config.gpu_options.allow_growth = True
+config.graph_options.place_pruned_graph = True
+K.set_session(tf.Session(config=config))
+""",
+    """\
+import tensorflow as tf
+from keras import backend as K
+config = tf.ConfigProto()
+config.gpu_options.allow_growth = True
+config.graph_options.place_pruned_graph = True
+K.set_session(tf.Session(config=config))
+""",
+    [(3, "place_pruned_graph has no tfcompat_gpu.configure() equivalent")],
+)
+case(
+    # "BFC" is the allocator TensorFlow uses anyway: the setting goes, the GPU part migrates
+    "default-allocator-dropped",
+    """\
+import tensorflow as tf
+import keras.backend.tensorflow_backend as KTF
+config = tf.ConfigProto()
+config.gpu_options.allocator_type = 'BFC'
+config.gpu_options.per_process_gpu_memory_fraction = 0.4
+KTF.set_session(tf.Session(config=config))
+""",
+    """\
+import tensorflow as tf
+import tfcompat_gpu
+
+tfcompat_gpu.configure(per_process_gpu_memory_fraction=0.4)
+""",
+)
 
 case(
     # the two deprecated names the lint reports as well (one table for both)

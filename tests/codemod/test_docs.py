@@ -38,3 +38,19 @@ def test_migrate_doc_soft_placement_removal_is_the_migration() -> None:
     before, after = soft[0]
     header = "import tensorflow as tf\n"
     assert migrate_source(header + before.strip("\n") + "\n").code == header + after
+
+
+def _doc_blocks(text: str) -> list[tuple[str, str]]:
+    return re.findall(r"```python\n# before\n(.*?)\n# after\n(.*?)```", text, re.S)
+
+
+@pytest.mark.parametrize("where", ["README.md", "docs/migrate.md"])
+def test_conditional_horovod_and_xla_amp_examples_are_the_migration(where: str) -> None:
+    text = (ROOT / where).read_text(encoding="utf-8")
+    blocks = [(b, a) for b, a in _doc_blocks(text) if "hvd.local_rank()" in b or "ON_1" in b]
+    assert len(blocks) >= 1, where
+    header = "import tensorflow as tf\nimport tfcompat_gpu\n"
+    for before, after in blocks:
+        migrated = migrate_source(header + before.strip("\n") + "\n")
+        assert migrated.warnings == ()
+        assert migrated.code == header + after

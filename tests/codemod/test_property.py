@@ -25,6 +25,13 @@ PROTO_FIELDS = {
     "inter_op_parallelism_threads": st.sampled_from(["1", "4"]),
     "device_count": st.sampled_from(['{"CPU": 2}', '{"GPU": 1}', '{"CPU": 1, "GPU": 0}']),
 }
+GRAPH_SETTINGS = [
+    "config.graph_options.optimizer_options.global_jit_level = tf.OptimizerOptions.ON_1",
+    "config.graph_options.optimizer_options.global_jit_level = tf.OptimizerOptions.ON_2",
+    "config.graph_options.rewrite_options.auto_mixed_precision = RewriterConfig.ON",
+    "config.graph_options.place_pruned_graph = True",
+    'config.gpu_options.allocator_type = "BFC"',
+]
 GPU_FIELDS = {
     "allow_growth": st.sampled_from(["True", "False", "args.growth"]),
     "per_process_gpu_memory_fraction": st.sampled_from(["0.3", "0.5"]),
@@ -59,8 +66,20 @@ def programs(draw: st.DrawFn) -> str:
             lines.append(f"config = {tf}ConfigProto({', '.join(args)}){comment}")
     elif style == "attributes":
         lines.append(f"config = {tf}ConfigProto()")
-        lines += [f"config.{k} = {v}" for k, v in proto.items()]
-        lines += [f"config.gpu_options.{k} = {v}{comment}" for k, v in gpu.items()]
+        settings = [f"config.{k} = {v}" for k, v in proto.items()]
+        settings += [f"config.gpu_options.{k} = {v}{comment}" for k, v in gpu.items()]
+        settings += draw(st.lists(st.sampled_from(GRAPH_SETTINGS), max_size=2, unique=True))
+        for setting in settings:
+            # settings made under a flag, as training scripts do (some leave the if early)
+            guard = draw(st.sampled_from(["", "", "if args.flag:", "elif_chain", "return"]))
+            if guard == "":
+                lines.append(setting)
+            elif guard == "elif_chain":
+                lines += ["if args.a:", f"    {setting}", "elif args.b:", "    pass", "else:", f"    {setting}"]
+            elif guard == "return" and in_function:
+                lines += ["if args.dry_run:", f"    {setting}", "    return None"]
+            else:
+                lines += ["if args.flag:", f"    {setting}"]
     else:
         inner = ", ".join(f"{k}={v}" for k, v in gpu.items())
         lines.append(f"gpu_options = {tf}GPUOptions({inner}){comment}")
@@ -104,5 +123,12 @@ def test_output_compiles_and_a_second_run_changes_nothing(code: str, target: str
     compile(once.code, "<migrated>", "exec")
     twice = migrate_source(once.code, target=target)  # type: ignore[arg-type]
     assert twice.code == once.code
+    # every warning about a config names the construct that stopped it
+    for warning in once.warnings:
+        if "ConfigProto" in warning or "no TF2 successor" in warning:
+            assert warning.endswith("]"), warning
+    # a config left as it was is reported
+    if "ConfigProto(" in once.code and "compat.v1.ConfigProto()" not in once.code:
+        assert any("ConfigProto" in w or "config" in w for w in once.warnings), once.warnings
     if "\r\n" in code:
         assert "\n" not in once.code.replace("\r\n", "")

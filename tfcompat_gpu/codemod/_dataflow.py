@@ -7,10 +7,11 @@ migration needs (a name assigned several times in one block) and gives up, with
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 import libcst as cst
-from libcst.metadata import Assignment, Scope, ScopeProvider
+from libcst.metadata import Access, Assignment, Scope, ScopeProvider
 
 if TYPE_CHECKING:
     from tfcompat_gpu.codemod._base import MigrationCommand
@@ -19,7 +20,18 @@ __all__ = ["CannotFollow", "Dataflow"]
 
 
 class CannotFollow(Exception):
-    """The value cannot be traced for sure; the message says why."""
+    """The value cannot be traced for sure; the message says why.
+
+    ``construct`` names the one construct that stopped the migration (``"loop"``, a field's
+    path, ...): warnings end with it in brackets, so that a summary can count them by reason.
+    """
+
+    def __init__(self, message: str, construct: str = "untraced use") -> None:
+        super().__init__(message)
+        self.construct = construct
+
+    def warning(self, what: str) -> str:
+        return f"{what} left unchanged: {self} [{self.construct}]"
 
 
 class Dataflow:
@@ -44,7 +56,7 @@ class Dataflow:
         while current is not None and not isinstance(current, cst.BaseStatement):
             current = self._info.parent(current)
         if current is None:
-            raise CannotFollow("it is not inside a statement")
+            raise CannotFollow("it is not inside a statement", "expression outside a statement")
         return current
 
     def assigned_name(self, value: cst.CSTNode) -> tuple[cst.Name, cst.SimpleStatementLine] | None:
@@ -62,9 +74,7 @@ class Dataflow:
         """``value`` of ``target = value``, when ``target`` is the only target."""
         assign_target = self._info.parent(target)
         assign = (
-            self._info.parent(assign_target)
-            if isinstance(assign_target, cst.AssignTarget)
-            else None
+            self._info.parent(assign_target) if isinstance(assign_target, cst.AssignTarget) else None
         )
         if isinstance(assign, cst.Assign) and len(assign.targets) == 1:
             return assign.value
@@ -126,22 +136,40 @@ class Dataflow:
         line_of = self._info.line_of
         scope = self._scope(target)
         if scope is None:
-            raise CannotFollow(f"{target.value} is not in a scope the migration can follow")
+            raise CannotFollow(
+                f"{target.value} is not in a scope the migration can follow", "unknown scope"
+            )
         assignments = list(scope.assignments[target.value])
         if not all(isinstance(a, Assignment) for a in assignments):
-            raise CannotFollow(f"{target.value} is bound in a way the migration cannot follow")
+            raise CannotFollow(
+                f"{target.value} is bound in a way the migration cannot follow", "other binding"
+            )
         reads = {access.node: access for a in assignments for access in a.references}
         if len(assignments) == 1:
             return sorted((n for n in reads if isinstance(n, cst.Name)), key=line_of)
         own = self.target_statement(target)
         block = self._info.parent(own) if own is not None else None
+        if own is not None:
+            branches = [
+                self.branch_of(self.target_statement(a.node))
+                for a in assignments
+                if isinstance(a, Assignment)
+            ]
+            mine_branch = self.branch_of(own)
+            if (
+                mine_branch is not None
+                and all(b is not None and b[0] is mine_branch[0] for b in branches)
+                and len({id(b[1]) for b in branches if b is not None}) == len(branches)
+            ):
+                return self._branch_uses(target, mine_branch, reads, scope)
         lines: list[int] = []
         for assignment in assignments:
             assert isinstance(assignment, Assignment)
             statement = self.target_statement(assignment.node)
             if block is None or statement is None or self._info.parent(statement) is not block:
                 raise CannotFollow(
-                    f"{target.value} is assigned more than once, not all in one block"
+                    f"{target.value} is assigned more than once, not all in one block",
+                    "assigned in several blocks",
                 )
             lines.append(line_of(statement))
         mine = line_of(target)
@@ -157,9 +185,100 @@ class Dataflow:
             if access.scope is not scope:
                 raise CannotFollow(
                     f"{target.value} is assigned more than once and read in a nested function "
-                    f"(line {line}), so which value it reads is unknown"
+                    f"(line {line}), so which value it reads is unknown",
+                    "read in a nested function",
                 )
             uses.append(node)
+        return sorted(uses, key=line_of)
+
+    def branch_of(
+        self, statement: cst.CSTNode | None
+    ) -> tuple[cst.If, cst.IndentedBlock] | None:
+        """(the whole ``if``/``elif``/``else`` statement, the arm) a statement sits directly in."""
+        block = self._info.parent(statement) if statement is not None else None
+        if not isinstance(block, cst.IndentedBlock):
+            return None
+        holder = self._info.parent(block)
+        top = self._info.parent(holder) if isinstance(holder, cst.Else) else holder
+        if not isinstance(top, cst.If):
+            return None
+        while True:
+            parent = self._info.parent(top)
+            if not isinstance(parent, cst.If) or parent.orelse is not top:
+                return top, block
+            top = parent  # an elif
+
+    def _within(self, node: cst.CSTNode, outer: cst.CSTNode) -> bool:
+        current: cst.CSTNode | None = node
+        while current is not None and current is not outer:
+            current = self._info.parent(current)
+        return current is outer
+
+    def _branch_uses(
+        self,
+        target: cst.Name,
+        branch: tuple[cst.If, cst.IndentedBlock],
+        reads: Mapping[cst.Name | cst.Attribute | cst.BaseString, Access],
+        scope: Scope,
+    ) -> list[cst.Name]:
+        """Reads of a name assigned once in each arm of one ``if``: in its own arm after the
+        assignment, and after the ``if`` (where every arm's value may arrive).
+
+        The arms must not leave the ``if`` (``return``, ``break``, ...), so that every path
+        through an arm reaches the code after it.
+        """
+        top, arm = branch
+        line_of = self._info.line_of
+        jumps: list[cst.CSTNode] = []
+
+        class _Jumps(cst.CSTVisitor):
+            def visit_Return(self, n: cst.Return) -> None:
+                jumps.append(n)
+
+            def visit_Raise(self, n: cst.Raise) -> None:
+                jumps.append(n)
+
+            def visit_Break(self, n: cst.Break) -> None:
+                jumps.append(n)
+
+            def visit_Continue(self, n: cst.Continue) -> None:
+                jumps.append(n)
+
+            def visit_FunctionDef(self, n: cst.FunctionDef) -> bool:
+                return False
+
+        top.visit(_Jumps())
+        if jumps:
+            raise CannotFollow(
+                f"{target.value} is assigned in each arm of an if whose line "
+                f"{line_of(jumps[0])} may leave it",
+                "jump out of the if",
+            )
+        mine = line_of(target)
+        after = self._info.parent(top)
+        uses: list[cst.Name] = []
+        for node, access in reads.items():
+            if not isinstance(node, cst.Name):
+                continue
+            if access.scope is not scope:
+                raise CannotFollow(
+                    f"{target.value} is assigned more than once and read in a nested function "
+                    f"(line {line_of(node)}), so which value it reads is unknown",
+                    "read in a nested function",
+                )
+            if self._within(node, arm):
+                if line_of(node) > mine:
+                    uses.append(node)
+            elif self._within(node, top):
+                continue  # another arm's value
+            elif after is not None and self._within(node, after) and line_of(node) > line_of(top):
+                uses.append(node)
+            else:
+                raise CannotFollow(
+                    f"{target.value} is read on line {line_of(node)}, where no arm's value "
+                    "is known to have arrived",
+                    "assigned in several blocks",
+                )
         return sorted(uses, key=line_of)
 
     def definition(self, name: cst.Name) -> cst.Name | None:

@@ -14,6 +14,7 @@ import libcst as cst
 from tfcompat_gpu._kinds import parse_device_list
 from tfcompat_gpu.codemod._dataflow import CannotFollow
 from tfcompat_gpu.codemod._emit import free_name, growth_loop_code
+from tfcompat_gpu.codemod._proto_fields import OPTIMIZER_PREFIX, optimizer_code
 
 __all__ = ["BUILDERS", "NO_TF2_CALL", "device_counts", "tf2_code", "visible_ids"]
 
@@ -37,7 +38,8 @@ def device_counts(value: cst.BaseExpression | None) -> dict[str, int]:
         else:
             return counts
     raise CannotFollow(
-        "device_count is not a literal {'CPU': n, 'GPU': n}, so its TF2 calls are unknown"
+        "device_count is not a literal {'CPU': n, 'GPU': n}, so its TF2 calls are unknown",
+        "computed device_count",
     )
 
 
@@ -53,7 +55,8 @@ def visible_ids(value: cst.BaseExpression | None) -> tuple[int, ...] | None:
     if problem is not None or not ids or list(ids) != sorted(set(ids)):
         raise CannotFollow(
             "visible_device_list is not a literal list of GPU ids in ascending order; "
-            "eager TensorFlow cannot reorder GPUs, so there is no exact TF2 call"
+            "eager TensorFlow cannot reorder GPUs, so there is no exact TF2 call",
+            "computed visible_device_list",
         )
     return ids
 
@@ -133,26 +136,36 @@ def tf2_code(
 ) -> str:
     """The statements for ``settings`` (option name -> value), in their order.
 
+    ``optimizer.*`` keys (XLA auto-clustering, grappler rewrites) become one
+    ``tf.config.optimizer`` call each kind, after the GPU settings.
+
     ``tf_prefix()`` is what stands for ``tensorflow.`` (it may add the import); ``taken``
     holds the names in use, and gets the loop variables this code introduces.
     """
     for key in settings:
         if key in NO_TF2_CALL:
-            raise CannotFollow(NO_TF2_CALL[key])
+            raise CannotFollow(NO_TF2_CALL[key], f"{key} without TF2 call")
     counts = device_counts(settings.get("device_count"))
     visible = visible_ids(settings.get("visible_device_list"))
     if counts.get("GPU") is not None and visible is not None:
-        raise CannotFollow("device_count['GPU'] and visible_device_list together")
+        raise CannotFollow(
+            "device_count['GPU'] and visible_device_list together",
+            "device_count with visible_device_list",
+        )
     if "allow_growth" in settings and counts.get("CPU", 1) > 1:
         raise CannotFollow(
             "TensorFlow drops memory growth when logical CPUs are configured; "
-            "tfcompat_gpu.configure() handles that case"
+            "tfcompat_gpu.configure() handles that case",
+            "allow_growth with logical CPUs",
         )
-    unknown = [key for key in settings if key not in BUILDERS]
+    unknown = [key for key in settings if key not in BUILDERS and not key.startswith(OPTIMIZER_PREFIX)]
     if unknown:
-        raise CannotFollow(f"{unknown[0]} has no exact TF2 call")
+        raise CannotFollow(f"{unknown[0]} has no exact TF2 call", f"{unknown[0]} without TF2 call")
     tf = tf_prefix()
     return "".join(
         BUILDERS[key](_Emit(tf, code_for(node), taken, counts, visible))
         for key, node in settings.items()
+        if key in BUILDERS
+    ) + optimizer_code(
+        tf, {k: code_for(v) for k, v in settings.items() if k.startswith(OPTIMIZER_PREFIX)}
     )

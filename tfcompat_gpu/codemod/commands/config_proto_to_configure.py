@@ -18,6 +18,7 @@ from typing import ClassVar, TypeVar, Union, cast
 import libcst as cst
 from libcst.metadata import (
     Assignment,
+    QualifiedNameSource,
     Scope,
     ScopeProvider,
 )
@@ -48,12 +49,24 @@ from tfcompat_gpu.codemod._names import (
     top_level_imports,
 )
 from tfcompat_gpu.codemod._positions import SpanProvider
+from tfcompat_gpu.codemod._proto_fields import (
+    DEFAULT,
+    OPTIMIZER_PREFIX,
+    Successor,
+    classify,
+    optimizer_code,
+)
 
 __all__ = ["ConfigProtoToConfigureCommand"]
 
 _Block = Union[cst.Module, cst.IndentedBlock]
 _SESSION_PARAMS = ("target", "graph", "config")
 _N = TypeVar("_N", bound=cst.CSTNode)
+# a config handed to tfcompat_gpu.session(), which takes a ConfigProto: already migrated code
+# (a field with no successor kept on it), nothing to report
+_RECEIVED = "received by tfcompat_gpu.session()"
+# (line, ConfigProto path, value, the line under an ``if`` that sets it or None)
+_Found = tuple[int, str, cst.BaseExpression, Union[cst.SimpleStatementLine, None]]
 
 
 def _comments_in(node: cst.CSTNode) -> list[cst.Comment]:
@@ -87,6 +100,20 @@ class _Config:
     anchor_replaced: bool = True
     # ``def make_config(): ...; return config`` whose every call configures a session
     factory: cst.FunctionDef | None = None
+    # settings made under an ``if`` of the block: the line setting them -> its settings, and
+    # the statement of the block that holds it
+    conditional: dict[cst.SimpleStatementLine, dict[str, cst.BaseExpression]] = field(
+        default_factory=dict
+    )
+    outer: dict[cst.SimpleStatementLine, cst.BaseStatement] = field(default_factory=dict)
+    # a factory whose callers are in other modules
+    returns_proto: bool = False
+    # ``name = ConfigProto(...)`` and each top-level ``name.a.b = v`` line, by (line, path)
+    creation: cst.SimpleStatementLine | None = None
+    mutations: dict[tuple[int, str], cst.SimpleStatementLine] = field(default_factory=dict)
+    # fields with no successor, kept on a smaller ConfigProto the sessions still receive
+    kept: list[tuple[cst.SimpleStatementLine, CannotFollow]] = field(default_factory=list)
+    gpu_options_variable: bool = False
 
 
 @dataclass
@@ -126,22 +153,51 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
         kinds = {call: self.names_of(call.func) for call in calls}
         self._kinds = kinds
         configs: list[_Config] = []
+        failed: list[tuple[cst.Call, CannotFollow]] = []
         for call in calls:
             if CONFIG_PROTO in kinds[call]:
                 try:
                     configs.append(self._follow(call))
-                except CannotFollow as why:
-                    self._warn_once(call, f"ConfigProto left unchanged: {why}")
+                except CannotFollow as stopped:
+                    failed.append((call, stopped))
+        configs = self._without_failed_alternatives(configs, failed)
+        for call, reason in failed:
+            if reason.construct != _RECEIVED:
+                self._warn_once(call, reason.warning("ConfigProto"))
         configs = self._without_conflicts(configs)
-        for config in configs:
+        self._needs_facade = False
+        for group in self._alternatives(configs):
+            # the configs of one if's arms are migrated all together or not at all: the
+            # session after the if stops receiving any of them
+            saved = self._save()
+            current = group[0]
             try:
-                self._plan_config(config)
+                for current in group:
+                    self._plan_config(current)
             except CannotFollow as why:
-                self._warn_once(config.proto, f"ConfigProto left unchanged: {why}")
+                self._restore(saved)
+                self._warn_once(current.proto, why.warning("ConfigProto"))
+                beside = CannotFollow(
+                    f"the config built on line {self.line_of(current.proto)}, in another arm of "
+                    "the same if, cannot be migrated, and the session after the if receives "
+                    "either",
+                    "alternative config left",
+                )
+                for config in group:
+                    self._warn_once(config.proto, beside.warning("ConfigProto"))
+        if self._needs_facade:
+            need_import(self.context, _emit_facade.IMPORT)
+        followed = {sink for config in configs for sink in config.sinks}
+        imported = {
+            call
+            for call in calls
+            if kinds[call] & {SESSION, INTERACTIVE_SESSION}
+            and call not in followed
+            and self._plan_imported_factory(call)
+        }
         if self._migrated:
             self._drop_stale_imports(node)
             self._warn_kept_backend_imports(node)
-        followed = {sink for config in configs for sink in config.sinks}
         for call in calls:
             names = kinds[call]
             if names & SET_SESSION and call not in self._handled_set_session:
@@ -149,14 +205,15 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
                     self._warn_once(
                         call,
                         "set_session() does not exist with TF2 and Keras 3 and was left "
-                        "unchanged: configure the process once with tfcompat_gpu.configure()",
+                        "unchanged: configure the process once with tfcompat_gpu.configure() "
+                        "[set_session of an untraced session]",
                     )
             elif names & GET_SESSION:
                 self._warn_once(
                     call,
                     "get_session() does not exist with TF2 and Keras 3 and was left unchanged: "
                     "read the settings with tfcompat_gpu.current_config(), or run a v1 graph in "
-                    "tfcompat_gpu.session()",
+                    "tfcompat_gpu.session() [get_session]",
                 )
             elif names & {SESSION, INTERACTIVE_SESSION} and call not in followed:
                 config_arg = self._config_arg(call)
@@ -164,12 +221,72 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
                     config_arg is not None
                     and not self._is_none(config_arg)
                     and not self._is_proto(config_arg)
+                    and call not in imported
                 ):
                     self._warn_once(
                         call,
                         "the config passed to this session is built where the migration cannot "
-                        "follow it; left unchanged: pass its settings to tfcompat_gpu.configure()",
+                        "follow it; left unchanged: pass its settings to tfcompat_gpu.configure() "
+                        "[untraced config]",
                     )
+
+    def _alternatives(self, configs: list[_Config]) -> list[list[_Config]]:
+        """The configs, those built in the arms of one ``if`` in one group."""
+        groups: dict[int, list[_Config]] = {}
+        order: list[list[_Config]] = []
+        for config in configs:
+            branch = self._flow.branch_of(config.creation)
+            if branch is None:
+                order.append([config])
+                continue
+            if id(branch[0]) not in groups:
+                groups[id(branch[0])] = []
+                order.append(groups[id(branch[0])])
+            groups[id(branch[0])].append(config)
+        return order
+
+    def _without_failed_alternatives(
+        self, configs: list[_Config], failed: list[tuple[cst.Call, CannotFollow]]
+    ) -> list[_Config]:
+        """Drop the configs built in an ``if``'s arm beside one that cannot be followed."""
+        stuck: set[int] = set()
+        for call, _ in failed:
+            assigned = self._flow.assigned_name(call)
+            branch = self._flow.branch_of(assigned[1]) if assigned is not None else None
+            if branch is not None:
+                stuck.add(id(branch[0]))
+        kept: list[_Config] = []
+        for config in configs:
+            branch = self._flow.branch_of(config.creation)
+            if branch is not None and id(branch[0]) in stuck:
+                failed.append(
+                    (
+                        config.proto,
+                        CannotFollow(
+                            "the config built in another arm of the same if cannot be "
+                            "migrated, and the session after the if receives either",
+                            "alternative config left",
+                        ),
+                    )
+                )
+            else:
+                kept.append(config)
+        return kept
+
+    def _save(self) -> tuple[_Plan, bool, bool, set[cst.Call]]:
+        plan = self._plan
+        copy = _Plan(
+            remove=set(plan.remove),
+            insert=dict(plan.insert),
+            replace_anchor=set(plan.replace_anchor),
+            calls=dict(plan.calls),
+            comments=dict(plan.comments),
+            drop_aliases={k: set(v) for k, v in plan.drop_aliases.items()},
+        )
+        return copy, self._migrated, self._needs_facade, set(self._handled_set_session)
+
+    def _restore(self, saved: tuple[_Plan, bool, bool, set[cst.Call]]) -> None:
+        self._plan, self._migrated, self._needs_facade, self._handled_set_session = saved
 
     def _is_proto(self, node: cst.BaseExpression) -> bool:
         value = self._flow.value_of(node)
@@ -263,7 +380,8 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
                 self._warn_once(
                     statement,
                     f"{TENSORFLOW_BACKEND} does not exist with Keras >= 2.4; the import "
-                    f"stays because line {', '.join(map(str, lines))} still uses it",
+                    f"stays because line {', '.join(map(str, lines))} still uses it "
+                    "[tensorflow_backend still used]",
                 )
 
     def _lines_still_using(self, scope: Scope | None, name: str) -> list[int]:
@@ -320,7 +438,7 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
 
     def _follow(self, proto: cst.Call) -> _Config:
         config = _Config(proto=proto)
-        found: list[tuple[int, str, cst.BaseExpression]] = []
+        found: list[_Found] = []
         gpu_options = self._read_kwargs(proto, "", found, config)
         sink = self._session_of_arg(proto)
         if sink is not None:
@@ -334,18 +452,22 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
             elif assigned is None:
                 raise CannotFollow(
                     "it is not assigned to a name or passed to a session, so the settings "
-                    "cannot be traced to where they take effect"
+                    "cannot be traced to where they take effect",
+                    self._use_construct(proto, "not assigned to a name"),
                 )
             else:
                 target, line = assigned
                 if self._flow.declared_outside(target):
                     raise CannotFollow(
                         f"{target.value} is declared global or nonlocal, so code elsewhere "
-                        "may read it"
+                        "may read it",
+                        "global config",
                     )
                 config.building.append(line)
+                config.creation = line
                 self._read_uses(target, "", found, config)
         if gpu_options is not None:
+            config.gpu_options_variable = True
             self._follow_gpu_options(gpu_options, proto, found, config)
         self._collect_settings(found, config)
         return config
@@ -354,7 +476,7 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
         self,
         call: cst.Call,
         prefix: str,
-        found: list[tuple[int, str, cst.BaseExpression]],
+        found: list[_Found],
         config: _Config,
     ) -> cst.Name | None:
         """Record the keyword settings of ``call``; return a GPUOptions variable to follow."""
@@ -362,9 +484,12 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
         line = self.line_of(call)
         for arg in call.args:
             if arg.star:
-                raise CannotFollow(f"it is built from {arg.star}arguments, whose keys are unknown")
+                raise CannotFollow(
+                    f"it is built from {arg.star}arguments, whose keys are unknown",
+                    f"{arg.star}arguments",
+                )
             if arg.keyword is None:
-                raise CannotFollow("it is built from positional arguments")
+                raise CannotFollow("it is built from positional arguments", "positional arguments")
             key = arg.keyword.value
             if not prefix and key == "gpu_options":
                 value = arg.value
@@ -373,16 +498,19 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
                 elif isinstance(value, cst.Name):
                     variable = value
                 else:
-                    raise CannotFollow("its gpu_options is not a GPUOptions the migration can read")
+                    raise CannotFollow(
+                        "its gpu_options is not a GPUOptions the migration can read",
+                        "computed gpu_options",
+                    )
                 continue
-            found.append((line, prefix + key, arg.value))
+            found.append((line, prefix + key, arg.value, None))
         return variable
 
     def _read_uses(
         self,
         target: cst.Name,
         prefix: str,
-        found: list[tuple[int, str, cst.BaseExpression]],
+        found: list[_Found],
         config: _Config,
         gpu_options_use: cst.CSTNode | None = None,
     ) -> None:
@@ -405,15 +533,17 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
             if line is None or value is None:
                 raise CannotFollow(
                     f"{target.value} is used on line {self.line_of(node)} in a way the "
-                    "migration cannot follow (it escapes or is changed conditionally)"
+                    "migration cannot follow (it escapes or is changed conditionally)",
+                    self._use_construct(node, "other use"),
                 )
             if self.parent(line) is not block:
-                raise CannotFollow(
-                    f"{target.value} is changed on line {self.line_of(line)} in another block "
-                    "(conditionally or in a loop)"
-                )
+                config.outer[line] = self._condition_of(line, block, target)
+                found.append((self.line_of(line), prefix + path, value, line))
+                continue
             config.building.append(line)
-            found.append((self.line_of(line), prefix + path, value))
+            found.append((self.line_of(line), prefix + path, value, None))
+            if not prefix:
+                config.mutations[(self.line_of(line), path)] = line
 
     def _follow_factory(self, returned: cst.SimpleStatementLine, config: _Config) -> None:
         """A config returned by a function: every call of it must be a session's config.
@@ -425,10 +555,14 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
         block = self.parent(returned)
         function = self.parent(block) if isinstance(block, cst.IndentedBlock) else None
         if not isinstance(function, cst.FunctionDef):
-            raise CannotFollow("it is returned from somewhere else than a function body")
+            raise CannotFollow(
+                "it is returned from somewhere else than a function body", "return outside a function"
+            )
         self._factories.add(function)
         if config.factory is not None:
-            raise CannotFollow(f"{function.name.value}() returns it more than once")
+            raise CannotFollow(
+                f"{function.name.value}() returns it more than once", "factory returning twice"
+            )
         returns: list[cst.Return] = []
 
         class _Returns(cst.CSTVisitor):
@@ -445,7 +579,8 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
         if len(returns) != 1 or function.asynchronous is not None or function.decorators:
             raise CannotFollow(
                 f"{function.name.value}() is not a plain function with one return, so what "
-                "its callers get is unknown"
+                "its callers get is unknown",
+                "factory not a plain function",
             )
         scope = self.get_metadata(ScopeProvider, function, None)
         assignments = list(scope.assignments[function.name.value]) if scope is not None else []
@@ -454,7 +589,9 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
             or not isinstance(assignments[0], Assignment)
             or assignments[0].node is not function
         ):
-            raise CannotFollow(f"{function.name.value} is bound more than once")
+            raise CannotFollow(
+                f"{function.name.value} is bound more than once", "factory bound twice"
+            )
         calls = [access.node for access in assignments[0].references]
         for name in calls:
             call = self.parent(name)
@@ -464,16 +601,43 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
                 or call.func is not name
                 or sink is None
                 or SESSION not in self._kinds.get(sink, set())
-                or self._set_session_of(sink, record=False) is not None
             ):
                 raise CannotFollow(
                     f"{function.name.value}() is used on line {self.line_of(name)} otherwise "
-                    "than as the config of a tf.Session"
+                    "than as the config of a tf.Session",
+                    "factory "
+                    + self._use_construct(call if isinstance(call, cst.Call) else name, "other use"),
                 )
             config.sinks.append(sink)
-        if not calls:
-            raise CannotFollow(f"{function.name.value}() is never called")
+        if not calls and self.target != "facade":
+            raise CannotFollow(
+                f"{function.name.value}() is not called in this file, so what its callers do "
+                "with the config is unknown, and TF2 has no config object to return",
+                "factory called from other modules",
+            )
         config.factory = function
+        # callers in other modules may hand the config to any TF1 API (a RunConfig, a
+        # MonitoredTrainingSession): the function goes on returning a ConfigProto
+        config.returns_proto = not calls
+
+    def _use_construct(self, node: cst.CSTNode, otherwise: str) -> str:
+        """What a config escapes to, for the warning's reason: ``passed to RunConfig()``."""
+        while isinstance(self.parent(node), cst.Attribute):
+            node = self.parent(node)  # type: ignore[assignment]
+        if isinstance(self.parent(node), cst.AssignTarget):
+            return "kept on an attribute"
+        assign = self.parent(node)
+        if isinstance(assign, cst.Assign) and isinstance(assign.targets[0].target, cst.Attribute):
+            return "kept on an attribute"
+        arg = self.parent(node)
+        call = self.parent(arg) if isinstance(arg, cst.Arg) else None
+        if isinstance(call, cst.Call):
+            if any(q.name == "tfcompat_gpu.session" for q in self.qualified_names(call.func)):
+                return _RECEIVED
+            name = dotted(call.func)
+            if name is not None:
+                return f"passed to {name.split('.')[-1]}()"
+        return otherwise
 
     def _mutation(
         self, node: cst.CSTNode
@@ -514,52 +678,205 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
         self,
         name: cst.Name,
         proto: cst.Call,
-        found: list[tuple[int, str, cst.BaseExpression]],
+        found: list[_Found],
         config: _Config,
     ) -> None:
         target = self._flow.definition(name)
         if target is None:
-            raise CannotFollow(f"{name.value} is assigned where the migration cannot follow it")
+            raise CannotFollow(
+                f"{name.value} is assigned where the migration cannot follow it", "untraced GPUOptions"
+            )
         value = self._flow.assigned_value(target)
         if (
             not isinstance(target, cst.Name)
             or not isinstance(value, cst.Call)
             or GPU_OPTIONS not in self._kinds.get(value, set())
         ):
-            raise CannotFollow(f"{name.value} is not a GPUOptions built where it can be read")
+            raise CannotFollow(
+                f"{name.value} is not a GPUOptions built where it can be read", "untraced GPUOptions"
+            )
         assigned = self._flow.assigned_name(value)
         assert assigned is not None
         line = assigned[1]
         if config.building and self.parent(line) is not self.parent(config.building[0]):
-            raise CannotFollow(f"{name.value} is built in another block than the config")
+            raise CannotFollow(
+                f"{name.value} is built in another block than the config",
+                "GPUOptions in another block",
+            )
         self._read_kwargs(value, "gpu_options.", found, config)
         config.building.insert(0, line)
         self._read_uses(target, "gpu_options.", found, config, gpu_options_use=name)
 
-    def _collect_settings(
-        self, found: list[tuple[int, str, cst.BaseExpression]], config: _Config
-    ) -> None:
+    def _condition_of(
+        self, line: cst.SimpleStatementLine, block: cst.CSTNode | None, target: cst.Name
+    ) -> cst.BaseStatement:
+        """The statement of ``block`` holding ``line``, when only ``if``/``else`` lie between.
+
+        Then a ``configure()`` call in ``line``'s place runs exactly when the setting did, and
+        every path through the statement goes on to the code after it, where the session is:
+        a loop, ``try``, ``with`` or a jump (``return``, ``break``, ``raise``, ...) in it would
+        not prove that, so those keep the config as it is.
+        """
+        where = f"{target.value} is changed on line {self.line_of(line)}"
+        node: cst.CSTNode = line
+        while True:
+            parent = self.parent(node)
+            if parent is None:
+                raise CannotFollow(f"{where}, outside the block that builds it", "other scope")
+            if parent is block:
+                break
+            if isinstance(parent, (cst.For, cst.While)):
+                raise CannotFollow(f"{where} in a loop", "loop")
+            if isinstance(parent, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+                raise CannotFollow(f"{where} in a nested function", "nested function")
+            if isinstance(parent, (cst.Try, cst.TryStar, cst.ExceptHandler, cst.Finally)):
+                raise CannotFollow(f"{where} in a try statement", "try")
+            if isinstance(parent, cst.With):
+                raise CannotFollow(f"{where} in a with statement", "with")
+            if not isinstance(parent, (cst.IndentedBlock, cst.If, cst.Else)):
+                raise CannotFollow(
+                    f"{where} in a {type(parent).__name__} the migration does not follow",
+                    type(parent).__name__,
+                )
+            node = parent
+        assert isinstance(node, cst.BaseStatement)
+        jumps: list[cst.CSTNode] = []
+        tf_calls: list[cst.Call] = []
+        command = self
+
+        class _Jumps(cst.CSTVisitor):
+            def visit_Return(self, n: cst.Return) -> None:
+                jumps.append(n)
+
+            def visit_Raise(self, n: cst.Raise) -> None:
+                jumps.append(n)
+
+            def visit_Break(self, n: cst.Break) -> None:
+                jumps.append(n)
+
+            def visit_Continue(self, n: cst.Continue) -> None:
+                jumps.append(n)
+
+            def visit_Yield(self, n: cst.Yield) -> None:
+                jumps.append(n)
+
+            def visit_Call(self, n: cst.Call) -> None:
+                names = {q.name for q in command.qualified_names(n.func)}
+                if any(name.split(".")[0] in ("tensorflow", "keras", "sys") for name in names):
+                    tf_calls.append(n)
+
+        node.visit(_Jumps())
+        if jumps:
+            raise CannotFollow(
+                f"{where} under an if whose line {self.line_of(jumps[0])} may leave it before "
+                "the session",
+                "jump out of the if",
+            )
+        if tf_calls:
+            # a call to TensorFlow in the condition may start its runtime, after which the
+            # process-wide options can no longer change (in the original they wait for the
+            # session)
+            raise CannotFollow(
+                f"{where} under an if that calls TensorFlow (line {self.line_of(tf_calls[0])}), "
+                "which may start its runtime before the setting",
+                "TensorFlow call in the if",
+            )
+        return node
+
+    def _check_keepable(self, config: _Config) -> None:
+        """Whether fields with no successor can stay on a smaller ConfigProto.
+
+        They can when every consumer is a ``tf.Session`` that goes on receiving the config (as
+        ``tfcompat_gpu.session(config)``, which applies the GPU part process-wide and hands the
+        rest to the session): Keras' ``set_session`` has no session in Keras 3 to give it to,
+        and a factory's or a GPUOptions variable's lines are not the config's own.
+        """
+        why = config.kept[0][1]
+        if (
+            self.target != "facade"
+            or config.factory is not None
+            or config.creation is None
+            or config.gpu_options_variable
+            or not config.sinks
+        ):
+            raise why
+        for sink in config.sinks:
+            if (
+                SESSION not in self._kinds.get(sink, set())
+                or self._set_session_of(sink, record=False) is not None
+            ):
+                raise why
+
+    def _collect_settings(self, found: list[_Found], config: _Config) -> None:
         counts: list[str] = []
-        for _, path, value in sorted(found, key=lambda item: item[0]):
+        for _, path, value, under in sorted(found, key=lambda item: item[0]):
             if path == "device_count[]":
+                if under is not None:
+                    raise CannotFollow(
+                        f"device_count is changed conditionally on line {self.line_of(under)}",
+                        "conditional device_count",
+                    )
                 counts.append(self.code_of(value)[1:-1])
                 continue
             option = option_for_proto_path(path)
+            key: str
             if option is None:
-                raise CannotFollow(f"{path} has no tfcompat_gpu.configure() equivalent")
-            if option.name == "device_count" and not isinstance(value, cst.Dict) and counts:
-                raise CannotFollow("device_count is built from a value the migration cannot read")
-            config.settings[option.name] = value
+                try:
+                    outcome = classify(path, value)
+                except CannotFollow as why:
+                    kept = config.mutations.get((_, path)) if under is None else None
+                    if kept is None or why.construct != path:
+                        raise
+                    config.kept.append((kept, why))
+                    continue
+                if outcome is DEFAULT:
+                    continue  # TensorFlow's default: the setting changes nothing
+                assert isinstance(outcome, Successor)
+                key, value = outcome.key, cst.parse_expression(outcome.value)
+            else:
+                key = option.name
+            if key == "device_count" and not isinstance(value, cst.Dict) and counts:
+                raise CannotFollow(
+                    "device_count is built from a value the migration cannot read",
+                    "computed device_count",
+                )
+            if under is None:
+                config.settings[key] = value
+            else:
+                config.conditional.setdefault(under, {})[key] = value
         if counts:
             base = config.settings.get("device_count")
-            items = [self.code_of(e) for e in base.elements] if isinstance(base, cst.Dict) else []
+            items = (
+                [self.code_of(e) for e in base.elements]
+                if isinstance(base, cst.Dict)
+                else []
+            )
             config.settings["device_count"] = cst.parse_expression(
                 "{" + ", ".join([*items, *counts]) + "}"
+            )
+        for line in config.outer:
+            config.conditional.setdefault(line, {})
+        if config.kept:
+            self._check_keepable(config)
+        if config.conditional and config.factory is not None:
+            raise CannotFollow(
+                f"{config.factory.name.value}() changes it under a condition, and a returned "
+                "GPUConfig cannot say that",
+                "conditional setting in a factory",
             )
 
     def _without_conflicts(self, configs: list[_Config]) -> list[_Config]:
         """Configs that ask for different settings in one file cannot become one process config."""
-        seen = {self._settings_code(config) for config in configs}
+        # configs built in the arms of one if are alternatives: one of them runs
+        groups: dict[int, set[tuple[tuple[str, str], ...]]] = {}
+        alone: set[tuple[tuple[str, str], ...]] = set()
+        for config in configs:
+            branch = self._flow.branch_of(config.creation)
+            if branch is None:
+                alone.add(self._settings_code(config))
+            else:
+                groups.setdefault(id(branch[0]), set()).add(self._settings_code(config))
+        seen = {frozenset(codes) for codes in groups.values()} | {frozenset({c}) for c in alone}
         if len(seen) <= 1:
             return configs
         lines = ", ".join(str(self.line_of(config.proto)) for config in configs)
@@ -568,16 +885,29 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
                 config.proto,
                 f"ConfigProto left unchanged: the configs on lines {lines} ask for different "
                 "settings, but TensorFlow applies GPU options once per process (the first "
-                "session wins); settle on one tfcompat_gpu.configure() call",
+                "session wins); settle on one tfcompat_gpu.configure() call "
+                "[sessions asking for different settings]",
             )
         return []
 
     def _settings_code(self, config: _Config) -> tuple[tuple[str, str], ...]:
-        return tuple(sorted((k, self.module.code_for_node(v)) for k, v in config.settings.items()))
+        code = self.module.code_for_node
+        conditional = [
+            (f"if {self.module.code_for_node(self._outer_test(config, line))}: {k}", code(v))
+            for line, settings in config.conditional.items()
+            for k, v in settings.items()
+        ]
+        return tuple(sorted((k, code(v)) for k, v in config.settings.items())) + tuple(conditional)
+
+    def _outer_test(self, config: _Config, line: cst.SimpleStatementLine) -> cst.CSTNode:
+        outer = config.outer[line]
+        return outer.test if isinstance(outer, cst.If) else outer
 
     # ------------------------------------------------------------------ planning
 
     def _plan_config(self, config: _Config) -> None:
+        kept = {line for line, _ in config.kept}
+        config.building = [line for line in config.building if line not in kept]
         if config.building:
             block = self.parent(config.building[0])
             config.anchor = max(config.building, key=self.line_of)
@@ -585,7 +915,8 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
             for sink in config.sinks if config.factory is None else ():
                 if self.line_of(sink) <= last:
                     raise CannotFollow(
-                        f"a session on line {self.line_of(sink)} uses it before it is complete"
+                        f"a session on line {self.line_of(sink)} uses it before it is complete",
+                        "set after the session",
                     )
         else:
             anchor = self._flow.enclosing_statement(config.sinks[0])
@@ -593,34 +924,117 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
             config.anchor = anchor
             config.anchor_replaced = False
         if not isinstance(block, (cst.Module, cst.IndentedBlock)):
-            raise CannotFollow("it is built where no statement can be inserted")
+            raise CannotFollow(
+                "it is built where no statement can be inserted", "built inside an expression"
+            )
         config.block = block
-        new = self._configure_statements(config)
+        conditional = self._plan_conditional(config)
+        new = self._configure_statements(config, config.settings, config.anchor)
         remove: set[cst.BaseStatement] = set(config.building)
         calls: dict[cst.Call, cst.BaseExpression] = {}
         for sink in config.sinks:
-            self._plan_sink(sink, remove, calls, config.factory is not None)
+            self._plan_sink(sink, remove, calls, config.factory is not None or bool(kept))
         anchor = config.anchor
+        if kept:
+            new = self._plan_kept(config, remove, new)
         if anchor in remove:
             config.anchor_replaced = True
             remove.discard(anchor)
         plan = self._plan
         if anchor in plan.insert or anchor in plan.remove or remove & set(plan.insert):
-            raise CannotFollow("it shares its statements with another config")
+            raise CannotFollow("it shares its statements with another config", "shared statements")
+        if set(conditional) & (set(plan.insert) | plan.remove):
+            raise CannotFollow("it shares its statements with another config", "shared statements")
         plan.remove |= remove
         plan.insert[anchor] = new
+        for line, code in conditional.items():
+            plan.insert[line] = code
+            plan.replace_anchor.add(line)
+            plan.comments[line] = self._comments([line], [])
         if config.anchor_replaced:
             plan.replace_anchor.add(anchor)
         plan.calls.update(calls)
         gone = sorted(remove | ({anchor} if config.anchor_replaced else set()), key=self.line_of)
-        plan.comments[anchor] = self._comments(
-            gone, [sink for sink in calls if sink in config.sinks]
-        )
+        plan.comments[anchor] = self._comments(gone, [sink for sink in calls if sink in config.sinks])
         self._migrated = True
         if self.target == "facade" and (
-            new or any(SESSION in self._kinds.get(c, set()) for c in calls)
+            new
+            or any(conditional.values())
+            or any(SESSION in self._kinds.get(c, set()) for c in calls)
         ):
-            need_import(self.context, _emit_facade.IMPORT)
+            self._needs_facade = True
+
+    def _plan_conditional(self, config: _Config) -> dict[cst.BaseStatement, list[cst.BaseStatement]]:
+        """The ``configure()`` code that replaces each setting made under an ``if``.
+
+        ``configure()`` merges successive calls, so the settings made under a condition become
+        calls under the same condition, in the same order, provided every session comes after
+        the ``if`` (the setting was made before the session read the config) and a field set
+        both ways keeps its order (the unconditional call runs first).
+        """
+        code: dict[cst.BaseStatement, list[cst.BaseStatement]] = {}
+        if not config.conditional:
+            return code
+        assert config.anchor is not None
+        last = self.line_of(config.anchor) if config.building else 0
+        plain = set(config.settings)
+        for line, settings in config.conditional.items():
+            outer = config.outer[line]
+            for sink in config.sinks:
+                if self.line_of(sink) <= self.line_of(outer) or self._within(sink, outer):
+                    raise CannotFollow(
+                        f"a session on line {self.line_of(sink)} reads it before the change on "
+                        f"line {self.line_of(line)}",
+                        "set after the session",
+                    )
+            if plain & set(settings) and last > self.line_of(outer):
+                raise CannotFollow(
+                    f"{sorted(plain & set(settings))[0]} is set under a condition on line "
+                    f"{self.line_of(line)} and again after it",
+                    "set again after a condition",
+                )
+            code[line] = self._configure_statements(config, settings, line)
+        if self.target != "facade":
+            # the conditions may all hold: the calls must be exact together too
+            merged = {**config.settings}
+            for settings in config.conditional.values():
+                merged.update(settings)
+            tf2_code(merged, self.code_of, self._tf_prefix, set(self._taken))
+        return code
+
+    def _plan_kept(
+        self, config: _Config, remove: set[cst.BaseStatement], new: list[cst.BaseStatement]
+    ) -> list[cst.BaseStatement]:
+        """The config is built anew without settings (``tf.compat.v1.ConfigProto()``) where it
+        was created, its kept lines stay, and the sessions receive it."""
+        creation = config.creation
+        assert creation is not None
+        target = creation.body[0]
+        assert isinstance(target, cst.Assign)
+        name = self.code_of(target.targets[0].target)
+        empty = statements(f"{name} = {self._tf_prefix()}compat.v1.ConfigProto()\n")
+        for line, why in config.kept:
+            self._warn_once(
+                line,
+                f"{why.construct} has no TF2 successor; it stays on a ConfigProto the session "
+                f"still receives, the rest is migrated [{why.construct}]",
+            )
+        if creation is config.anchor:
+            return empty + new
+        remove.discard(creation)
+        plan = self._plan
+        if creation in plan.insert:
+            raise CannotFollow("it shares its statements with another config", "shared statements")
+        plan.insert[creation] = empty
+        plan.replace_anchor.add(creation)
+        plan.comments[creation] = _leading_lines(creation)
+        return new
+
+    def _within(self, node: cst.CSTNode, outer: cst.CSTNode) -> bool:
+        current: cst.CSTNode | None = node
+        while current is not None and current is not outer:
+            current = self.parent(current)
+        return current is outer
 
     def _comments(
         self, gone: Sequence[cst.BaseStatement], replaced: Sequence[cst.Call]
@@ -650,7 +1064,7 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
     ) -> None:
         interactive = INTERACTIVE_SESSION in self._kinds.get(sink, set())
         if factory:
-            calls[sink] = self._new_session(sink, interactive, keep_config=True)
+            self._plan_given_config(sink, calls)
             return
         if not interactive:
             set_session = self._set_session_of(sink)
@@ -668,6 +1082,56 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
                         remove.add(line)
                         return
         calls[sink] = self._new_session(sink, interactive)
+
+    def _plan_given_config(self, sink: cst.Call, calls: dict[cst.Call, cst.BaseExpression]) -> None:
+        """A session given a config that a function returns: the config is handed on as it is.
+
+        ``tfcompat_gpu.session()`` and ``tfcompat_gpu.configure()`` take a ``GPUConfig`` or a
+        ``ConfigProto``, so this holds whatever the function returns; under Keras'
+        ``set_session(tf.Session(config=f()))`` the process is configured with it.
+        """
+        interactive = INTERACTIVE_SESSION in self._kinds.get(sink, set())
+        line = None if interactive else self._set_session_of(sink)
+        if line is None:
+            calls[sink] = self._new_session(sink, interactive, keep_config=True)
+            return
+        statement = line.body[0]
+        assert isinstance(statement, cst.Expr)
+        assert isinstance(statement.value, cst.Call)
+        config = self._config_arg(sink)
+        assert config is not None
+        calls[statement.value] = cst.parse_expression(
+            _emit_facade.configure_given_code(self.code_of(config))
+        )
+
+    def _plan_imported_factory(self, sink: cst.Call) -> bool:
+        """``tf.Session(config=utils.get_config())``, the function imported from a local module.
+
+        The call site does not depend on what the function returns (see
+        :meth:`_plan_given_config`), so it migrates without following the function.
+        """
+        config = self._config_arg(sink)
+        if (
+            self.target != "facade"
+            or not isinstance(config, cst.Call)
+            or INTERACTIVE_SESSION in self._kinds.get(sink, set())
+        ):
+            return False
+        names = self.qualified_names(config.func)
+        if not names or any(
+            q.source is not QualifiedNameSource.IMPORT
+            or q.name.split(".")[0] in ("tensorflow", "keras", "tf_keras")
+            for q in names
+        ):
+            return False
+        calls: dict[cst.Call, cst.BaseExpression] = {}
+        self._plan_given_config(sink, calls)
+        if set(calls) & set(self._plan.calls):
+            return False
+        self._plan.calls.update(calls)
+        self._migrated = True
+        need_import(self.context, _emit_facade.IMPORT)
+        return True
 
     def _set_session_of(
         self, node: cst.CSTNode, *, record: bool = True
@@ -735,23 +1199,44 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
 
     # ------------------------------------------------------------------ emitted code
 
-    def _configure_statements(self, config: _Config) -> list[cst.BaseStatement]:
-        settings = {k: self.code_of(v) for k, v in config.settings.items()}
-        assert config.anchor is not None
-        indent = " " * self.get_metadata(SpanProvider, config.anchor)[1]
+    def _configure_statements(
+        self,
+        config: _Config,
+        settings_nodes: dict[str, cst.BaseExpression],
+        anchor: cst.BaseStatement,
+    ) -> list[cst.BaseStatement]:
+        settings = {k: self.code_of(v) for k, v in settings_nodes.items()}
+        indent = " " * self.get_metadata(SpanProvider, anchor)[1]
         if config.factory is not None:
             if self.target != "facade":
                 raise CannotFollow(
                     f"{config.factory.name.value}() returns it, and TF2 has no config object to "
                     "return (its GPU options are process-wide): use the default target, which "
-                    "returns a tfcompat_gpu.GPUConfig"
+                    "returns a tfcompat_gpu.GPUConfig",
+                    "factory with --target tf2",
                 )
-            return statements(_emit_facade.factory_return_code(settings, indent))
+            if any(k.startswith(OPTIMIZER_PREFIX) for k in settings):
+                raise CannotFollow(
+                    f"{config.factory.name.value}() returns it with graph options, which a "
+                    "GPUConfig does not hold",
+                    "graph options in a factory",
+                )
+            return statements(
+                _emit_facade.factory_return_code(settings, indent, proto=config.returns_proto)
+            )
         if not settings:
             return []
         if self.target == "facade":
-            return statements(_emit_facade.configure_code(settings, indent))
-        return statements(tf2_code(config.settings, self.code_of, self._tf_prefix, self._taken))
+            facade = {k: v for k, v in settings.items() if not k.startswith(OPTIMIZER_PREFIX)}
+            optimizer = {k: v for k, v in settings.items() if k.startswith(OPTIMIZER_PREFIX)}
+            code = _emit_facade.configure_code(facade, indent) if facade else ""
+            if optimizer:
+                # XLA and grappler rewrites are no GPU options: TF2's own calls set them on
+                # the context, whose config every later session and tf.function reads
+                # (tensorflow/python/eager/context.py, Context.config)
+                code += optimizer_code(self._tf_prefix(), optimizer)
+            return statements(code)
+        return statements(tf2_code(settings_nodes, self.code_of, self._tf_prefix, self._taken))
 
     # ------------------------------------------------------------------ rewriting
 
