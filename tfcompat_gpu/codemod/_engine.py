@@ -26,6 +26,7 @@ from tfcompat_gpu.codemod._base import (
 from tfcompat_gpu.codemod._focus import focus, unfocus
 from tfcompat_gpu.codemod._imports import add_imports, remove_imports
 from tfcompat_gpu.codemod._io import has_bare_cr, split_lines
+from tfcompat_gpu.codemod._limits import check_statements
 from tfcompat_gpu.codemod._positions import Span, SpanProvider
 from tfcompat_gpu.codemod._renames import TextRenamer
 from tfcompat_gpu.codemod._triage import Target
@@ -168,11 +169,14 @@ def migrate_parsed(
         rewrite=rewrite,
         tracked=lambda text: any(c.tracks_reads(text) for c in wanted),
     )
+    # what LibCST's parser cannot take must never reach it: it may crash the process
     if focused is not None:
+        check_statements(syntax.body[index] for index in focused.kept)
         new, notes = _migrate(focused.code, wanted, target, filename, set(taken))
         restored = unfocus(new, focused.stubs)
         if restored is not None:
             return restored, notes
+    check_statements(syntax.body)
     return _migrate(code, wanted, target, filename, taken)
 
 

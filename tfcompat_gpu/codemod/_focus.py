@@ -32,6 +32,8 @@ class Focus:
     """The file with the statements left out replaced by stubs."""
     stubs: tuple[tuple[str, str], ...]
     """(stub text, original text) of each statement left out (rewritten where ``rewrite`` did)."""
+    kept: tuple[int, ...] = ()
+    """The indexes (in the module's body) of the statements kept as they are."""
 
 
 def _bound(statement: ast.stmt) -> set[str]:
@@ -237,7 +239,7 @@ def focus(
             out[number] = ""
         original = rewritten.get(index, texts[index])
         stubs.append((stub, original[: len(original) - len(ending)]))
-    return Focus("".join(out), tuple(stubs))
+    return Focus("".join(out), tuple(stubs), tuple(i for i, k in enumerate(keep) if k))
 
 
 def unfocus(migrated: str, stubs: Sequence[tuple[str, str]]) -> str | None:

@@ -17,9 +17,12 @@ import os
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from tfcompat_gpu.codemod._io import split_lines
+
+if TYPE_CHECKING:
+    from multiprocessing.context import BaseContext
 
 __all__ = ["INSTALL_HINT", "main", "unified_diff"]
 
@@ -108,6 +111,7 @@ def _migrate_one(job: tuple[str, str, str]) -> _Outcome:
 
 def _migrate_file(job: tuple[str, str, str]) -> _Outcome:
     from tfcompat_gpu.codemod._io import Skip, read_source, write_source
+    from tfcompat_gpu.codemod._limits import TooComplex
     from tfcompat_gpu.codemod.api import migrate_source
 
     path, target, mode = job
@@ -122,6 +126,8 @@ def _migrate_file(job: tuple[str, str, str]) -> _Outcome:
             ) from None
         except RecursionError:
             raise Skip("cannot parse it (nested too deeply)") from None
+        except TooComplex as error:
+            raise Skip(f"cannot parse it with LibCST ({error})") from None
         except Exception as error:
             # code Python accepts and LibCST not (LibCST is loaded only for files that need it)
             from libcst import ParserSyntaxError
@@ -193,10 +199,72 @@ def _run(jobs: list[tuple[str, str, str]], workers: int) -> Iterable[_Outcome]:
         except ValueError:  # no fork on this platform
             yield from map(_migrate_one, jobs)
             return
-        with context.Pool(workers) as pool:
-            yield from pool.imap(_migrate_one, jobs, chunksize=max(1, len(jobs) // (workers * 8)))
+        yield from _pooled(jobs, workers, context)
         return
     yield from map(_migrate_one, jobs)
+
+
+def _migrate_batch(batch: list[tuple[str, str, str]]) -> list[_Outcome]:
+    return [_migrate_one(job) for job in batch]
+
+
+def _pooled(
+    jobs: list[tuple[str, str, str]], workers: int, context: BaseContext
+) -> Iterator[_Outcome]:
+    """The outcomes in the order of ``jobs``; a file whose worker dies is a skipped file.
+
+    A worker can die without a Python exception (a native parser's crash, the kernel's
+    out-of-memory killer).  ``multiprocessing.Pool`` then waits forever for its result;
+    ``ProcessPoolExecutor`` fails every pending call with ``BrokenProcessPool``.  The batch
+    that failed first is then run again one file per call in a new pool, and a single file
+    whose call fails once more runs alone in a worker of its own, so that only the file that
+    kills a worker is reported; the later batches run again too (their results may have
+    been lost with the pool).
+    """
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    size = max(1, len(jobs) // (workers * 8))
+    pending = [jobs[i : i + size] for i in range(0, len(jobs), size)]
+    while pending:
+        with ProcessPoolExecutor(workers, mp_context=context) as pool:
+            futures = [pool.submit(_migrate_batch, batch) for batch in pending]
+            for index, future in enumerate(futures):
+                try:
+                    outcomes = future.result()
+                except BrokenProcessPool:
+                    batch = pending[index]
+                    if len(batch) == 1:
+                        # another worker's death breaks this call too: alone, it is sure
+                        yield _alone(batch[0], context)
+                        pending = pending[index + 1 :]
+                    else:
+                        pending = [[job] for job in batch] + pending[index + 1 :]
+                    break
+                yield from outcomes
+            else:
+                pending = []
+
+
+def _alone(job: tuple[str, str, str], context: BaseContext) -> _Outcome:
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    with ProcessPoolExecutor(1, mp_context=context) as pool:
+        try:
+            return pool.submit(_migrate_one, job).result()
+        except BrokenProcessPool:
+            return _died(job[0])
+
+
+def _died(path: str) -> _Outcome:
+    return _Outcome(
+        messages=[
+            f"{path}: skipped: the process migrating it died (a crash in the parser, or it "
+            "ran out of memory); the file is unchanged"
+        ],
+        failed=True,
+    )
 
 
 class _Progress:

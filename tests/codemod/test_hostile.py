@@ -1,0 +1,83 @@
+"""``migrate`` on hostile input: a file LibCST cannot take, odd whitespace, odd names, odd options.
+
+Each test reproduces one failure seen with such input; the run must report the file as
+skipped (or do the right thing) and go on with the others.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("libcst")
+
+from _support import SAMPLE_LEGACY as LEGACY
+from _support import child_env
+
+# a legacy config LibCST must see, and an expression that nests past what its parser takes
+CHAIN = (
+    "import tensorflow as tf\n"
+    "config = tf.ConfigProto()\n"
+    "config.gpu_options.allow_growth = True\n"
+    "sess = tf.Session(config=config)\n"
+    "ready = config and " + " and ".join(["sess"] * 8000) + "\n"
+)
+
+
+def _cli(*args: str, cwd: Path, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "tfcompat_gpu", "migrate", *args],
+        cwd=cwd,
+        env=child_env(),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+
+
+def test_a_chain_the_native_parser_cannot_take_is_a_skipped_file(tmp_path: Path) -> None:
+    # LibCST 1.9's native parser dies with SIGSEGV on this file (8,000 ``and`` operands)
+    (tmp_path / "a_chain.py").write_text(CHAIN)
+    (tmp_path / "b_train.py").write_text(LEGACY)
+    done = _cli(".", cwd=tmp_path)
+    assert done.returncode == 1, (done.returncode, done.stderr[-2000:])
+    assert "a_chain.py: skipped: cannot parse it with LibCST (line 5 nests 8002 levels" in (
+        done.stderr
+    )
+    assert "+++ b/b_train.py" in done.stdout  # the run went on
+    assert (tmp_path / "a_chain.py").read_text() == CHAIN
+
+
+# The check before LibCST turned off: the worker really dies, and the run must still end.
+_WITHOUT_CHECK = """
+import sys
+try:
+    import tfcompat_gpu.codemod._limits as limits
+    limits.MAX_DEPTH = 10**9
+except ImportError:
+    pass
+from tfcompat_gpu.codemod.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_a_worker_that_dies_is_a_skipped_file_never_a_hang(tmp_path: Path) -> None:
+    for n in range(10):
+        (tmp_path / f"f{n}.py").write_text(CHAIN if n == 4 else LEGACY)
+    done = subprocess.run(
+        [sys.executable, "-c", _WITHOUT_CHECK, "migrate", "-j2", "."],
+        cwd=tmp_path,
+        env=child_env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 1, done.stderr[-2000:]
+    assert "f4.py: skipped: the process migrating it died" in done.stderr
+    assert done.stdout.count("+++ b/") == 9
+    assert (tmp_path / "f4.py").read_text() == CHAIN
