@@ -81,3 +81,24 @@ def test_a_worker_that_dies_is_a_skipped_file_never_a_hang(tmp_path: Path) -> No
     assert "f4.py: skipped: the process migrating it died" in done.stderr
     assert done.stdout.count("+++ b/") == 9
     assert (tmp_path / "f4.py").read_text() == CHAIN
+
+
+@pytest.mark.parametrize("jobs", ["-1", "-5", "two"])
+def test_a_negative_or_odd_worker_count_is_a_usage_error(tmp_path: Path, jobs: str) -> None:
+    (tmp_path / "train.py").write_text(LEGACY)
+    done = _cli("-j", jobs, "train.py", cwd=tmp_path)
+    assert done.returncode == 2, done.stderr
+    assert "argument -j/--jobs: expected" in done.stderr
+    assert done.stdout == ""
+
+
+def test_a_dangling_link_in_a_folder_does_not_fail_every_check(tmp_path: Path) -> None:
+    (tmp_path / "clean.py").write_text("print('nothing to do')\n")
+    (tmp_path / "gone.py").symlink_to(tmp_path / "removed.py")
+    done = _cli("--check", ".", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "gone.py: note: skipped, a dangling symbolic link" in done.stderr
+    # named on the command line, the link is a file the user asked for: still a failure
+    named = _cli("--check", "gone.py", cwd=tmp_path)
+    assert named.returncode == 1
+    assert "gone.py: skipped: dangling symbolic link" in named.stderr

@@ -42,6 +42,19 @@ class _Parser(argparse.ArgumentParser):
         raise _UsageError(f"{self.prog}: error: {message}")
 
 
+def _jobs(text: str) -> int:
+    """A worker count: 0 (one per idle CPU) or more."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(
+            f"expected 0 (one per idle CPU) or a positive number of workers, got {value}"
+        )
+    return value
+
+
 def _parser() -> _Parser:
     parser = _Parser(
         prog="tfcompat-gpu migrate",
@@ -62,10 +75,10 @@ def _parser() -> _Parser:
     parser.add_argument(
         "-j",
         "--jobs",
-        type=int,
+        type=_jobs,
         default=0,
         metavar="N",
-        help="worker processes (default: one per idle CPU)",
+        help="worker processes (default 0: one per idle CPU)",
     )
     parser.add_argument("paths", nargs="+", metavar="PATH", help="files or directories")
     return parser
@@ -174,8 +187,13 @@ def _files(paths: Sequence[str], note: Callable[[str], None]) -> Iterator[str]:
     real = {path: os.path.realpath(path) for path in found}
     direct = {real[path] for path in found if not os.path.islink(path)}
     seen: set[str] = set()
+    given = set(paths)
     for path in found:
         target = real[path]
+        if path not in given and os.path.islink(path) and not os.path.exists(path):
+            # a link to nothing found in a folder is no Python file: not a failure of the run
+            note(f"{path}: note: skipped, a dangling symbolic link")
+            continue
         if os.path.islink(path):
             if not _within(target, roots):
                 note(
