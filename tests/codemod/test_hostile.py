@@ -6,6 +6,8 @@ skipped (or do the right thing) and go on with the others.
 
 from __future__ import annotations
 
+import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -15,6 +17,7 @@ import pytest
 pytest.importorskip("libcst")
 
 from _support import SAMPLE_LEGACY as LEGACY
+from _support import SAMPLE_MIGRATED as MIGRATED
 from _support import child_env
 
 # a legacy config LibCST must see, and an expression that nests past what its parser takes
@@ -102,3 +105,56 @@ def test_a_dangling_link_in_a_folder_does_not_fail_every_check(tmp_path: Path) -
     named = _cli("--check", "gone.py", cwd=tmp_path)
     assert named.returncode == 1
     assert "gone.py: skipped: dangling symbolic link" in named.stderr
+
+
+def _git_apply(diff: str, folder: Path) -> None:
+    git = shutil.which("git")
+    if git is None:
+        pytest.skip("git is not installed")
+    subprocess.run([git, "init", "-q"], cwd=folder, check=True)
+    patch = folder.parent / f"{folder.name}.diff"
+    patch.write_bytes(os.fsencode(diff) if isinstance(diff, str) else diff)
+    applied = subprocess.run(
+        [git, "apply", "--verbose", str(patch)], cwd=folder, capture_output=True, text=True
+    )
+    assert applied.returncode == 0, applied.stderr
+
+
+@pytest.mark.parametrize(
+    "name", ["new\nline.py", "tab\there.py", 'quote"d.py', "back\\slash.py", "réglage.py"]
+)
+def test_odd_file_names_give_a_diff_git_applies(tmp_path: Path, name: str) -> None:
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / name).write_text(LEGACY)
+    done = subprocess.run(
+        [sys.executable, "-m", "tfcompat_gpu", "migrate", "."],
+        cwd=work,
+        env=child_env(),
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    header = done.stdout.split(b"\n")[:2]
+    assert header[0].startswith(b"--- ") and header[1].startswith(b"+++ "), header
+    _git_apply(done.stdout, work)
+    assert (work / name).read_text() == MIGRATED
+
+
+@pytest.mark.parametrize("given", ["../project", "../project/train.py", "../project/./sub/.."])
+def test_paths_outside_the_current_folder_give_a_diff_git_applies(
+    tmp_path: Path, given: str
+) -> None:
+    project, elsewhere = tmp_path / "project", tmp_path / "elsewhere"
+    project.mkdir()
+    (project / "sub").mkdir()
+    elsewhere.mkdir()
+    (project / "train.py").write_text(LEGACY)
+    done = _cli(given, cwd=elsewhere)
+    assert done.returncode == 0, done.stderr
+    assert "/.." not in done.stdout and "--- a/train.py" in done.stdout, done.stdout
+    root = given if not given.endswith(".py") else "../project"
+    assert f"apply it in {root}" in done.stderr
+    _git_apply(done.stdout, project)
+    assert (project / "train.py").read_text() == MIGRATED

@@ -31,6 +31,10 @@ INSTALL_HINT = (
 )
 
 
+_Job = tuple[str, str, str, str]
+"""(path, target, mode, the folder the diff names the file from: "" for the current one)."""
+
+
 class _UsageError(Exception):
     pass
 
@@ -85,15 +89,37 @@ def _parser() -> _Parser:
 
 
 def unified_diff(old: str, new: str, shown: str) -> str:
-    """A diff ``git apply`` accepts: lines split on ``\\n`` only, a missing final newline marked."""
+    """A diff ``git apply`` accepts: lines split on ``\\n`` only, a missing final newline marked,
+    a name with special characters quoted as git quotes it."""
     out: list[str] = []
     for line in difflib.unified_diff(
-        split_lines(old), split_lines(new), fromfile=f"a/{shown}", tofile=f"b/{shown}"
+        split_lines(old),
+        split_lines(new),
+        fromfile=_git_quoted(f"a/{shown}"),
+        tofile=_git_quoted(f"b/{shown}"),
     ):
         out.append(line)
         if not line.endswith("\n"):
             out.append("\n\\ No newline at end of file\n")
     return "".join(out)
+
+
+_C_ESCAPES = {7: "\\a", 8: "\\b", 9: "\\t", 10: "\\n", 11: "\\v", 12: "\\f", 13: "\\r"}
+_C_ESCAPES.update({ord('"'): '\\"', ord("\\"): "\\\\"})
+
+
+def _git_quoted(name: str) -> str:
+    """``name`` as git writes it in a diff header: in double quotes with C escapes (octal for
+    every byte outside printable ASCII) when it holds such a byte, a quote or a backslash,
+    else as it is (git's ``quote.c``, ``quote_c_style``, with ``core.quotePath`` on)."""
+    raw = os.fsencode(name)
+    if all(32 <= byte < 127 and byte not in b'"\\' for byte in raw):
+        return name
+    escaped = (
+        _C_ESCAPES.get(byte) or (chr(byte) if 32 <= byte < 127 else f"\\{byte:03o}")
+        for byte in raw
+    )
+    return '"' + "".join(escaped) + '"'
 
 
 @dataclass
@@ -104,12 +130,24 @@ class _Outcome:
     failed: bool = False
 
 
-def _shown(path: str) -> str:
-    relative = os.path.relpath(path)
-    return (path if relative.startswith("..") else relative).replace(os.sep, "/")
+def _shown(path: str, root: str) -> str:
+    """The name the diff gives ``path``: from the current folder, or from ``root`` (a
+    ``../`` in a diff's names is refused by ``git apply``)."""
+    return os.path.relpath(path, root or os.curdir).replace(os.sep, "/")
 
 
-def _migrate_one(job: tuple[str, str, str]) -> _Outcome:
+def _root(path: str, given: Sequence[str]) -> str:
+    """"" when ``path`` lies under the current folder, else the argument it was found
+    under (a file's own folder when it was named itself)."""
+    if not os.path.relpath(path).startswith(".." + os.sep) and os.path.relpath(path) != "..":
+        return ""
+    for top in given:
+        if os.path.isdir(top) and _within(os.path.abspath(path), [os.path.abspath(top)]):
+            return top
+    return os.path.dirname(path) or os.curdir
+
+
+def _migrate_one(job: _Job) -> _Outcome:
     # LibCST builds many short-lived objects per file, which reference counting frees; the
     # cycle collector's passes over them cost about 15% of a run.  It is off during one file
     # and on between files, so what a file leaves in cycles is collected before the next.
@@ -122,12 +160,12 @@ def _migrate_one(job: tuple[str, str, str]) -> _Outcome:
             gc.enable()
 
 
-def _migrate_file(job: tuple[str, str, str]) -> _Outcome:
+def _migrate_file(job: _Job) -> _Outcome:
     from tfcompat_gpu.codemod._io import Skip, read_source, write_source
     from tfcompat_gpu.codemod._limits import TooComplex
     from tfcompat_gpu.codemod.api import migrate_source
 
-    path, target, mode = job
+    path, target, mode, root = job
     outcome = _Outcome()
     try:
         source = read_source(path)
@@ -162,7 +200,7 @@ def _migrate_file(job: tuple[str, str, str]) -> _Outcome:
             outcome.messages.append(f"{path}: migrated")
         else:
             diff = unified_diff(
-                source.full_text(source.text), source.full_text(result.code), _shown(path)
+                source.full_text(source.text), source.full_text(result.code), _shown(path, root)
             )
             outcome.diff = diff.encode(source.encoding, "surrogateescape")
     except Skip as why:
@@ -207,7 +245,7 @@ def _files(paths: Sequence[str], note: Callable[[str], None]) -> Iterator[str]:
             yield path
 
 
-def _run(jobs: list[tuple[str, str, str]], workers: int) -> Iterable[_Outcome]:
+def _run(jobs: list[_Job], workers: int) -> Iterable[_Outcome]:
     # Files are independent: forked workers as check has; small runs stay in-process.
     if workers > 1 and len(jobs) >= 4 * workers:
         import multiprocessing
@@ -222,12 +260,12 @@ def _run(jobs: list[tuple[str, str, str]], workers: int) -> Iterable[_Outcome]:
     yield from map(_migrate_one, jobs)
 
 
-def _migrate_batch(batch: list[tuple[str, str, str]]) -> list[_Outcome]:
+def _migrate_batch(batch: list[_Job]) -> list[_Outcome]:
     return [_migrate_one(job) for job in batch]
 
 
 def _pooled(
-    jobs: list[tuple[str, str, str]], workers: int, context: BaseContext
+    jobs: list[_Job], workers: int, context: BaseContext
 ) -> Iterator[_Outcome]:
     """The outcomes in the order of ``jobs``; a file whose worker dies is a skipped file.
 
@@ -264,7 +302,7 @@ def _pooled(
                 pending = []
 
 
-def _alone(job: tuple[str, str, str], context: BaseContext) -> _Outcome:
+def _alone(job: _Job, context: BaseContext) -> _Outcome:
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
@@ -342,7 +380,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(line, file=stderr)
 
     mode = "write" if options.write else "check" if options.check else "diff"
-    jobs = [(path, options.target, mode) for path in _files(options.paths, note)]
+    jobs = [
+        (path, options.target, mode, _root(path, options.paths) if mode == "diff" else "")
+        for path in _files(options.paths, note)
+    ]
+    for root in sorted({job[3] for job in jobs} - {""}):
+        print(
+            f"tfcompat-gpu migrate: note: the diff names the files under {root} from there "
+            f"(outside the current folder): apply it in {root}",
+            file=stderr,
+        )
     progress = _Progress(stderr, len(jobs))
     changed = 0
     out = sys.stdout
