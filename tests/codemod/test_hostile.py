@@ -158,3 +158,25 @@ def test_paths_outside_the_current_folder_give_a_diff_git_applies(
     assert f"apply it in {root}" in done.stderr
     _git_apply(done.stdout, project)
     assert (project / "train.py").read_text() == MIGRATED
+
+
+def test_write_handles_the_longest_legal_file_name(tmp_path: Path) -> None:
+    longest = os.pathconf(tmp_path, "PC_NAME_MAX")
+    names = ["t" * (longest - 3) + ".py", "é" * ((longest - 3) // 2) + ".py"]
+    for name in names:
+        (tmp_path / name).write_text(LEGACY)
+    done = _cli("--write", ".", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    for name in names:
+        assert (tmp_path / name).read_text() == MIGRATED
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(names)  # no temporary left
+
+
+def test_write_never_splits_hard_links_silently(tmp_path: Path) -> None:
+    (tmp_path / "train.py").write_text(LEGACY)
+    os.link(tmp_path / "train.py", tmp_path / "alias.py")
+    done = _cli("--write", "train.py", cwd=tmp_path)
+    assert done.returncode == 1
+    assert "train.py: skipped: it has 2 hard links" in done.stderr
+    assert os.path.samefile(tmp_path / "train.py", tmp_path / "alias.py")
+    assert (tmp_path / "train.py").read_text() == LEGACY
