@@ -6,6 +6,7 @@ skipped (or do the right thing) and go on with the others.
 
 from __future__ import annotations
 
+import ast
 import os
 import shutil
 import subprocess
@@ -19,6 +20,10 @@ pytest.importorskip("libcst")
 from _support import SAMPLE_LEGACY as LEGACY
 from _support import SAMPLE_MIGRATED as MIGRATED
 from _support import child_env
+
+from tfcompat_gpu.codemod._engine import commands_for
+from tfcompat_gpu.codemod._focus import Focus, focus, unfocus
+from tfcompat_gpu.codemod.api import migrate_source
 
 # a legacy config LibCST must see, and an expression that nests past what its parser takes
 CHAIN = (
@@ -137,7 +142,8 @@ def test_odd_file_names_give_a_diff_git_applies(tmp_path: Path, name: str) -> No
     )
     assert done.returncode == 0, done.stderr
     header = done.stdout.split(b"\n")[:2]
-    assert header[0].startswith(b"--- ") and header[1].startswith(b"+++ "), header
+    assert header[0].startswith(b"--- "), header
+    assert header[1].startswith(b"+++ "), header
     _git_apply(done.stdout, work)
     assert (work / name).read_text() == MIGRATED
 
@@ -153,7 +159,8 @@ def test_paths_outside_the_current_folder_give_a_diff_git_applies(
     (project / "train.py").write_text(LEGACY)
     done = _cli(given, cwd=elsewhere)
     assert done.returncode == 0, done.stderr
-    assert "/.." not in done.stdout and "--- a/train.py" in done.stdout, done.stdout
+    assert "/.." not in done.stdout, done.stdout
+    assert "--- a/train.py" in done.stdout, done.stdout
     root = given if not given.endswith(".py") else "../project"
     assert f"apply it in {root}" in done.stderr
     _git_apply(done.stdout, project)
@@ -180,3 +187,55 @@ def test_write_never_splits_hard_links_silently(tmp_path: Path) -> None:
     assert "train.py: skipped: it has 2 hard links" in done.stderr
     assert os.path.samefile(tmp_path / "train.py", tmp_path / "alias.py")
     assert (tmp_path / "train.py").read_text() == LEGACY
+
+
+_CONFIG = (
+    "import tensorflow as tf\n"
+    "config = tf.ConfigProto()\n"
+    "config.gpu_options.allow_growth = True\n"
+    "sess = tf.Session(config=config)\n"
+)
+
+
+def _focused(code: str) -> Focus | None:
+    tree = ast.parse(code)
+    wanted = commands_for(code, tree)
+    return focus(code, tree, lambda text: any(c.relevant(text) for c in wanted))
+
+
+def test_libcsts_input_grows_with_the_kept_statements_not_with_the_file() -> None:
+    # thousands of small functions around a config: one stub holds them all
+    functions = "".join(f"def f{i}(x):\n    return x + {i}\n\n" for i in range(3000))
+    for code in (_CONFIG + functions, functions + _CONFIG + functions):
+        focused = _focused(code)
+        assert focused is not None
+        assert len(focused.stubs) <= 2
+        # the lines stay (positions are the file's), their text goes
+        assert focused.code.count("\n") == code.count("\n")
+        assert len(focused.code.replace("\n", "")) < 400
+        whole = migrate_source(code)
+        assert whole.changed
+        assert "tfcompat_gpu.configure(allow_growth=True)" in whole.code
+        assert whole.code.endswith(functions)
+
+
+def test_one_long_line_of_data_is_left_out_of_libcsts_input() -> None:
+    # 7 lines of legacy code and one 1.5 MB line: the share left out is counted in bytes
+    data = "DATA = [" + ", ".join(str(i) for i in range(200_000)) + "]\n"
+    code = _CONFIG + "print(sess)\nprint(config)\n" + data
+    assert len(data) > 1_000_000
+    focused = _focused(code)
+    assert focused is not None
+    assert "DATA" not in focused.code
+    assert migrate_source(code).code.endswith(data)
+
+
+def test_restoring_thousands_of_stubs_checks_each_one() -> None:
+    stubs = [(f"__tfcompat_gpu_kept_{i}__()", f"x{i} = {i}") for i in range(20_000)]
+    migrated = "import tfcompat_gpu\n" + "\n".join(stub for stub, _ in stubs) + "\n"
+    restored = unfocus(migrated, stubs)
+    assert restored == "import tfcompat_gpu\n" + "\n".join(o for _, o in stubs) + "\n"
+    # a stub the migration touched, lost or doubled: the whole file goes to LibCST instead
+    assert unfocus(migrated.replace("kept_7__()", "kept_7__(1)"), stubs) is None
+    assert unfocus(migrated.replace(stubs[9][0], ""), stubs) is None
+    assert unfocus(migrated + stubs[3][0], stubs) is None

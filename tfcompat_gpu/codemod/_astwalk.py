@@ -19,6 +19,8 @@ __all__ = ["DEFINITIONS", "children", "statement_spans", "walk"]
 DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 """The statements that open a scope of their own."""
 _FIELDS: dict[type[ast.AST], tuple[str, ...]] = {}
+# nodes without child nodes (but their context): most of a data literal's nodes
+_LEAVES = frozenset({ast.Constant, ast.Name, ast.Pass, ast.Break, ast.Continue})
 
 
 def _fields(kind: type[ast.AST]) -> tuple[str, ...]:
@@ -50,7 +52,8 @@ def walk(node: ast.AST) -> Iterator[ast.AST]:
     while todo:
         node = todo.pop()
         yield node
-        todo.extend(reversed(children(node)))
+        if type(node) not in _LEAVES:
+            todo.extend(reversed(children(node)))
 
 
 def statement_spans(body: list[ast.stmt]) -> list[tuple[int, int]] | None:
