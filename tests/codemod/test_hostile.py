@@ -20,8 +20,9 @@ pytest.importorskip("libcst")
 from _support import SAMPLE_LEGACY as LEGACY
 from _support import SAMPLE_MIGRATED as MIGRATED
 from _support import child_env
+from binding_forms import available
 
-from tfcompat_gpu.codemod._engine import commands_for
+from tfcompat_gpu.codemod._engine import _migrate, commands_for
 from tfcompat_gpu.codemod._focus import Focus, focus, unfocus
 from tfcompat_gpu.codemod.api import migrate_source
 
@@ -239,3 +240,28 @@ def test_restoring_thousands_of_stubs_checks_each_one() -> None:
     assert unfocus(migrated.replace("kept_7__()", "kept_7__(1)"), stubs) is None
     assert unfocus(migrated.replace(stubs[9][0], ""), stubs) is None
     assert unfocus(migrated + stubs[3][0], stubs) is None
+
+
+_PADDING = "".join(f"def helper_{i}(x):\n    return x + {i}\n\n" for i in range(12))
+
+
+@pytest.mark.parametrize(("form", "template"), available(), ids=[f for f, _ in available()])
+@pytest.mark.parametrize("name", ["config", "sess", "tf"])
+def test_the_focus_sees_every_binding_form(form: str, template: str, name: str) -> None:
+    # the statement that binds the name again is not about GPU configuration: left out of
+    # LibCST's input, unless the focus sees that it binds a name the kept code uses
+    code = (
+        "import tensorflow as tf\n"
+        "config = tf.ConfigProto()\n"
+        "config.gpu_options.allow_growth = True\n"
+        + _PADDING
+        + template.format(name=name)
+        + _PADDING
+        + "sess = tf.Session(config=config)\n"
+        "sess.run(1)\n"
+    )
+    tree = ast.parse(code)
+    wanted = commands_for(code, tree)
+    whole, notes = _migrate(code, wanted, "facade", "", set())
+    fast = migrate_source(code)
+    assert (fast.code, fast.warnings) == (whole, notes)

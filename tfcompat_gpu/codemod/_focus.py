@@ -18,7 +18,13 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from tfcompat_gpu.codemod._astwalk import DEFINITIONS, children, statement_spans, walk
+from tfcompat_gpu.codemod._astwalk import (
+    DEFINITIONS,
+    children,
+    named_bindings,
+    statement_spans,
+    walk,
+)
 from tfcompat_gpu.codemod._io import has_bare_cr, split_lines
 
 __all__ = ["Focus", "focus", "unfocus"]
@@ -50,11 +56,9 @@ def _bound(statement: ast.stmt) -> set[str]:
             continue  # only ``global`` names bind outside a definition
         elif isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
             names.add(node.id)
-        elif isinstance(node, (ast.Import, ast.ImportFrom)):
-            for alias in node.names:
-                names.add(alias.asname or alias.name.split(".")[0])
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            names.add(node.name)
+        else:
+            # imports, nested definitions, except-as, match captures, type parameters
+            names.update(named_bindings(node))
     return names
 
 
@@ -78,8 +82,9 @@ def _collect(nodes: Sequence[ast.AST]) -> tuple[set[str], set[str], set[str]]:
                 stored.add(node.name)
             read |= _free(node)
             continue
-        elif isinstance(node, (ast.Import, ast.ImportFrom)):
-            stored.update(alias.asname or alias.name.split(".")[0] for alias in node.names)
+        else:
+            # imports, except-as, match captures, type parameters
+            stored.update(named_bindings(node))
         todo.extend(children(node))
     return stored, read, declared
 
