@@ -265,3 +265,46 @@ def test_the_focus_sees_every_binding_form(form: str, template: str, name: str) 
     whole, notes = _migrate(code, wanted, "facade", "", set())
     fast = migrate_source(code)
     assert (fast.code, fast.warnings) == (whole, notes)
+
+
+FORM_FEED_CASES = {
+    # a form feed in a block's indentation: Python reads the block as indented by four
+    "in-indentation": (
+        "import tensorflow as tf\n"
+        "config = tf.ConfigProto()\n"
+        "config.gpu_options.allow_growth = True\n"
+        "sess = tf.Session(config=config)\n"
+        "if sess:\n"
+        "\f    sess.run(1)\n"
+    ),
+    # form feeds opening untouched lines, a page break line, one inside a string
+    "line-starts": (
+        "import tensorflow as tf\n"
+        "\fconfig = tf.ConfigProto()\n"
+        "config.gpu_options.allow_growth = True\n"
+        "\f\n"
+        "\fsess = tf.Session(config=config)\n"
+        "\fprint(sess)\n"
+        "def f():\n"
+        "    x = 1\n"
+        "  \f    return x\n"
+        'TEXT = """\n\f  kept as it is\n"""\n'
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(FORM_FEED_CASES))
+def test_form_feeds_at_line_starts_are_kept_on_both_paths(case: str) -> None:
+    code = FORM_FEED_CASES[case]
+    tree = ast.parse(code)
+    wanted = commands_for(code, tree)
+    whole, notes = _migrate(code, wanted, "facade", "", set())
+    fast = migrate_source(code)
+    assert (fast.code, fast.warnings) == (whole, notes)
+    assert "tfcompat_gpu.configure(allow_growth=True)" in whole
+    compile(whole, case, "exec")
+    # every line the migration did not rewrite is still there, form feeds and all
+    untouched = [line for line in code.splitlines(True) if "config" not in line]
+    kept = whole.splitlines(True)
+    for line in untouched:
+        assert line in kept, line

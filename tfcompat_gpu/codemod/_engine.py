@@ -24,6 +24,7 @@ from tfcompat_gpu.codemod._base import (
     parent_map,
 )
 from tfcompat_gpu.codemod._focus import focus, unfocus
+from tfcompat_gpu.codemod._formfeeds import with_form_feeds, without_form_feeds
 from tfcompat_gpu.codemod._imports import add_imports, remove_imports
 from tfcompat_gpu.codemod._io import has_bare_cr, split_lines
 from tfcompat_gpu.codemod._limits import check_statements
@@ -181,6 +182,19 @@ def migrate_parsed(
 
 
 def _migrate(
+    code: str,
+    wanted: Sequence[type[MigrationCommand]],
+    target: Target,
+    filename: str,
+    taken: set[str],
+) -> tuple[str, tuple[str, ...]]:
+    # LibCST drops form feeds at line starts and fails on some (see ._formfeeds)
+    plain, stripped = without_form_feeds(code)
+    new, notes = _migrate_plain(plain, wanted, target, filename, taken)
+    return with_form_feeds(plain, new, stripped), notes
+
+
+def _migrate_plain(
     code: str,
     wanted: Sequence[type[MigrationCommand]],
     target: Target,
