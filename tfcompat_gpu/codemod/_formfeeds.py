@@ -67,26 +67,37 @@ def without_form_feeds(code: str) -> tuple[str, Stripped]:
         if index + 1 in in_strings:
             continue
         line = lines[index]
-        indent = len(line) - len(line.lstrip(" \t\f"))
-        cut = line.rindex("\f", 0, indent) + 1
         stripped[index] = line
-        lines[index] = line[cut:]
+        lines[index] = line[_cut(line) :]
     return "".join(lines), stripped
+
+
+def _cut(line: str) -> int:
+    """Where the leading whitespace of ``line`` is cut: after its last form feed."""
+    indent = len(line) - len(line.lstrip(" \t\f"))
+    return line.rindex("\f", 0, indent) + 1
 
 
 def with_form_feeds(plain: str, new: str, stripped: Stripped) -> str:
     """``new`` (LibCST's output for ``plain``) with the lines of ``stripped`` as they were
-    wherever LibCST left the line unchanged."""
+    wherever LibCST left the line unchanged; a line it changed in place (a block of changed
+    lines as long as the old one) gets its form feeds back in front of its new text."""
     if not stripped:
         return new
     old_lines = split_lines(plain)
     new_lines = split_lines(new)
     matcher = difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False)
-    for tag, old_start, old_end, new_start, _ in matcher.get_opcodes():
-        if tag != "equal":
+    for tag, old_start, old_end, new_start, new_end in matcher.get_opcodes():
+        if tag not in ("equal", "replace") or old_end - old_start != new_end - new_start:
             continue
         for offset in range(old_end - old_start):
             original = stripped.get(old_start + offset)
-            if original is not None:
+            if original is None:
+                continue
+            if tag == "equal":
                 new_lines[new_start + offset] = original
+            else:
+                new_lines[new_start + offset] = original[: _cut(original)] + (
+                    new_lines[new_start + offset]
+                )
     return "".join(new_lines)
