@@ -119,21 +119,26 @@ def write_tree(root: Path, files: int, legacy_every: int) -> list[Path]:
     return paths
 
 
-def sized_file(target_bytes: int) -> str:
-    """A legacy configuration among model code, about ``target_bytes`` long."""
+def sized_file(target_bytes: int, small: bool = False) -> str:
+    """A legacy configuration among model code (or among small functions, which make many
+    statements per byte), about ``target_bytes`` long."""
     rng = random.Random(2)
     head = legacy_file(3, 1, rng)
     blocks = []
     size = len(head)
     i = 0
     while size < target_bytes:
-        block = MODEL.format(
-            i=i,
-            gpu="0",
-            n_in=rng.choice([32, 64, 128]),
-            hidden=rng.choice([64, 256]),
-            lr=rng.choice([0.001, 0.01]),
-            epochs=rng.choice([5, 10, 20]),
+        block = (
+            f"def f{i}(x):\n    return x + {i}\n\n"
+            if small
+            else MODEL.format(
+                i=i,
+                gpu="0",
+                n_in=rng.choice([32, 64, 128]),
+                hidden=rng.choice([64, 256]),
+                lr=rng.choice([0.001, 0.01]),
+                epochs=rng.choice([5, 10, 20]),
+            )
         )
         blocks.append(block)
         size += len(block)
@@ -147,22 +152,25 @@ def bytes_series(repeat: int) -> bool:
     from tfcompat_gpu.codemod.api import migrate_source
     from tfcompat_gpu.lint.engine import check_bytes
 
-    print("4. bytes series: one legacy file among model code, in process (best of runs)")
-    rates = []
-    for fraction in (1 / 16, 1 / 8, 1 / 4, 1 / 2, 1):
-        code = sized_file(int(MAX_BYTES * fraction) - 20_000)
-        data = code.encode()
-        assert migrate_source(code).changed
-        migrate = best(lambda code=code: migrate_source(code), repeat)
-        check = best(lambda data=data: check_bytes(data, "big.py"), repeat)
-        rate = migrate / len(data)
-        rates.append(rate)
-        print(
-            f"   {len(data) / 1e6:5.2f} MB: migrate {migrate:7.2f} s "
-            f"({rate * 1e9:7.1f} ns/byte, {rate / rates[0]:.2f}x the smallest's), "
-            f"check {check:6.2f} s, migrate / check {migrate / check:.2f}x"
-        )
-    flat = all(rate <= 1.25 * rates[0] for rate in rates)
+    print("4. bytes series: one legacy file among code, in process (best of runs)")
+    flat = True
+    for small in (False, True):
+        print(f"   among {'small functions' if small else 'model code'}:")
+        rates: list[float] = []
+        for fraction in (1 / 16, 1 / 8, 1 / 4, 1 / 2, 1):
+            code = sized_file(int(MAX_BYTES * fraction) - 20_000, small)
+            data = code.encode()
+            assert migrate_source(code).changed
+            migrate = best(lambda code=code: migrate_source(code), repeat)
+            check = best(lambda data=data: check_bytes(data, "big.py"), repeat)
+            rate = migrate / len(data)
+            rates.append(rate)
+            print(
+                f"   {len(data) / 1e6:5.2f} MB: migrate {migrate:7.2f} s "
+                f"({rate * 1e9:7.1f} ns/byte, {rate / rates[0]:.2f}x the smallest's), "
+                f"check {check:6.2f} s, migrate / check {migrate / check:.2f}x"
+            )
+        flat = flat and all(rate <= 1.25 * rates[0] for rate in rates)
     print(
         f"   time per byte flat or falling (each <= 1.25x the smallest's): "
         f"{'OK' if flat else 'MISSED'}"
