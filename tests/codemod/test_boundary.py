@@ -56,17 +56,17 @@ def hostile(draw: st.DrawFn) -> str:
         )
     )
     if kind == "chain":
-        n = draw(st.sampled_from([2, 50, 399, 401, 2_000, 8_000, 12_000]))
+        n = draw(st.sampled_from([2, 50, 299, 301, 399, 2_000, 8_000, 12_000]))
         return f"ready = {_chain(n, draw(st.sampled_from(['and', 'or'])))}\n"
     if kind == "nested":
         depth = draw(st.sampled_from([5, 60, 150, 199, 201]))
         opening, closing = draw(st.sampled_from([("(", ")"), ("[", "]"), ("f(", ")")]))
         return f"deep = {opening * depth}config{closing * depth}\n"
     if kind == "prefix":
-        depth = draw(st.sampled_from([10, 300, 399, 420, 900]))
+        depth = draw(st.sampled_from([10, 299, 301, 420, 900]))
         return f"deep = {draw(st.sampled_from(['not ', '-', '~', 'lambda: ']) ) * depth}sess\n"
     if kind == "attribute":
-        depth = draw(st.sampled_from([10, 390, 450, 900]))
+        depth = draw(st.sampled_from([10, 299, 301, 450, 900]))
         return f"deep = config{draw(st.sampled_from(['.a', '[0]', '()'])) * depth}\n"
     if kind == "literal":
         size = draw(st.sampled_from([10, 10_000, 200_000]))

@@ -24,6 +24,7 @@ from binding_forms import available
 
 from tfcompat_gpu.codemod._engine import _migrate, commands_for
 from tfcompat_gpu.codemod._focus import Focus, focus, unfocus
+from tfcompat_gpu.codemod._limits import MAX_DEPTH, TooComplex, depth
 from tfcompat_gpu.codemod.api import migrate_source
 
 # a legacy config LibCST must see, and an expression that nests past what its parser takes
@@ -308,3 +309,24 @@ def test_form_feeds_at_line_starts_are_kept_on_both_paths(case: str) -> None:
     kept = whole.splitlines(True)
     for line in untouched:
         assert line in kept, line
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda n: "config and " + " and ".join(["x"] * (n - 1)),
+        lambda n: "config" + "[0]" * (n - 1),
+        lambda n: "not " * (n - 1) + "config",
+        lambda n: "config" + "()" * (n - 1),
+    ],
+    ids=["and-chain", "subscripts", "not", "calls"],
+)
+def test_the_depth_limit_lets_through_what_libcst_takes_and_no_more(make: object) -> None:
+    head = _CONFIG
+    # the statement's own level and the assignment's: MAX_DEPTH levels in all
+    at_limit = head + "ready = " + make(MAX_DEPTH - 2) + "\n"  # type: ignore[operator]
+    assert depth(ast.parse(at_limit).body[-1]) <= MAX_DEPTH
+    migrate_source(at_limit)  # no RecursionError, no crash
+    over = head + "ready = " + make(MAX_DEPTH + 5) + "\n"  # type: ignore[operator]
+    with pytest.raises(TooComplex):
+        migrate_source(over)
