@@ -48,7 +48,7 @@ def named_bindings(node: ast.AST) -> tuple[str, ...]:
     ``with ... as``, walrus, ``del``, ``type X = ...``) and of ``global`` / ``nonlocal``,
     these are every name a Python program binds.
 
-    >>> named_bindings(ast.parse("try: pass\nexcept E as err: pass").body[0].handlers[0])
+    >>> named_bindings(ast.parse("try: pass\\nexcept E as err: pass").body[0].handlers[0])
     ('err',)
     """
     if isinstance(node, ast.ExceptHandler):
