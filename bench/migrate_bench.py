@@ -11,11 +11,18 @@ code, graph-mode model code around them):
 2. size series: one file at 1x, 2x and 4x its size, ``migrate_source`` in process (best of
    ``--repeat``): the time per line should stay flat (linear time);
 3. mostly-clean tree (one file in ten configures a GPU, the others are model code):
-   ``tfcompat-gpu migrate`` against ``tfcompat-gpu check`` on the same tree.
+   ``tfcompat-gpu migrate`` against ``tfcompat-gpu check`` on the same tree;
+4. bytes series: one legacy configuration among model code, files of about 0.3, 0.6, 1.2,
+   2.5 and 5 MB (the largest file migrate reads), ``migrate_source`` and ``check``'s
+   ``check_bytes`` in process (best of ``--repeat``): the time per byte, and its ratio to the
+   smallest file's, should stay flat or fall;
+5. one huge line: a 7-line legacy file plus one 1.5 MB line of data, ``migrate_source``
+   against ``check_bytes``.
 
-Usage: python bench/migrate_bench.py [--files 200] [--repeat 3] [--keep DIR]
+Usage: python bench/migrate_bench.py [--files 200] [--repeat 3] [--keep DIR] [--sizes-only]
 Targets: >= 2x faster than tf_upgrade_v2 (wall, one worker per CPU); 4x size within 1.5x of 4x
-the 1x time; mostly-clean tree within 2x of check's time.
+the 1x time; mostly-clean tree within 2x of check's time; in the bytes series, no size's time
+per byte above 1.25x the smallest's; the huge line within 3x of check's time.
 """
 
 from __future__ import annotations
@@ -112,11 +119,93 @@ def write_tree(root: Path, files: int, legacy_every: int) -> list[Path]:
     return paths
 
 
+def sized_file(target_bytes: int, small: bool = False) -> str:
+    """A legacy configuration among model code (or among small functions, which make many
+    statements per byte), about ``target_bytes`` long."""
+    rng = random.Random(2)
+    head = legacy_file(3, 1, rng)
+    blocks = []
+    size = len(head)
+    i = 0
+    while size < target_bytes:
+        block = (
+            f"def f{i}(x):\n    return x + {i}\n\n"
+            if small
+            else MODEL.format(
+                i=i,
+                gpu="0",
+                n_in=rng.choice([32, 64, 128]),
+                hidden=rng.choice([64, 256]),
+                lr=rng.choice([0.001, 0.01]),
+                epochs=rng.choice([5, 10, 20]),
+            )
+        )
+        blocks.append(block)
+        size += len(block)
+        i += 1
+    return head + "".join(blocks)
+
+
+def bytes_series(repeat: int) -> bool:
+    """Measurements 4 and 5; True when both meet their targets."""
+    from tfcompat_gpu.codemod._io import MAX_BYTES
+    from tfcompat_gpu.codemod.api import migrate_source
+    from tfcompat_gpu.lint.engine import check_bytes
+
+    print("4. bytes series: one legacy file among code, in process (best of runs)")
+    flat = True
+    for small in (False, True):
+        print(f"   among {'small functions' if small else 'model code'}:")
+        rates: list[float] = []
+        for fraction in (1 / 16, 1 / 8, 1 / 4, 1 / 2, 1):
+            code = sized_file(int(MAX_BYTES * fraction) - 20_000, small)
+            data = code.encode()
+            assert migrate_source(code).changed
+            migrate = best(lambda code=code: migrate_source(code), repeat)
+            check = best(lambda data=data: check_bytes(data, "big.py"), repeat)
+            rate = migrate / len(data)
+            rates.append(rate)
+            print(
+                f"   {len(data) / 1e6:5.2f} MB: migrate {migrate:7.2f} s "
+                f"({rate * 1e9:7.1f} ns/byte, {rate / rates[0]:.2f}x the smallest's), "
+                f"check {check:6.2f} s, migrate / check {migrate / check:.2f}x"
+            )
+        flat = flat and all(rate <= 1.25 * rates[0] for rate in rates)
+    print(
+        f"   time per byte flat or falling (each <= 1.25x the smallest's): "
+        f"{'OK' if flat else 'MISSED'}"
+    )
+    print("5. one huge line: 7 lines of legacy code and one 1.5 MB line of data")
+    code = (
+        "import tensorflow as tf\n"
+        "config = tf.ConfigProto()\n"
+        "config.gpu_options.allow_growth = True\n"
+        "config.gpu_options.visible_device_list = '0'\n"
+        "sess = tf.Session(config=config)\n"
+        "print(sess.run(tf.constant(1)))\n"
+        "sess.close()\n"
+        "DATA = [" + ", ".join(str(i) for i in range(220_000)) + "]\n"
+    )
+    data = code.encode()
+    assert migrate_source(code).changed
+    migrate = best(lambda: migrate_source(code), repeat)
+    check = best(lambda: check_bytes(data, "huge.py"), repeat)
+    close = migrate <= 3 * check
+    print(
+        f"   {len(data) / 1e6:.2f} MB: migrate {migrate:.2f} s, check {check:.2f} s, "
+        f"migrate / check {migrate / check:.2f}x (target <= 3x) {'OK' if close else 'MISSED'}"
+    )
+    return flat and close
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--files", type=int, default=200)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--keep", help="generate the trees here and keep them")
+    parser.add_argument(
+        "--sizes-only", action="store_true", help="only the bytes series and the huge line (4, 5)"
+    )
     parser.add_argument(
         "--tf-upgrade", default=str(Path(sys.executable).with_name("tf_upgrade_v2"))
     )
@@ -130,6 +219,8 @@ def main() -> int:
     # otherwise make every process compile the package's source)
     compileall.compile_dir(os.path.join(root, "tfcompat_gpu"), quiet=1)
     cli = [sys.executable, "-m", "tfcompat_gpu"]
+    if args.sizes_only:
+        return 0 if bytes_series(n) else 1
 
     work = Path(args.keep or tempfile.mkdtemp(prefix="migrate-bench-"))
     legacy, clean = work / "legacy", work / "clean"
@@ -211,7 +302,8 @@ def main() -> int:
     )
     if not args.keep:
         shutil.rmtree(work, ignore_errors=True)
-    return 0 if speedup >= 2 and linear and close else 1
+    sized = bytes_series(n)
+    return 0 if speedup >= 2 and linear and close and sized else 1
 
 
 if __name__ == "__main__":

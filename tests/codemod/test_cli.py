@@ -39,7 +39,9 @@ def test_default_prints_a_diff_and_changes_nothing(
 ) -> None:
     assert main(["migrate", str(project)]) == 0
     out, err = capsys.readouterr()
-    assert f"--- a/{project / 'train.py'}" in out
+    # outside the current folder: named from the folder given, which the note says
+    assert "--- a/train.py" in out
+    assert f"the diff names the files under {project} from there" in err
     assert "+tfcompat_gpu.configure(allow_growth=True)" in out
     assert "-config.gpu_options.allow_growth = True  # keep" in out
     assert "clean.py" not in out

@@ -14,11 +14,13 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-__all__ = ["DEFINITIONS", "children", "statement_spans", "walk"]
+__all__ = ["DEFINITIONS", "children", "named_bindings", "statement_spans", "walk"]
 
 DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 """The statements that open a scope of their own."""
 _FIELDS: dict[type[ast.AST], tuple[str, ...]] = {}
+# nodes without child nodes (but their context): most of a data literal's nodes
+_LEAVES = frozenset({ast.Constant, ast.Name, ast.Pass, ast.Break, ast.Continue})
 
 
 def _fields(kind: type[ast.AST]) -> tuple[str, ...]:
@@ -26,6 +28,44 @@ def _fields(kind: type[ast.AST]) -> tuple[str, ...]:
     if names is None:
         names = _FIELDS[kind] = tuple(name for name in kind._fields if name != "ctx")
     return names
+
+
+def _node_types(*names: str) -> tuple[type[ast.AST], ...]:
+    # the ast node types of these names this Python has (match: 3.10, type parameters: 3.12)
+    return tuple(getattr(ast, name) for name in names if hasattr(ast, name))
+
+
+_CAPTURES = _node_types("MatchAs", "MatchStar")
+_MAPPINGS = _node_types("MatchMapping")
+_TYPE_PARAMETERS = _node_types("TypeVar", "ParamSpec", "TypeVarTuple")
+
+
+def named_bindings(node: ast.AST) -> tuple[str, ...]:
+    """The names ``node`` binds by a plain string field, not by an :class:`ast.Name` store
+    below it: ``except E as name``, ``case name`` / ``case [*name]`` / ``case {**name}`` /
+    ``case P() as name``, ``import a.b as name``, a type parameter (3.12), and a ``def`` or
+    ``class`` name.  With the names of stored :class:`ast.Name` nodes (assignments, ``for``,
+    ``with ... as``, walrus, ``del``, ``type X = ...``) and of ``global`` / ``nonlocal``,
+    these are every name a Python program binds.
+
+    >>> named_bindings(ast.parse("try: pass\\nexcept E as err: pass").body[0].handlers[0])
+    ('err',)
+    """
+    if isinstance(node, ast.ExceptHandler):
+        return (node.name,) if node.name else ()
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
+        return tuple(alias.asname or alias.name.split(".")[0] for alias in node.names)
+    if isinstance(node, DEFINITIONS):
+        return (node.name,)
+    if isinstance(node, _CAPTURES):
+        name = getattr(node, "name", None)
+        return (name,) if name else ()
+    if isinstance(node, _MAPPINGS):
+        rest = getattr(node, "rest", None)
+        return (rest,) if rest else ()
+    if isinstance(node, _TYPE_PARAMETERS):
+        return (getattr(node, "name"),)  # noqa: B009 (3.12 node types, unknown to mypy on 3.9)
+    return ()
 
 
 def children(node: ast.AST) -> list[ast.AST]:
@@ -50,7 +90,8 @@ def walk(node: ast.AST) -> Iterator[ast.AST]:
     while todo:
         node = todo.pop()
         yield node
-        todo.extend(reversed(children(node)))
+        if type(node) not in _LEAVES:
+            todo.extend(reversed(children(node)))
 
 
 def statement_spans(body: list[ast.stmt]) -> list[tuple[int, int]] | None:

@@ -24,8 +24,10 @@ from tfcompat_gpu.codemod._base import (
     parent_map,
 )
 from tfcompat_gpu.codemod._focus import focus, unfocus
+from tfcompat_gpu.codemod._formfeeds import with_form_feeds, without_form_feeds
 from tfcompat_gpu.codemod._imports import add_imports, remove_imports
 from tfcompat_gpu.codemod._io import has_bare_cr, split_lines
+from tfcompat_gpu.codemod._limits import check_statements
 from tfcompat_gpu.codemod._positions import Span, SpanProvider
 from tfcompat_gpu.codemod._renames import TextRenamer
 from tfcompat_gpu.codemod._triage import UPGRADE_PRECHECKS, Target
@@ -177,15 +179,31 @@ def migrate_parsed(
         rewrite=rewrite,
         tracked=lambda text: any(c.tracks_reads(text) for c in wanted),
     )
+    # what LibCST's parser cannot take must never reach it: it may crash the process
     if focused is not None:
+        check_statements(syntax.body[index] for index in focused.kept)
         new, notes = _migrate(focused.code, wanted, target, filename, set(taken))
         restored = unfocus(new, focused.stubs)
         if restored is not None:
             return restored, notes
+    check_statements(syntax.body)
     return _migrate(code, wanted, target, filename, taken)
 
 
 def _migrate(
+    code: str,
+    wanted: Sequence[type[MigrationCommand]],
+    target: Target,
+    filename: str,
+    taken: set[str],
+) -> tuple[str, tuple[str, ...]]:
+    # LibCST drops form feeds at line starts and fails on some (see ._formfeeds)
+    plain, stripped = without_form_feeds(code)
+    new, notes = _migrate_plain(plain, wanted, target, filename, taken)
+    return with_form_feeds(plain, new, stripped), notes
+
+
+def _migrate_plain(
     code: str,
     wanted: Sequence[type[MigrationCommand]],
     target: Target,

@@ -14,10 +14,17 @@ were.
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from tfcompat_gpu.codemod._astwalk import DEFINITIONS, children, statement_spans, walk
+from tfcompat_gpu.codemod._astwalk import (
+    DEFINITIONS,
+    children,
+    named_bindings,
+    statement_spans,
+    walk,
+)
 from tfcompat_gpu.codemod._io import has_bare_cr, split_lines
 
 __all__ = ["Focus", "focus", "unfocus"]
@@ -32,24 +39,26 @@ class Focus:
     """The file with the statements left out replaced by stubs."""
     stubs: tuple[tuple[str, str], ...]
     """(stub text, original text) of each statement left out (rewritten where ``rewrite`` did)."""
+    kept: tuple[int, ...] = ()
+    """The indexes (in the module's body) of the statements kept as they are."""
 
 
 def _bound(statement: ast.stmt) -> set[str]:
     """Module-level names a top-level statement binds."""
     names: set[str] = set()
+    definition = isinstance(statement, DEFINITIONS)
+    if definition:
+        names.add(statement.name)  # type: ignore[attr-defined]
     for node in walk(statement):
         if isinstance(node, ast.Global):
             names.update(node.names)
-    if isinstance(statement, DEFINITIONS):
-        return names | {statement.name}
-    for node in walk(statement):
-        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+        elif definition:
+            continue  # only ``global`` names bind outside a definition
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
             names.add(node.id)
-        elif isinstance(node, (ast.Import, ast.ImportFrom)):
-            for alias in node.names:
-                names.add(alias.asname or alias.name.split(".")[0])
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            names.add(node.name)
+        else:
+            # imports, nested definitions, except-as, match captures, type parameters
+            names.update(named_bindings(node))
     return names
 
 
@@ -73,8 +82,9 @@ def _collect(nodes: Sequence[ast.AST]) -> tuple[set[str], set[str], set[str]]:
                 stored.add(node.name)
             read |= _free(node)
             continue
-        elif isinstance(node, (ast.Import, ast.ImportFrom)):
-            stored.update(alias.asname or alias.name.split(".")[0] for alias in node.names)
+        else:
+            # imports, except-as, match captures, type parameters
+            stored.update(named_bindings(node))
         todo.extend(children(node))
     return stored, read, declared
 
@@ -180,19 +190,32 @@ def focus(
     followed = module_names - (imported - elsewhere)
     shared = set().union(*(n for n, k in zip(names, keep) if k)) & followed
     rebound = set().union(*(b for b, k in zip(bound, keep) if k)) & followed
-    changed = True
-    while changed:
-        changed = False
-        for index, statement_names in enumerate(names):
+    # to a fixed point: a statement that reads a shared name, or defines a rebound one, is
+    # kept and shares its own names; each name is followed once (linear in the file)
+    readers: dict[str, list[int]] = {}
+    definers: dict[str, list[int]] = {}
+    for index, (read, named) in enumerate(zip(matched, defined)):
+        if not keep[index]:
+            for name in read & followed:
+                readers.setdefault(name, []).append(index)
+            for name in named & followed:
+                definers.setdefault(name, []).append(index)
+    todo = [(name, readers) for name in shared] + [(name, definers) for name in rebound]
+    while todo:
+        name, users = todo.pop()
+        for index in users.get(name, ()):
             if keep[index]:
                 continue
-            if matched[index] & shared or defined[index] & rebound:
-                keep[index] = True
-                shared |= statement_names & followed
-                rebound |= bound[index] & followed
-                changed = True
-    left_out = sum(end - start + 1 for (start, end), k in zip(spans, keep) if not k)
-    if left_out < min_left_out * max(len(lines), 1):
+            keep[index] = True
+            for new in (names[index] & followed) - shared:
+                shared.add(new)
+                todo.append((new, readers))
+            for new in (bound[index] & followed) - rebound:
+                rebound.add(new)
+                todo.append((new, definers))
+    # counted in characters, not lines: one long line of data is most of a file
+    left_out = sum(len(text) for text, k in zip(texts, keep) if not k)
+    if left_out < min_left_out * max(len(code), 1):
         return None
     only_imported = imported - elsewhere
     every_line = only_imported
@@ -203,17 +226,27 @@ def focus(
                 every_line |= binds
     out = list(lines)
     stubs: list[tuple[str, str]] = []
-    for index, ((start, end), statement) in enumerate(zip(spans, body)):
-        if keep[index]:
-            continue
+    # each run of statements left out side by side is one stub: LibCST's work then grows
+    # with the statements kept, not with the file
+    runs: list[list[int]] = []
+    for index, k in enumerate(keep):
+        if not k:
+            if runs and runs[-1][-1] == index - 1:
+                runs[-1].append(index)
+            else:
+                runs.append([index])
+    for run in runs:
+        start, end = spans[run[0]][0], spans[run[-1]][1]
         first_read: dict[str, int] = {}
         reads: dict[int, dict[str, None]] = {}  # line -> the names read there, once each
-        for node in walk(statement):
-            if isinstance(node, ast.Name) and node.id in only_imported:
-                if node.id in every_line:
-                    reads.setdefault(node.lineno, {})[node.id] = None
-                else:
-                    first_read[node.id] = min(node.lineno, first_read.get(node.id, node.lineno))
+        for index in run:
+            for node in walk(body[index]):
+                if isinstance(node, ast.Name) and node.id in only_imported:
+                    if node.id in every_line:
+                        reads.setdefault(node.lineno, {})[node.id] = None
+                    else:
+                        first = first_read.get(node.id, node.lineno)
+                        first_read[node.id] = min(node.lineno, first)
         newline = "\r\n" if lines[end - 1].endswith("\r\n") else "\n"
         ending = newline if lines[end - 1].endswith("\n") else ""
         if not reads:
@@ -221,7 +254,7 @@ def focus(
             # inside the parentheses are several each
             used = "".join(f"{name}, " for name in sorted(first_read))
             lines_held = f'"""{newline * (end - start)}"""' if end > start else ""
-            stub = _STUB.format(index) + "(" + (used + lines_held).rstrip(", ") + ")"
+            stub = _STUB.format(run[0]) + "(" + (used + lines_held).rstrip(", ") + ")"
         else:
             for name, number in first_read.items():
                 reads.setdefault(number, {})[name] = None
@@ -229,21 +262,46 @@ def focus(
             for number in range(start, end + 1):
                 used = "".join(f"{name}, " for name in sorted(reads.get(number, {})))
                 stub_lines.append(used.rstrip(" "))
-            stub_lines[0] = _STUB.format(index) + "(" + stub_lines[0]
+            stub_lines[0] = _STUB.format(run[0]) + "(" + stub_lines[0]
             stub_lines[-1] += ")"
             stub = newline.join(stub_lines)
         out[start - 1] = stub + ending
         for number in range(start, end):
             out[number] = ""
-        original = rewritten.get(index, texts[index])
+        # the statements as they go back (rewritten where ``rewrite`` did), with the
+        # comments and empty lines between them
+        pieces: list[str] = []
+        previous_end = start - 1
+        for index in run:
+            if pieces:
+                pieces.append("".join(lines[previous_end : spans[index][0] - 1]))
+            pieces.append(rewritten.get(index, texts[index]))
+            previous_end = spans[index][1]
+        original = "".join(pieces)
         stubs.append((stub, original[: len(original) - len(ending)]))
-    return Focus("".join(out), tuple(stubs))
+    return Focus("".join(out), tuple(stubs), tuple(i for i, k in enumerate(keep) if k))
+
+
+_STUB_MARK = re.compile(re.escape(_MARK) + r"\d+__")
 
 
 def unfocus(migrated: str, stubs: Sequence[tuple[str, str]]) -> str | None:
-    """``migrated`` with the statements left out back in place; None if a stub was touched."""
-    for stub, original in stubs:
-        if migrated.count(stub) != 1:
+    """``migrated`` with the statements left out back in place; None if a stub was touched.
+
+    One pass over the text: each stub must be found once, as it was written.
+    """
+    wanted = {stub[: stub.index("(")]: (stub, original) for stub, original in stubs}
+    pieces: list[str] = []
+    done = 0
+    found = 0
+    for match in _STUB_MARK.finditer(migrated):
+        entry = wanted.pop(match.group(), None)
+        if entry is None or not migrated.startswith(entry[0], match.start()):
             return None
-        migrated = migrated.replace(stub, original, 1)
-    return migrated
+        pieces += [migrated[done : match.start()], entry[1]]
+        done = match.start() + len(entry[0])
+        found += 1
+    if wanted or found != len(stubs):
+        return None
+    pieces.append(migrated[done:])
+    return "".join(pieces)

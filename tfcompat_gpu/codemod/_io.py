@@ -147,6 +147,12 @@ def write_source(source: Source, data: bytes) -> None:
         raise Skip("the file is read-only")
     if _read_only(folder, folder_info):
         raise Skip("its folder is read-only")
+    if now.st_nlink > 1:
+        # the new file replaces this name only: the other names would keep the old text
+        raise Skip(
+            f"it has {now.st_nlink} hard links, which replacing it would split into two "
+            "files; migrate a copy (or run without --write and apply the diff)"
+        )
     if (now.st_mtime_ns, now.st_size, now.st_ino) != (
         source.stat.st_mtime_ns,
         source.stat.st_size,
@@ -155,9 +161,7 @@ def write_source(source: Source, data: bytes) -> None:
         raise Skip("it changed while it was being migrated")
     temp: str | None = None
     try:
-        fd, temp = tempfile.mkstemp(
-            dir=folder, prefix=f".{os.path.basename(source.path)}.", suffix=".tmp"
-        )
+        fd, temp = tempfile.mkstemp(dir=folder, prefix=_temp_prefix(source.path), suffix=".tmp")
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
@@ -176,6 +180,20 @@ def write_source(source: Source, data: bytes) -> None:
             with contextlib.suppress(OSError):
                 os.unlink(temp)
     _sync_folder(folder)
+
+
+def _temp_prefix(path: str) -> str:
+    """``.NAME.`` for the temporary file, ``NAME`` cut so that the whole name (with mkstemp's
+    8 random characters and ``.tmp``) fits in the folder's longest name, counted in bytes."""
+    name = os.path.basename(path)
+    try:
+        longest = os.pathconf(os.path.dirname(path) or ".", "PC_NAME_MAX")
+    except (OSError, ValueError, AttributeError):
+        longest = 255
+    room = max(longest, 32) - len(".") - len(".") - 8 - len(".tmp")
+    while len(os.fsencode(name)) > room:
+        name = name[:-1]
+    return f".{name}."
 
 
 def _owner(path: str) -> tuple[int, int]:

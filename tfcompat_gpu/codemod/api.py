@@ -43,7 +43,9 @@ def migrate_source(
     ``tfcompat-gpu migrate`` applies unless given ``--gpu-only``.
 
     Raises :class:`SyntaxError` (with the line and column Python reports) when ``code`` does
-    not parse, and :class:`libcst.ParserSyntaxError` for code Python accepts and LibCST not.
+    not parse, :class:`libcst.ParserSyntaxError` for code Python accepts and LibCST not, and
+    :class:`~tfcompat_gpu.codemod._limits.TooComplex` (a :class:`ValueError`) for code nested
+    deeper than LibCST's parser can take without crashing the process.
 
     >>> result = migrate_source("import tensorflow as tf\\ntf.debugging.set_log_device_placement = True\\n")
     >>> print(result.code, end="")

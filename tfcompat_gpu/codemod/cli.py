@@ -17,15 +17,23 @@ import os
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from tfcompat_gpu.codemod._io import split_lines
+
+if TYPE_CHECKING:
+    from multiprocessing.context import BaseContext
 
 __all__ = ["INSTALL_HINT", "main", "unified_diff"]
 
 INSTALL_HINT = (
     'tfcompat-gpu migrate needs LibCST, an optional dependency: pip install "tfcompat-gpu[migrate]"'
 )
+
+
+_Job = tuple[str, str, str, bool, str]
+"""(path, target, mode, upgrade the Keras/TF1 API, the folder the diff names the file from:
+"" for the current one)."""
 
 
 class _UsageError(Exception):
@@ -37,6 +45,19 @@ class _Parser(argparse.ArgumentParser):
         # argparse would exit the interpreter; main() returns the status instead
         self.print_usage(sys.stderr)
         raise _UsageError(f"{self.prog}: error: {message}")
+
+
+def _jobs(text: str) -> int:
+    """A worker count: 0 (one per idle CPU) or more."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(
+            f"expected 0 (one per idle CPU) or a positive number of workers, got {value}"
+        )
+    return value
 
 
 def _parser() -> _Parser:
@@ -66,10 +87,10 @@ def _parser() -> _Parser:
     parser.add_argument(
         "-j",
         "--jobs",
-        type=int,
+        type=_jobs,
         default=0,
         metavar="N",
-        help="worker processes (default: one per idle CPU)",
+        help="worker processes (default 0: one per idle CPU)",
     )
     parser.add_argument(
         "--no-cache",
@@ -84,15 +105,37 @@ def _parser() -> _Parser:
 
 
 def unified_diff(old: str, new: str, shown: str) -> str:
-    """A diff ``git apply`` accepts: lines split on ``\\n`` only, a missing final newline marked."""
+    """A diff ``git apply`` accepts: lines split on ``\\n`` only, a missing final newline marked,
+    a name with special characters quoted as git quotes it."""
     out: list[str] = []
     for line in difflib.unified_diff(
-        split_lines(old), split_lines(new), fromfile=f"a/{shown}", tofile=f"b/{shown}"
+        split_lines(old),
+        split_lines(new),
+        fromfile=_git_quoted(f"a/{shown}"),
+        tofile=_git_quoted(f"b/{shown}"),
     ):
         out.append(line)
         if not line.endswith("\n"):
             out.append("\n\\ No newline at end of file\n")
     return "".join(out)
+
+
+_C_ESCAPES = {7: "\\a", 8: "\\b", 9: "\\t", 10: "\\n", 11: "\\v", 12: "\\f", 13: "\\r"}
+_C_ESCAPES.update({ord('"'): '\\"', ord("\\"): "\\\\"})
+
+
+def _git_quoted(name: str) -> str:
+    """``name`` as git writes it in a diff header: in double quotes with C escapes (octal for
+    every byte outside printable ASCII) when it holds such a byte, a quote or a backslash,
+    else as it is (git's ``quote.c``, ``quote_c_style``, with ``core.quotePath`` on)."""
+    raw = os.fsencode(name)
+    if all(32 <= byte < 127 and byte not in b'"\\' for byte in raw):
+        return name
+    escaped = (
+        _C_ESCAPES.get(byte) or (chr(byte) if 32 <= byte < 127 else f"\\{byte:03o}")
+        for byte in raw
+    )
+    return '"' + "".join(escaped) + '"'
 
 
 @dataclass
@@ -104,12 +147,24 @@ class _Outcome:
     warnings: int = 0
 
 
-def _shown(path: str) -> str:
-    relative = os.path.relpath(path)
-    return (path if relative.startswith("..") else relative).replace(os.sep, "/")
+def _shown(path: str, root: str) -> str:
+    """The name the diff gives ``path``: from the current folder, or from ``root`` (a
+    ``../`` in a diff's names is refused by ``git apply``)."""
+    return os.path.relpath(path, root or os.curdir).replace(os.sep, "/")
 
 
-def _migrate_one(job: tuple[str, str, str, bool]) -> _Outcome:
+def _root(path: str, given: Sequence[str]) -> str:
+    """"" when ``path`` lies under the current folder, else the argument it was found
+    under (a file's own folder when it was named itself)."""
+    if not os.path.relpath(path).startswith(".." + os.sep) and os.path.relpath(path) != "..":
+        return ""
+    for top in given:
+        if os.path.isdir(top) and _within(os.path.abspath(path), [os.path.abspath(top)]):
+            return top
+    return os.path.dirname(path) or os.curdir
+
+
+def _migrate_one(job: _Job) -> _Outcome:
     # LibCST builds many short-lived objects per file, which reference counting frees; the
     # cycle collector's passes over them cost about 15% of a run.  It is off during one file
     # and on between files, so what a file leaves in cycles is collected before the next.
@@ -122,13 +177,14 @@ def _migrate_one(job: tuple[str, str, str, bool]) -> _Outcome:
             gc.enable()
 
 
-def _migrate_file(job: tuple[str, str, str, bool]) -> _Outcome:
+def _migrate_file(job: _Job) -> _Outcome:
     from tfcompat_gpu._notebooks import is_notebook
     from tfcompat_gpu.codemod._io import Skip, read_source, write_source
+    from tfcompat_gpu.codemod._limits import TooComplex
     from tfcompat_gpu.codemod._notebook import cell_warnings, read_cells
     from tfcompat_gpu.codemod.api import migrate_source
 
-    path, target, mode, upgrade = job
+    path, target, mode, upgrade, root = job
     outcome = _Outcome()
     try:
         source = read_source(path)
@@ -148,6 +204,8 @@ def _migrate_file(job: tuple[str, str, str, bool]) -> _Outcome:
             raise Skip(f"cannot parse it ({where}, column {error.offset}: {error.msg})") from None
         except RecursionError:
             raise Skip("cannot parse it (nested too deeply)") from None
+        except TooComplex as error:
+            raise Skip(f"cannot parse it with LibCST ({error})") from None
         except Exception as error:
             # code Python accepts and LibCST not (LibCST is loaded only for files that need it)
             from libcst import ParserSyntaxError
@@ -174,7 +232,7 @@ def _migrate_file(job: tuple[str, str, str, bool]) -> _Outcome:
             outcome.messages.append(f"{path}: migrated")
         else:
             diff = unified_diff(
-                source.full_text(source.text), source.full_text(new_text), _shown(path)
+                source.full_text(source.text), source.full_text(new_text), _shown(path, root)
             )
             outcome.diff = diff.encode(source.encoding, "surrogateescape")
     except Skip as why:
@@ -203,8 +261,13 @@ def _files(paths: Sequence[str], note: Callable[[str], None]) -> Iterator[str]:
     real = {path: os.path.realpath(path) for path in found}
     direct = {real[path] for path in found if not os.path.islink(path)}
     seen: set[str] = set()
+    given = set(paths)
     for path in found:
         target = real[path]
+        if path not in given and os.path.islink(path) and not os.path.exists(path):
+            # a link to nothing found in a folder is no Python file: not a failure of the run
+            note(f"{path}: note: skipped, a dangling symbolic link")
+            continue
         if os.path.islink(path):
             if not _within(target, roots):
                 note(f"{path}: note: skipped, a symbolic link to {target}, outside the paths given")
@@ -216,7 +279,7 @@ def _files(paths: Sequence[str], note: Callable[[str], None]) -> Iterator[str]:
             yield path
 
 
-def _run(jobs: list[tuple[str, str, str, bool]], workers: int) -> Iterable[_Outcome]:
+def _run(jobs: list[_Job], workers: int) -> Iterable[_Outcome]:
     # Files are independent: forked workers as check has; small runs stay in-process.
     if workers > 1 and len(jobs) >= 4 * workers:
         import multiprocessing
@@ -226,10 +289,72 @@ def _run(jobs: list[tuple[str, str, str, bool]], workers: int) -> Iterable[_Outc
         except ValueError:  # no fork on this platform
             yield from map(_migrate_one, jobs)
             return
-        with context.Pool(workers) as pool:
-            yield from pool.imap(_migrate_one, jobs, chunksize=max(1, len(jobs) // (workers * 8)))
+        yield from _pooled(jobs, workers, context)
         return
     yield from map(_migrate_one, jobs)
+
+
+def _migrate_batch(batch: list[_Job]) -> list[_Outcome]:
+    return [_migrate_one(job) for job in batch]
+
+
+def _pooled(
+    jobs: list[_Job], workers: int, context: BaseContext
+) -> Iterator[_Outcome]:
+    """The outcomes in the order of ``jobs``; a file whose worker dies is a skipped file.
+
+    A worker can die without a Python exception (a native parser's crash, the kernel's
+    out-of-memory killer).  ``multiprocessing.Pool`` then waits forever for its result;
+    ``ProcessPoolExecutor`` fails every pending call with ``BrokenProcessPool``.  The batch
+    that failed first is then run again one file per call in a new pool, and a single file
+    whose call fails once more runs alone in a worker of its own, so that only the file that
+    kills a worker is reported; the later batches run again too (their results may have
+    been lost with the pool).
+    """
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    size = max(1, len(jobs) // (workers * 8))
+    pending = [jobs[i : i + size] for i in range(0, len(jobs), size)]
+    while pending:
+        with ProcessPoolExecutor(workers, mp_context=context) as pool:
+            futures = [pool.submit(_migrate_batch, batch) for batch in pending]
+            for index, future in enumerate(futures):
+                try:
+                    outcomes = future.result()
+                except BrokenProcessPool:
+                    batch = pending[index]
+                    if len(batch) == 1:
+                        # another worker's death breaks this call too: alone, it is sure
+                        yield _alone(batch[0], context)
+                        pending = pending[index + 1 :]
+                    else:
+                        pending = [[job] for job in batch] + pending[index + 1 :]
+                    break
+                yield from outcomes
+            else:
+                pending = []
+
+
+def _alone(job: _Job, context: BaseContext) -> _Outcome:
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    with ProcessPoolExecutor(1, mp_context=context) as pool:
+        try:
+            return pool.submit(_migrate_one, job).result()
+        except BrokenProcessPool:
+            return _died(job[0])
+
+
+def _died(path: str) -> _Outcome:
+    return _Outcome(
+        messages=[
+            f"{path}: skipped: the process migrating it died (a crash in the parser, or it "
+            "ran out of memory); the file is unchanged"
+        ],
+        failed=True,
+    )
 
 
 class _Progress:
@@ -290,7 +415,16 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     mode = "write" if options.write else "check" if options.check else "diff"
     upgrade = not options.gpu_only
-    jobs = [(path, options.target, mode, upgrade) for path in _files(options.paths, note)]
+    jobs = [
+        (path, options.target, mode, upgrade, _root(path, options.paths) if mode == "diff" else "")
+        for path in _files(options.paths, note)
+    ]
+    for root in sorted({job[4] for job in jobs} - {""}):
+        print(
+            f"tfcompat-gpu migrate: note: the diff names the files under {root} from there "
+            f"(outside the current folder): apply it in {root}",
+            file=stderr,
+        )
     total = len(jobs)
     remembered_warnings = 0
     unchanged = None

@@ -1,0 +1,137 @@
+"""The parser boundary of ``migrate`` and ``check``, over generated hostile programs.
+
+Deep nesting, long ``and``/``or`` chains, huge literals, form feeds and every binding form
+of the names a GPU configuration uses, around a legacy configuration: ``migrate`` either
+migrates the file or refuses it with one of its documented errors (never a crash of the
+process, a hang or another exception), the focused migration is the whole-file one wherever
+the whole file can go to LibCST, and ``check`` reports on every file without raising.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+
+import pytest
+
+pytest.importorskip("libcst")
+pytest.importorskip("hypothesis")
+
+import libcst
+from binding_forms import available
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tfcompat_gpu.codemod._engine import _migrate, commands_for
+from tfcompat_gpu.codemod._limits import TooComplex, check_statements
+from tfcompat_gpu.codemod.api import migrate_source
+from tfcompat_gpu.lint.engine import check_bytes
+
+HEADS = [
+    "import tensorflow as tf\n"
+    "config = tf.ConfigProto()\n"
+    "config.gpu_options.allow_growth = True\n"
+    "sess = tf.Session(config=config)\n",
+    "import tensorflow as tf\n"
+    "from keras import backend as K\n"
+    "config = tf.compat.v1.ConfigProto(log_device_placement=True)\n"
+    "K.set_session(tf.compat.v1.Session(config=config))\n",
+    "import tensorflow as tf\n"
+    "gpus = tf.config.experimental.list_physical_devices('GPU')\n"
+    "tf.config.experimental.set_memory_growth(gpus[0], True)\n",
+]
+NAMES = ["config", "sess", "tf", "gpus", "K", "other"]
+
+
+def _chain(n: int, operator: str) -> str:
+    return f" {operator} ".join(["config"] + ["x"] * (n - 1))
+
+
+@st.composite
+def hostile(draw: st.DrawFn) -> str:
+    """One hostile statement (or a few lines) that Python may or may not accept."""
+    kind = draw(
+        st.sampled_from(
+            ["chain", "nested", "prefix", "attribute", "literal", "number", "binding", "plain"]
+        )
+    )
+    if kind == "chain":
+        n = draw(st.sampled_from([2, 50, 299, 301, 399, 2_000, 8_000, 12_000]))
+        return f"ready = {_chain(n, draw(st.sampled_from(['and', 'or'])))}\n"
+    if kind == "nested":
+        depth = draw(st.sampled_from([5, 60, 150, 199, 201]))
+        opening, closing = draw(st.sampled_from([("(", ")"), ("[", "]"), ("f(", ")")]))
+        return f"deep = {opening * depth}config{closing * depth}\n"
+    if kind == "prefix":
+        depth = draw(st.sampled_from([10, 299, 301, 420, 900]))
+        return f"deep = {draw(st.sampled_from(['not ', '-', '~', 'lambda: ']) ) * depth}sess\n"
+    if kind == "attribute":
+        depth = draw(st.sampled_from([10, 299, 301, 450, 900]))
+        return f"deep = config{draw(st.sampled_from(['.a', '[0]', '()'])) * depth}\n"
+    if kind == "literal":
+        size = draw(st.sampled_from([10, 10_000, 200_000]))
+        return f"DATA = {draw(st.sampled_from(['repr', 'list', 'bytes']))}({'x' * size!r})\n"
+    if kind == "number":
+        return f"BIG = {'9' * draw(st.sampled_from([10, 4_300, 4_301, 10_000]))}\n"
+    if kind == "binding":
+        _, template = draw(st.sampled_from(available()))
+        return template.format(name=draw(st.sampled_from(NAMES)))
+    return "print(config)\n"
+
+
+def _with_form_feeds(code: str, where: list[int]) -> str:
+    lines = code.splitlines(True)
+    for index in where:
+        if lines and index < len(lines) and lines[index].strip():
+            line = lines[index]
+            indent = len(line) - len(line.lstrip(" "))
+            lines[index] = line[:indent] + "\f" + line[indent:]
+    return "".join(lines)
+
+
+@st.composite
+def programs(draw: st.DrawFn) -> str:
+    parts = [draw(st.sampled_from(HEADS))]
+    for _ in range(draw(st.integers(1, 4))):
+        statement = draw(hostile())
+        if draw(st.booleans()):  # inside a function, one block down
+            statement = "def wrapped():\n" + "".join(
+                f"    {line}" for line in statement.splitlines(True)
+            )
+        parts.insert(draw(st.integers(0, len(parts))), statement)
+        parts.insert(draw(st.integers(0, len(parts))), "def pad(x):\n    return x\n\n")
+    code = "".join(parts)
+    where = draw(st.lists(st.integers(0, code.count("\n")), max_size=3))
+    return _with_form_feeds(code, where)
+
+
+# what migrate_source may raise on a file it does not migrate (the CLI's "skipped" reasons)
+REFUSALS = (SyntaxError, TooComplex, RecursionError, libcst.ParserSyntaxError)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(programs())
+def test_migrate_and_check_take_any_program_at_the_parser_boundary(code: str) -> None:
+    assert check_bytes(code.encode("utf-8"), "hostile.py") is not None
+    try:
+        fast = migrate_source(code)
+    except REFUSALS:
+        return
+    compile(fast.code, "<migrated>", "exec")
+    tree = ast.parse(code)
+    try:
+        check_statements(tree.body)  # the whole file may go to LibCST
+    except TooComplex:
+        return
+    wanted = commands_for(code, tree)
+    if not wanted:
+        assert fast.code == code
+        return
+    limit = sys.getrecursionlimit()
+    try:
+        whole, notes = _migrate(code, wanted, "facade", "", set())
+    except RecursionError:
+        return
+    finally:
+        sys.setrecursionlimit(limit)
+    assert (fast.code, fast.warnings) == (whole, notes)
