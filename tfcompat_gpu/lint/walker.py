@@ -85,9 +85,13 @@ def _import(ctx: FileContext, node: ast.Import | ast.ImportFrom) -> None:
             if root not in TRACKED_ROOTS:
                 continue
             if alias.asname:
+                if alias.name == "tensorflow" and _is_v1(aliases.get(alias.asname)):
+                    # `try: import tensorflow.compat.v1 as tf` / `except ImportError: import
+                    # tensorflow as tf`: the fallback is TensorFlow 1, the same v1 API.
+                    continue
                 aliases[alias.asname] = alias.name
                 ctx.watch(alias.asname)
-            else:
+            elif not (root == "tensorflow" and _is_v1(aliases.get(root))):
                 aliases[root] = root
     else:
         module = node.module  # type: ignore[union-attr]
@@ -97,6 +101,10 @@ def _import(ctx: FileContext, node: ast.Import | ast.ImportFrom) -> None:
             if alias.name != "*":
                 aliases[alias.asname or alias.name] = module + "." + alias.name
                 ctx.watch(alias.asname or alias.name)
+
+
+def _is_v1(qual: str | None) -> bool:
+    return qual is not None and qual.startswith("tensorflow.compat.v1")
 
 
 # Node kinds of the walk loop: one dict lookup instead of a chain of isinstance tests.
