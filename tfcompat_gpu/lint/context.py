@@ -10,7 +10,16 @@ from tfcompat_gpu.lint.flow import Flow
 from tfcompat_gpu.lint.registry import RULES_BY_CODE, Severity
 from tfcompat_gpu.lint.tfapi import CONFIG_FIELDS, TRACKED_ROOTS, for_target
 
-__all__ = ["EVENTS_KEPT", "Event", "FileContext", "Loop", "RawFinding", "Scope", "expr_key"]
+__all__ = [
+    "EVENTS_KEPT",
+    "Event",
+    "FileContext",
+    "Loop",
+    "RawFinding",
+    "Scope",
+    "call_keywords",
+    "expr_key",
+]
 
 _WATCHED = TRACKED_ROOTS | CONFIG_FIELDS
 
@@ -181,3 +190,44 @@ def _base_key(node: ast.AST) -> str | None:
         # tf.config.list_physical_devices('GPU')[0]: name the list by the call.
         return "<" + node.func.attr + ">"
     return None
+
+
+_SPREADABLE = (ast.Dict, ast.Call)
+
+
+def _spread(keywords: list[ast.keyword]) -> list[ast.keyword]:
+    """``f(**{"a": 1}, **dict(b=2))`` read as ``f(a=1, b=2)``, so every keyword rule sees them.
+
+    Only literal str keys are spread; anything else stays a ``**`` argument."""
+    result: list[ast.keyword] = []
+    for kw in keywords:
+        value = kw.value
+        if kw.arg is None and value.__class__ is ast.Dict:
+            keys = value.keys  # type: ignore[attr-defined]
+            if all(
+                k is not None and k.__class__ is ast.Constant and isinstance(k.value, str)
+                for k in keys
+            ):
+                for key, item in zip(keys, value.values):  # type: ignore[attr-defined]
+                    result.append(ast.copy_location(ast.keyword(key.value, item), key))
+                continue
+        elif (
+            kw.arg is None
+            and value.__class__ is ast.Call
+            and value.func.__class__ is ast.Name  # type: ignore[attr-defined]
+            and value.func.id == "dict"  # type: ignore[attr-defined]
+            and not value.args  # type: ignore[attr-defined]
+        ):
+            result.extend(value.keywords)  # type: ignore[attr-defined]
+            continue
+        result.append(kw)
+    return result
+
+
+def call_keywords(node: ast.Call) -> list[ast.keyword]:
+    """The keywords of ``node``, with literal ``**{...}`` / ``**dict(...)`` spread in place."""
+    for kw in node.keywords:
+        if kw.arg is None and kw.value.__class__ in _SPREADABLE:
+            node.keywords = _spread(node.keywords)
+            break
+    return node.keywords

@@ -13,7 +13,15 @@ import ast
 import re
 from typing import Any
 
-from tfcompat_gpu.lint.context import EVENTS_KEPT, Event, FileContext, Loop, Scope, expr_key
+from tfcompat_gpu.lint.context import (
+    EVENTS_KEPT,
+    Event,
+    FileContext,
+    Loop,
+    Scope,
+    call_keywords,
+    expr_key,
+)
 from tfcompat_gpu.lint.dispatch import (
     CALL_HANDLERS,
     END_HANDLERS,
@@ -225,6 +233,8 @@ def walk(tree: ast.AST, ctx: FileContext, source: str | None = None) -> None:
                 push(base)
             continue
         if kind == _CALL:
+            if node.keywords:
+                call_keywords(node)
             func = node.func
             base = func
             while base.__class__ is Attribute:
