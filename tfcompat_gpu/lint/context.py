@@ -202,23 +202,20 @@ def _spread(keywords: list[ast.keyword]) -> list[ast.keyword]:
     result: list[ast.keyword] = []
     for kw in keywords:
         value = kw.value
-        if kw.arg is None and value.__class__ is ast.Dict:
-            keys = value.keys  # type: ignore[attr-defined]
-            if all(
-                k is not None and k.__class__ is ast.Constant and isinstance(k.value, str)
-                for k in keys
-            ):
-                for key, item in zip(keys, value.values):  # type: ignore[attr-defined]
-                    result.append(ast.copy_location(ast.keyword(key.value, item), key))
+        if kw.arg is None and isinstance(value, ast.Dict):
+            names = [k.value if isinstance(k, ast.Constant) else None for k in value.keys]
+            if all(isinstance(name, str) for name in names):
+                for key, name, item in zip(value.keys, names, value.values):
+                    result.append(ast.copy_location(ast.keyword(name, item), key))  # type: ignore[arg-type]
                 continue
         elif (
             kw.arg is None
-            and value.__class__ is ast.Call
-            and value.func.__class__ is ast.Name  # type: ignore[attr-defined]
-            and value.func.id == "dict"  # type: ignore[attr-defined]
-            and not value.args  # type: ignore[attr-defined]
+            and isinstance(value, ast.Call)
+            and isinstance(value.func, ast.Name)
+            and value.func.id == "dict"
+            and not value.args
         ):
-            result.extend(value.keywords)  # type: ignore[attr-defined]
+            result.extend(value.keywords)
             continue
         result.append(kw)
     return result

@@ -8,6 +8,7 @@ from tfcompat_gpu.lint.rules import (  # noqa: F401  (imported for their registr
     devices,
     distribute,
     env,
+    keras_session,
     legacy,
     multigpu,
     opinionated,
