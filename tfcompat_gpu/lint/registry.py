@@ -595,6 +595,29 @@ RULES: tuple[Rule, ...] = (
         use_instead="with tf.device('/gpu:1'):\n    logits = model(images)",
         summary="`tf.device(...)` called as a statement instead of `with`",
     ),
+    Rule(
+        code="TFG029",
+        name="gpu-options-changed-after-copy",
+        default=True,
+        severity="error",
+        message="`{used}` is changed after `{name}` was copied into the ConfigProto on line "
+        "{line}; protobuf copies a message given to a constructor, so the config and its "
+        "sessions never get this setting; set it before that line, or set "
+        "`config.gpu_options.{field}`",
+        what="Checks for a `GPUOptions` object changed (`opts.allow_growth = True`) after it was "
+        "passed to `ConfigProto(gpu_options=opts)` in the same function, with no later "
+        "`ConfigProto(gpu_options=opts)` or `config.gpu_options.CopyFrom(opts)` taking the change.",
+        why="A message given to a protobuf constructor is copied into the new message "
+        "(`google/protobuf/internal/python_message.py` `_AddInitMethod` merges it into a new "
+        "field message): the later change edits the original only, so the program runs without "
+        "memory growth (or with every GPU) and nothing says so.",
+        example="gpu_options = tf.GPUOptions()\n"
+        "config = tf.ConfigProto(gpu_options=gpu_options)\n"
+        "gpu_options.allow_growth = True\nsess = tf.Session(config=config)",
+        use_instead="gpu_options = tf.GPUOptions(allow_growth=True)\n"
+        "config = tf.ConfigProto(gpu_options=gpu_options)\nsess = tf.Session(config=config)",
+        summary="`GPUOptions` changed after `ConfigProto(gpu_options=...)` copied it",
+    ),
 )
 
 RULES_BY_CODE: dict[str, Rule] = {rule.code: rule for rule in RULES}

@@ -12,6 +12,7 @@ from tfcompat_gpu.lint.rules import (  # noqa: F401  (imported for their registr
     legacy,
     multigpu,
     opinionated,
+    protocopy,
     tfconfig,
 )
 
