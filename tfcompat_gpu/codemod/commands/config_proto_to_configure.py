@@ -414,6 +414,11 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
                     f"{target.value} is changed on line {self.line_of(line)} in another block "
                     "(conditionally or in a loop)"
                 )
+            if gpu_options_use is not None and self.line_of(line) > self.line_of(gpu_options_use):
+                raise CannotFollow(  # protobuf copied it: the program never had this setting
+                    f"{target.value}.{path} is changed on line {self.line_of(line)}, after the "
+                    f"ConfigProto copied {target.value}; set it before (lint rule TFG029)"
+                )
             config.building.append(line)
             found.append((self.line_of(line), prefix + path, value))
 
