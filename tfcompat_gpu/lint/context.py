@@ -151,9 +151,15 @@ class FileContext:
         return self._event_before(node, False)
 
     def _event_before(self, node: ast.AST, gpu_init: bool) -> Event | None:
+        innermost = self.scopes[-1]
         for scope in reversed(self.scopes):
             for event in scope.gpu_init if gpu_init else scope.started:
-                if self.flow.after((event.line, event.col), node):
+                where = (event.line, event.col)
+                if self.flow.after(where, node) and (
+                    # An enclosing scope's event counts only in the same process (a worker
+                    # function handed to Horovod or Spark starts a runtime of its own).
+                    scope is innermost or self.flow.same_process(where, node)
+                ):
                     return event
         return None
 

@@ -16,6 +16,13 @@ function nothing in the file names is an entry point for other modules: two such
 (``train()`` and ``evaluate()`` of a script that runs one of them) do not combine with each
 other, but each combines with the module-level code that ran at import.
 
+A reference that hands a function on decides how it leads there: a call runs it here; a
+launcher that runs it in another process (``horovod.spark.run(fn)``, ``rdd.mapPartitions(fn)``,
+``Process(target=fn)``, ``@ray.remote``: see :mod:`tfcompat_gpu.lint.processes`) makes it a
+process of its own, combined with nothing outside it; a function only returned, stored or given
+to an unknown call is not known to run here, and is treated like a function nothing names.  A
+nested function is named only inside the function that defines it.
+
 The answer is computed on demand, only for the few pairs of statements a rule wants to combine,
 so files without such pairs cost nothing.
 """
@@ -25,6 +32,15 @@ from __future__ import annotations
 import ast
 import re
 from bisect import bisect_right
+
+from tfcompat_gpu.lint.processes import (
+    POOL_FACTORIES,
+    POOL_METHODS,
+    PROCESS_CALLS,
+    PROCESS_DECORATORS,
+    PROCESS_METHODS,
+    RUNNER_FACTORIES,
+)
 
 __all__ = ["Flow"]
 
@@ -95,6 +111,10 @@ class Flow:
         self._lines: list[int] | None = None
         self._sites: dict[int, list[_Site]] = {}
         self._places: dict[tuple[int, int], _Place] = {}
+        self._launched: set[tuple[int, int]] | None = None
+        """Positions of the names of functions handed to a launcher of other processes."""
+        self._remote: set[int] = set()
+        """Ids of functions decorated to run in other processes (``@ray.remote``)."""
 
     # -- where a position is -------------------------------------------------------------
 
@@ -156,7 +176,16 @@ class Flow:
         return (line, len(prefix) if prefix.isascii() else len(prefix.encode("utf-8")))
 
     def _callers(self, func: ast.AST) -> list[tuple[int, int]]:
-        """Where the file names ``func`` (a ``Name`` or an attribute ``x.func``), in order."""
+        """Where the file names ``func`` (a ``Name`` or an attribute ``x.func``), in order;
+        a nested function only inside the function that defines it."""
+        found = self._references(func)
+        outer = self._place(_start(func)).frames[-1][0]
+        if outer is not self.tree:
+            low, high = _start(outer), _end(outer)
+            found = [pos for pos in found if low <= pos <= high]
+        return found
+
+    def _references(self, func: ast.AST) -> list[tuple[int, int]]:
         name: str = func.name  # type: ignore[attr-defined]
         if self.source is None:
             if self._names is None:
@@ -196,9 +225,14 @@ class Flow:
             pending = [frame]
             while pending:
                 func = pending.pop()
-                callers = self._callers(func)
+                references = self._callers(func)
+                callers = [pos for pos in references if self._calls_at(pos)]
                 if not callers:
-                    # Named nowhere: an entry point, called after its definition ran.
+                    launched = self._launched_at()
+                    if id(func) in self._remote or any(p in launched for p in references):
+                        continue  # runs in a process of its own: nothing outside combines
+                    # Named nowhere, or only handed on: an entry point, called after its
+                    # definition ran.
                     outer, outer_branches = self._place(_start(func)).frames[-1]
                     cached.append((id(outer), tuple(outer_branches), _ENTRY, _start(func)))
                     continue
@@ -209,6 +243,37 @@ class Flow:
                         seen.add(id(caller_frame))
                         pending.append(caller_frame)
         return sites + cached
+
+    def _calls_at(self, pos: tuple[int, int]) -> bool:
+        """Whether the name at ``pos`` is called there (``f(...)``, ``self.f(...)``)."""
+        stmt = self._place(pos).stmt
+        if stmt is None:
+            return False
+        for part in _header(stmt):
+            for node in ast.walk(part):
+                if node.__class__ is ast.Call:
+                    func = node.func
+                    if func.__class__ is ast.Name and _start(func) == pos:
+                        return True
+                    if func.__class__ is ast.Attribute and _end(func) == (
+                        pos[0],
+                        pos[1] + len(func.attr),
+                    ):
+                        return True
+        return False
+
+    def _launched_at(self) -> set[tuple[int, int]]:
+        if self._launched is None:
+            self._launched, self._remote = _launches(self.tree)
+        return self._launched
+
+    def same_process(self, a: ast.AST | tuple[int, int], b: ast.AST | tuple[int, int]) -> bool:
+        """Whether some frame (the module, a function) can run both ``a`` and ``b``: false when
+        one of them only runs in a process of its own (a worker function handed to Horovod,
+        Spark, a process pool)."""
+        self._launched_at()
+        frames_b = {site[0] for site in self._sites_of(_pos(b))}
+        return any(site[0] in frames_b for site in self._sites_of(_pos(a)))
 
     # -- the question --------------------------------------------------------------------
 
@@ -298,3 +363,102 @@ def _compatible(a: _Path, b: _Path) -> bool:
         if other is not None and other != arm:
             return False
     return True
+
+
+def _dotted(node: ast.AST) -> str | None:
+    parts: list[str] = []
+    while node.__class__ is ast.Attribute:
+        parts.append(node.attr)
+        node = node.value
+    if node.__class__ is not ast.Name:
+        return None
+    parts.append(node.id)
+    return ".".join(reversed(parts))
+
+
+def _launches(tree: ast.AST) -> tuple[set[tuple[int, int]], set[int]]:
+    """Positions of function names handed to a launcher of other processes, and the ids of
+    functions decorated to run in one (:mod:`tfcompat_gpu.lint.processes`)."""
+    imports: dict[str, str] = {}
+    calls: list[ast.Call] = []
+    funcs: list[ast.AST] = []
+    binds: list[tuple[ast.expr, ast.expr]] = []
+    for node in ast.walk(tree):
+        cls = node.__class__
+        if cls is ast.Import:
+            for alias in node.names:  # type: ignore[attr-defined]
+                if alias.asname:
+                    imports[alias.asname] = alias.name
+                else:
+                    root = alias.name.partition(".")[0]
+                    imports[root] = root
+        elif cls is ast.ImportFrom and node.module and not node.level:  # type: ignore[attr-defined]
+            for alias in node.names:  # type: ignore[attr-defined]
+                imports[alias.asname or alias.name] = node.module + "." + alias.name  # type: ignore[attr-defined]
+        elif cls is ast.Call:
+            calls.append(node)  # type: ignore[arg-type]
+        elif cls in _FUNCS:
+            funcs.append(node)
+        elif cls is ast.Assign and len(node.targets) == 1:  # type: ignore[attr-defined]
+            binds.append((node.targets[0], node.value))  # type: ignore[attr-defined]
+        elif cls is ast.withitem and node.optional_vars is not None:  # type: ignore[attr-defined]
+            binds.append((node.optional_vars, node.context_expr))  # type: ignore[attr-defined]
+
+    def qualified(func: ast.AST) -> str | None:
+        dotted = _dotted(func)
+        if dotted is None:
+            return None
+        head, dot, rest = dotted.partition(".")
+        return imports.get(head, head) + dot + rest
+
+    # Names bound to a process pool or a runner: their methods launch elsewhere.
+    pools: set[str] = set()
+    runners: dict[str, frozenset[str]] = {}
+    for target, value in binds:
+        if target.__class__ is not ast.Name or value.__class__ is not ast.Call:
+            continue
+        maker = qualified(value.func) or ""
+        last = maker.rpartition(".")[2]
+        if maker in POOL_FACTORIES or last in ("Pool", "ProcessPoolExecutor"):
+            pools.add(target.id)
+        elif maker in RUNNER_FACTORIES:
+            runners[target.id] = RUNNER_FACTORIES[maker]
+
+    launched: set[tuple[int, int]] = set()
+    for call in calls:
+        handed: ast.expr | None = None
+        func = call.func
+        name = qualified(func)
+        where = PROCESS_CALLS.get(name) if name is not None else None
+        if where is None and func.__class__ is ast.Attribute:
+            method = func.attr
+            owner = func.value
+            owner_name = owner.id if owner.__class__ is ast.Name else None
+            if method in PROCESS_METHODS:
+                where = 0
+            elif method == "Process":  # multiprocessing.get_context("spawn").Process(...)
+                where = "target"
+            elif (owner_name in pools and method in POOL_METHODS) or (
+                owner_name in runners and method in runners[owner_name]
+            ):
+                where = 0
+            elif method == "run" and (qualified(owner) or "").endswith("TFCluster"):
+                where = 1
+        elif where is None and name is not None and name.rpartition(".")[2] == "Process":
+            where = "target"
+        if isinstance(where, int):
+            handed = call.args[where] if len(call.args) > where else None
+        elif where is not None:
+            handed = next((k.value for k in call.keywords if k.arg == where), None)
+        if isinstance(handed, ast.Name):
+            launched.add(_start(handed))
+        elif isinstance(handed, ast.Attribute):  # self.train_fn
+            line, col = _end(handed)
+            launched.add((line, col - len(handed.attr)))
+    remote = set()
+    for defined in funcs:
+        for decorator in defined.decorator_list:  # type: ignore[attr-defined]
+            named: ast.AST = decorator.func if isinstance(decorator, ast.Call) else decorator
+            if qualified(named) in PROCESS_DECORATORS:
+                remote.add(id(defined))
+    return launched, remote
