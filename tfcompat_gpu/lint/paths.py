@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import gc
 import os
 from collections.abc import Iterable, Sequence
@@ -17,13 +16,18 @@ from tfcompat_gpu.lint.config import (
 )
 from tfcompat_gpu.lint.engine import Target, check_path, unchecked
 from tfcompat_gpu.lint.report import Finding, Report
-from tfcompat_gpu.lint.target import TargetError, infer_target, parse_target
+from tfcompat_gpu.lint.target import TargetError, Targets, parse_target
 
 __all__ = ["default_jobs", "lint_paths"]
 
 
-def _check_all(files: list[str], jobs: int, target: Target) -> Iterable[list[Finding]]:
-    check = functools.partial(check_path, target=target) if target is not None else check_path
+def _check_one(item: tuple[str, Target]) -> list[Finding]:
+    return check_path(item[0], target=item[1])
+
+
+def _check_all(files: list[str], jobs: int, targets: list[Target]) -> Iterable[list[Finding]]:
+    check = _check_one
+    work = list(zip(files, targets))  # each file with its folder's target
     # Files are independent: with several CPUs, fork workers as flake8 and ruff do. Small runs
     # stay in-process, where a pool would cost more than it saves.
     if jobs > 1 and len(files) >= 4 * jobs:
@@ -32,10 +36,10 @@ def _check_all(files: list[str], jobs: int, target: Target) -> Iterable[list[Fin
         try:
             context = multiprocessing.get_context("fork")
         except ValueError:  # no fork on this platform
-            return map(check, files)
+            return map(check, work)
         with context.Pool(jobs) as pool:
-            return pool.map(check, files, chunksize=max(1, len(files) // (jobs * 4)))
-    return map(check, files)
+            return pool.map(check, work, chunksize=max(1, len(files) // (jobs * 4)))
+    return map(check, work)
 
 
 def default_jobs() -> int:
@@ -74,8 +78,9 @@ def lint_paths(
 ) -> Report:
     """Lint files and directories; settings given here extend or override pyproject.toml.
 
-    The target TensorFlow is ``target_version``, else the configuration's, else the one the
-    project's requirements declare (see :mod:`tfcompat_gpu.lint.target`).
+    The target TensorFlow is ``target_version``, else the configuration's, else, folder by
+    folder, the one the nearest requirements or Dockerfile declare (see
+    :mod:`tfcompat_gpu.lint.target`).
     """
     if config is None:
         config = load_config(find_config(paths)) if use_config else LintConfig(root=os.getcwd())
@@ -86,6 +91,7 @@ def lint_paths(
     )
     report = Report()
     findings: list[Finding] = report.findings
+    folders: Targets | None = None
     if target_version is not None:
         try:
             target: Target = parse_target(target_version)
@@ -94,7 +100,9 @@ def lint_paths(
     elif config.target_version is not None:
         target = config.target_version
     else:
-        target = infer_target(config.root if config.path else (paths[0] if paths else "."))
+        # Each folder's own: the TensorFlow 1 sub-projects of a monorepo stay on TensorFlow 1.
+        folders = Targets()
+        target = folders.decide(config.root if config.path else (paths[0] if paths else ".")).target
     report.target = target
     patterns = [*config.exclude, *exclude]
 
@@ -106,7 +114,12 @@ def lint_paths(
     collecting = gc.isenabled()
     gc.disable()
     try:
-        results = list(_check_all(files, jobs, target))
+        targets = (
+            [folders.decide(os.path.dirname(f) or os.curdir).target for f in files]
+            if folders
+            else [target] * len(files)
+        )
+        results = list(_check_all(files, jobs, targets))
     finally:
         if collecting:
             gc.enable()
