@@ -618,6 +618,28 @@ RULES: tuple[Rule, ...] = (
         "config = tf.ConfigProto(gpu_options=gpu_options)\nsess = tf.Session(config=config)",
         summary="`GPUOptions` changed after `ConfigProto(gpu_options=...)` copied it",
     ),
+    Rule(
+        code="TFG030",
+        name="unknown-tf-config-name",
+        default=True,
+        severity="error",
+        message="`{used}` does not exist in TensorFlow {version}: the call raises AttributeError "
+        "and the GPU setting is never made; {hint}",
+        what="Checks `tf.config` and `tf.compat.v1.config` names (modules, functions, classes) "
+        "against TensorFlow's public API of the target release, generated from TensorFlow itself "
+        "(`tools/tfconfig_api.py`). Names from TensorFlow 2.0's preview (`tf.config.gpu.*`) are "
+        "named with their successor; for a target older than every release in the table only "
+        "typos are reported.",
+        why="A `tf.config` name that does not exist fails with `AttributeError` at run time, "
+        "often only on the GPU server where the configuration branch runs. Names copied from "
+        "the 2.0 preview or from a blog post (`tf.config.gpu.set_per_process_memory_growth`) "
+        "never existed in a release.",
+        example="tf.config.gpu.set_per_process_memory_growth(True)\n"
+        "tf.config.experimental.set_memory_grwoth(gpu, True)",
+        use_instead="for gpu in tf.config.list_physical_devices('GPU'):\n"
+        "    tf.config.experimental.set_memory_growth(gpu, True)",
+        summary="`tf.config` name missing from the target TensorFlow (did you mean ...)",
+    ),
 )
 
 RULES_BY_CODE: dict[str, Rule] = {rule.code: rule for rule in RULES}

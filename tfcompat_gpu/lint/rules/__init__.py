@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from tfcompat_gpu.lint.rules import (  # noqa: F401  (imported for their registrations)
+    apinames,
     compat,
     configproto,
     devices,
