@@ -50,6 +50,8 @@ _Path = tuple[_Branch, ...]
 _Frame = ast.AST  # ast.Module, ast.FunctionDef or ast.AsyncFunctionDef
 _Site = tuple[int, _Path, int, tuple[int, int]]
 """(id of a frame, branches inside it, how it leads on, position of the statement that does)."""
+_CALLED, _LAUNCHED, _HANDED = range(3)
+"""How a reference to a function leads to it: a call, a launcher of other processes, else."""
 _DIRECT, _CALL, _ENTRY = range(3)
 """The statement itself; a call (or a reference) to a function that leads on; the definition
 of a function nothing in the file names."""
@@ -111,10 +113,7 @@ class Flow:
         self._lines: list[int] | None = None
         self._sites: dict[int, list[_Site]] = {}
         self._places: dict[tuple[int, int], _Place] = {}
-        self._launched: set[tuple[int, int]] | None = None
-        """Positions of the names of functions handed to a launcher of other processes."""
-        self._remote: set[int] = set()
-        """Ids of functions decorated to run in other processes (``@ray.remote``)."""
+        self._launchers: _Launchers | None = None
 
     # -- where a position is -------------------------------------------------------------
 
@@ -226,10 +225,10 @@ class Flow:
             while pending:
                 func = pending.pop()
                 references = self._callers(func)
-                callers = [pos for pos in references if self._calls_at(pos)]
+                kinds = [self._reference_kind(pos) for pos in references]
+                callers = [pos for pos, kind in zip(references, kinds) if kind == _CALLED]
                 if not callers:
-                    launched = self._launched_at()
-                    if id(func) in self._remote or any(p in launched for p in references):
+                    if _LAUNCHED in kinds or self._remote(func):
                         continue  # runs in a process of its own: nothing outside combines
                     # Named nowhere, or only handed on: an entry point, called after its
                     # definition ran.
@@ -244,34 +243,40 @@ class Flow:
                         pending.append(caller_frame)
         return sites + cached
 
-    def _calls_at(self, pos: tuple[int, int]) -> bool:
-        """Whether the name at ``pos`` is called there (``f(...)``, ``self.f(...)``)."""
+    def _reference_kind(self, pos: tuple[int, int]) -> int:
+        """Whether the function named at ``pos`` is called there, handed to a launcher of
+        other processes, or only handed on (returned, stored, given to another call)."""
         stmt = self._place(pos).stmt
         if stmt is None:
-            return False
+            return _HANDED
         for part in _header(stmt):
             for node in ast.walk(part):
                 if node.__class__ is ast.Call:
-                    func = node.func
-                    if func.__class__ is ast.Name and _start(func) == pos:
-                        return True
-                    if func.__class__ is ast.Attribute and _end(func) == (
-                        pos[0],
-                        pos[1] + len(func.attr),
-                    ):
-                        return True
-        return False
+                    if _names_pos(node.func, pos):
+                        return _CALLED
+                    handed = self._launchers_of().handed(node)
+                    if handed is not None and _names_pos(handed, pos):
+                        return _LAUNCHED
+        return _HANDED
 
-    def _launched_at(self) -> set[tuple[int, int]]:
-        if self._launched is None:
-            self._launched, self._remote = _launches(self.tree)
-        return self._launched
+    def _launchers_of(self) -> _Launchers:
+        if self._launchers is None:
+            self._launchers = _Launchers(self.tree)
+        return self._launchers
+
+    def _remote(self, func: ast.AST) -> bool:
+        """Whether ``func`` is decorated to run in other processes (``@ray.remote``)."""
+        decorators = func.decorator_list  # type: ignore[attr-defined]
+        return bool(decorators) and any(
+            self._launchers_of().qualified(d.func if isinstance(d, ast.Call) else d)
+            in PROCESS_DECORATORS
+            for d in decorators
+        )
 
     def same_process(self, a: ast.AST | tuple[int, int], b: ast.AST | tuple[int, int]) -> bool:
         """Whether some frame (the module, a function) can run both ``a`` and ``b``: false when
         one of them only runs in a process of its own (a worker function handed to Horovod,
         Spark, a process pool)."""
-        self._launched_at()
         frames_b = {site[0] for site in self._sites_of(_pos(b))}
         return any(site[0] in frames_b for site in self._sites_of(_pos(a)))
 
@@ -376,89 +381,107 @@ def _dotted(node: ast.AST) -> str | None:
     return ".".join(reversed(parts))
 
 
-def _launches(tree: ast.AST) -> tuple[set[tuple[int, int]], set[int]]:
-    """Positions of function names handed to a launcher of other processes, and the ids of
-    functions decorated to run in one (:mod:`tfcompat_gpu.lint.processes`)."""
-    imports: dict[str, str] = {}
-    calls: list[ast.Call] = []
-    funcs: list[ast.AST] = []
-    binds: list[tuple[ast.expr, ast.expr]] = []
-    for node in ast.walk(tree):
-        cls = node.__class__
-        if cls is ast.Import:
-            for alias in node.names:  # type: ignore[attr-defined]
-                if alias.asname:
-                    imports[alias.asname] = alias.name
-                else:
-                    root = alias.name.partition(".")[0]
-                    imports[root] = root
-        elif cls is ast.ImportFrom and node.module and not node.level:  # type: ignore[attr-defined]
-            for alias in node.names:  # type: ignore[attr-defined]
-                imports[alias.asname or alias.name] = node.module + "." + alias.name  # type: ignore[attr-defined]
-        elif cls is ast.Call:
-            calls.append(node)  # type: ignore[arg-type]
-        elif cls in _FUNCS:
-            funcs.append(node)
-        elif cls is ast.Assign and len(node.targets) == 1:  # type: ignore[attr-defined]
-            binds.append((node.targets[0], node.value))  # type: ignore[attr-defined]
-        elif cls is ast.withitem and node.optional_vars is not None:  # type: ignore[attr-defined]
-            binds.append((node.optional_vars, node.context_expr))  # type: ignore[attr-defined]
+_COMPOUND = (
+    ast.If,
+    ast.For,
+    ast.AsyncFor,
+    ast.While,
+    ast.With,
+    ast.AsyncWith,
+    ast.FunctionDef,
+    ast.AsyncFunctionDef,
+    ast.ClassDef,
+    *_TRY,
+)
 
-    def qualified(func: ast.AST) -> str | None:
+
+class _Launchers:
+    """The imports and the process pools / runners a module binds, read from its statements
+    only (never every expression: this runs for files whose functions are handed on)."""
+
+    def __init__(self, tree: ast.Module) -> None:
+        self.imports: dict[str, str] = {}
+        self.pools: set[str] = set()
+        self.runners: dict[str, frozenset[str]] = {}
+        binds: list[tuple[ast.expr, ast.expr]] = []
+        pending: list[ast.stmt] = list(tree.body)
+        while pending:
+            stmt = pending.pop()
+            if isinstance(stmt, ast.Import):
+                for alias in stmt.names:
+                    if alias.asname:
+                        self.imports[alias.asname] = alias.name
+                    else:
+                        root = alias.name.partition(".")[0]
+                        self.imports[root] = root
+            elif isinstance(stmt, ast.ImportFrom):
+                if stmt.module and not stmt.level:
+                    for alias in stmt.names:
+                        self.imports[alias.asname or alias.name] = stmt.module + "." + alias.name
+            elif isinstance(stmt, ast.Assign):
+                if len(stmt.targets) == 1:
+                    binds.append((stmt.targets[0], stmt.value))
+            elif isinstance(stmt, _COMPOUND):
+                if isinstance(stmt, (ast.With, ast.AsyncWith)):
+                    binds += [
+                        (item.optional_vars, item.context_expr)
+                        for item in stmt.items
+                        if item.optional_vars is not None
+                    ]
+                for field in ("body", "orelse", "finalbody"):
+                    pending.extend(getattr(stmt, field, ()))
+                for handler in getattr(stmt, "handlers", ()):
+                    pending.extend(handler.body)
+        for target, value in binds:
+            if not isinstance(target, ast.Name) or not isinstance(value, ast.Call):
+                continue
+            maker = self.qualified(value.func) or ""
+            if maker in POOL_FACTORIES or maker.rpartition(".")[2] in (
+                "Pool",
+                "ProcessPoolExecutor",
+            ):
+                self.pools.add(target.id)
+            elif maker in RUNNER_FACTORIES:
+                self.runners[target.id] = RUNNER_FACTORIES[maker]
+
+    def qualified(self, func: ast.AST) -> str | None:
         dotted = _dotted(func)
         if dotted is None:
             return None
         head, dot, rest = dotted.partition(".")
-        return imports.get(head, head) + dot + rest
+        return self.imports.get(head, head) + dot + rest
 
-    # Names bound to a process pool or a runner: their methods launch elsewhere.
-    pools: set[str] = set()
-    runners: dict[str, frozenset[str]] = {}
-    for target, value in binds:
-        if target.__class__ is not ast.Name or value.__class__ is not ast.Call:
-            continue
-        maker = qualified(value.func) or ""
-        last = maker.rpartition(".")[2]
-        if maker in POOL_FACTORIES or last in ("Pool", "ProcessPoolExecutor"):
-            pools.add(target.id)
-        elif maker in RUNNER_FACTORIES:
-            runners[target.id] = RUNNER_FACTORIES[maker]
-
-    launched: set[tuple[int, int]] = set()
-    for call in calls:
-        handed: ast.expr | None = None
+    def handed(self, call: ast.Call) -> ast.expr | None:
+        """The function ``call`` runs in another process, if it is such a launcher."""
         func = call.func
-        name = qualified(func)
+        name = self.qualified(func)
         where = PROCESS_CALLS.get(name) if name is not None else None
-        if where is None and func.__class__ is ast.Attribute:
+        if where is None and isinstance(func, ast.Attribute):
             method = func.attr
-            owner = func.value
-            owner_name = owner.id if owner.__class__ is ast.Name else None
+            owner = func.value.id if isinstance(func.value, ast.Name) else None
             if method in PROCESS_METHODS:
                 where = 0
             elif method == "Process":  # multiprocessing.get_context("spawn").Process(...)
                 where = "target"
-            elif (owner_name in pools and method in POOL_METHODS) or (
-                owner_name in runners and method in runners[owner_name]
+            elif (owner in self.pools and method in POOL_METHODS) or (
+                owner in self.runners and method in self.runners[owner]
             ):
                 where = 0
-            elif method == "run" and (qualified(owner) or "").endswith("TFCluster"):
+            elif method == "run" and (self.qualified(func.value) or "").endswith("TFCluster"):
                 where = 1
         elif where is None and name is not None and name.rpartition(".")[2] == "Process":
             where = "target"
         if isinstance(where, int):
-            handed = call.args[where] if len(call.args) > where else None
-        elif where is not None:
-            handed = next((k.value for k in call.keywords if k.arg == where), None)
-        if isinstance(handed, ast.Name):
-            launched.add(_start(handed))
-        elif isinstance(handed, ast.Attribute):  # self.train_fn
-            line, col = _end(handed)
-            launched.add((line, col - len(handed.attr)))
-    remote = set()
-    for defined in funcs:
-        for decorator in defined.decorator_list:  # type: ignore[attr-defined]
-            named: ast.AST = decorator.func if isinstance(decorator, ast.Call) else decorator
-            if qualified(named) in PROCESS_DECORATORS:
-                remote.add(id(defined))
-    return launched, remote
+            return call.args[where] if len(call.args) > where else None
+        if where is not None:
+            return next((k.value for k in call.keywords if k.arg == where), None)
+        return None
+
+
+def _names_pos(node: ast.AST, pos: tuple[int, int]) -> bool:
+    """Whether ``node`` is the name (or the attribute ``x.name``) found at ``pos``."""
+    if node.__class__ is ast.Name:
+        return _start(node) == pos
+    if node.__class__ is ast.Attribute:
+        return _end(node) == (pos[0], pos[1] + len(node.attr))
+    return False

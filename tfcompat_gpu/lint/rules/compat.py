@@ -23,9 +23,15 @@ def _v1_module(ctx: FileContext, node: ast.expr) -> bool:
 
 @on_node(ast.Assign)
 def _assign(ctx: FileContext, node: ast.Assign) -> None:
-    if len(node.targets) != 1 or node.targets[0].__class__ is not ast.Name:
+    value = node.value
+    # Cheap tests first: the walk calls this for every assignment.
+    cls = value.__class__
+    if not ((cls is ast.Attribute and value.attr == "v1") or cls is ast.IfExp):  # type: ignore[attr-defined]
         return
-    name: str = node.targets[0].id
-    if _v1_module(ctx, node.value):
+    target = node.targets[0]
+    if len(node.targets) != 1 or not isinstance(target, ast.Name):
+        return
+    name = target.id
+    if _v1_module(ctx, value):
         ctx.aliases[name] = _V1
         ctx.watch(name)

@@ -64,14 +64,23 @@ def _configured_session(ctx: FileContext, node: ast.AST | None) -> bool:
     return any(k.arg == "config" for k in node.keywords) or len(node.args) >= 3
 
 
+_SESSION_NAMES = frozenset(name.rpartition(".")[2] for name in SESSIONS)
+
+
 @on_node(ast.Assign)
 def _assign(ctx: FileContext, node: ast.Assign) -> None:
-    if node.value.__class__ is not ast.Call:
+    value = node.value
+    # Cheap tests first: the walk calls this for every assignment.
+    if value.__class__ is not ast.Call:
+        return
+    func = value.func
+    last = func.attr if func.__class__ is ast.Attribute else getattr(func, "id", None)
+    if last not in _SESSION_NAMES:
         return
     for target in node.targets:
         if target.__class__ is ast.Name and _configured_session(ctx, node.value):
+            # Not watched: the set_session(...) that reads the name names Keras anyway.
             ctx.state.setdefault("configured_sessions", set()).add(target.id)
-            ctx.watch(target.id)
 
 
 @on_call(*_SET_SESSION)
@@ -104,7 +113,9 @@ def _clear_session(ctx: FileContext, node: ast.Call, name: str) -> None:
 
 @on_ref
 def _ref(ctx: FileContext, node: ast.expr, qual: str, root: str) -> None:
-    if not qual.startswith(("keras.", "tensorflow.keras.", "tensorflow.compat.v1.keras.")):
+    if "keras." not in qual or not qual.startswith(
+        ("keras.", "tensorflow.keras.", "tensorflow.compat.v1.keras.")
+    ):
         return
     name = canonical(qual)
     for prefix, flavour in _MODEL_PREFIXES.items():
@@ -118,9 +129,15 @@ def _ref(ctx: FileContext, node: ast.expr, qual: str, root: str) -> None:
 @on_node(ast.Expr)
 def _device_statement(ctx: FileContext, node: ast.Expr) -> None:
     call = node.value
-    if call.__class__ is not ast.Call:
+    if not isinstance(call, ast.Call):
         return
-    qual = ctx.resolve(call.func)
+    func = call.func
+    # Cheap tests first: the walk calls this for every expression statement.
+    if not (isinstance(func, ast.Attribute) and func.attr == "device") and not (
+        isinstance(func, ast.Name) and func.id in ctx.aliases
+    ):
+        return
+    qual = ctx.resolve(func)
     if qual is not None and canonical(qual) == "tensorflow.device":
         spec = ast.unparse(call.args[0]) if call.args else "..."
         ctx.report("TFG028", node, f"with tf.device({spec}):", used=display(qual), spec=spec)

@@ -38,6 +38,7 @@ def _config(ctx: FileContext, node: ast.Call, name: str) -> None:
     opts = copied_gpu_options(node)
     if opts is not None:
         _state(ctx)["copies"].append((opts, node, ctx.scopes[-1]))
+        ctx.state.setdefault("protocopy_names", set()).add(opts)
         ctx.watch(opts)
 
 
@@ -45,7 +46,7 @@ def _config(ctx: FileContext, node: ast.Call, name: str) -> None:
 def _copy_from(ctx: FileContext, statement: ast.Expr) -> None:
     # config.gpu_options.CopyFrom(opts) / MergeFrom(opts): a later copy takes the changes.
     node = statement.value
-    if "protocopy" not in ctx.state or not isinstance(node, ast.Call):
+    if "protocopy_names" not in ctx.state or not isinstance(node, ast.Call):
         return
     func = node.func
     if (
@@ -75,20 +76,28 @@ def _changed_name(target: ast.expr) -> tuple[str, str] | None:
 @on_node(ast.Assign, ast.AugAssign)
 def _assign(ctx: FileContext, node: ast.Assign | ast.AugAssign) -> None:
     state = ctx.state.get("protocopy")
-    if state is None:
+    if state is None or "protocopy_names" not in ctx.state:
         return
     targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-    scope = ctx.scopes[-1]
+    copied = ctx.state["protocopy_names"]
     for target in targets:
-        if isinstance(target, ast.Name):
-            # Rebound: later changes are to another message.
-            state["copies"] = [c for c in state["copies"] if c[0] != target.id or c[2] is not scope]
+        if target.__class__ is ast.Name:
+            if target.id in copied:  # rebound: later changes are to another message
+                scope = ctx.scopes[-1]
+                state["copies"] = [
+                    c for c in state["copies"] if c[0] != target.id or c[2] is not scope
+                ]
+            continue
+        base = target
+        while base.__class__ is ast.Attribute:
+            base = base.value
+        if base.__class__ is not ast.Name or base.id not in copied:
             continue
         changed = _changed_name(target)
-        if changed is not None and any(
-            c[0] == changed[0] and c[2] is scope for c in state["copies"]
-        ):
-            state["changes"].append((changed[0] + "." + changed[1], target, scope))
+        if changed is not None:
+            scope = ctx.scopes[-1]
+            if any(c[0] == changed[0] and c[2] is scope for c in state["copies"]):
+                state["changes"].append((changed[0] + "." + changed[1], target, scope))
 
 
 @on_end
