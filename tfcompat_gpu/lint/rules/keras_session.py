@@ -90,6 +90,10 @@ def _set_session(ctx: FileContext, node: ast.Call, name: str) -> None:
         if keyword.arg == "session":
             session = keyword.value
     flavour = _SET_SESSION[name]
+    if (ctx.resolve(node.func) or "").startswith("tensorflow.compat.v1."):
+        # tf.compat.v1.keras is TensorFlow 2: there `import keras` is that same Keras from 2.6
+        # to 2.15, and another one elsewhere; which one the file gets is not known here.
+        flavour = ""
     _state(ctx)["set"].append(
         (node, flavour, ctx.scopes[-1] if _configured_session(ctx, session) else None)
     )
@@ -160,7 +164,7 @@ def _end(ctx: FileContext) -> None:
         return
     built = {flavour: (node, used) for node, flavour, used in state["models"]}
     for node, flavour, configured in state["set"]:
-        if configured is None or flavour in built:
+        if configured is None or not flavour or flavour in built:
             continue
         other_node, used = next(iter(built.values()))
         setter = (
