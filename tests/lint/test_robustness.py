@@ -189,9 +189,9 @@ def test_standard_library_never_crashes_a_rule() -> None:
 def test_odd_list_items() -> None:
     source = (
         "import tensorflow as tf\n"
-        "d = {**tf.config.x, 'a': tf.constant(1)}\n"
+        "d = {**tf.config.experimental, 'a': tf.constant(1)}\n"
         "def f(*, a=1, b): pass\n"
-        "match p:\n    case tf.config.X(a=1, b=tf.Session):\n        pass\n"
+        "match p:\n    case tf.config.LogicalDevice(a=1, b=tf.Session):\n        pass\n"
     )
     # Walked without error, down into the pattern's value reference; before Python 3.10 the
     # match statement is a syntax error, reported as such.

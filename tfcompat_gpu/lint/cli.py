@@ -73,6 +73,12 @@ def _check_parser() -> argparse.ArgumentParser:
         "tensorflow requirement, else the latest); TF1 targets turn the TF2-migration rules off",
     )
     parser.add_argument(
+        "--show-settings",
+        action="store_true",
+        help="print the settings (rules, target TensorFlow per folder and the file that decided "
+        "it) and exit without checking",
+    )
+    parser.add_argument(
         "--exit-zero", action="store_true", help="exit 0 even when there are findings"
     )
     parser.add_argument(
@@ -101,6 +107,21 @@ def _check(argv: list[str]) -> int:
     progress = progress_line(sys.stderr, "checked") if args.format == "text" else None
     try:
         config = LintConfig() if args.isolated else load_config(args.config or find_config(paths))
+        if args.show_settings:
+            from tfcompat_gpu.lint.settings import show_settings
+
+            print(
+                show_settings(
+                    paths,
+                    config,
+                    select=args.select,
+                    extend_select=args.extend_select,
+                    ignore=args.ignore,
+                    exclude=args.exclude,
+                    target_version=args.target_version,
+                )
+            )
+            return 0
         report = lint_paths(
             paths,
             select=args.select,

@@ -10,7 +10,16 @@ from tfcompat_gpu.lint.flow import Flow
 from tfcompat_gpu.lint.registry import RULES_BY_CODE, Severity
 from tfcompat_gpu.lint.tfapi import CONFIG_FIELDS, TRACKED_ROOTS, for_target
 
-__all__ = ["EVENTS_KEPT", "Event", "FileContext", "Loop", "RawFinding", "Scope", "expr_key"]
+__all__ = [
+    "EVENTS_KEPT",
+    "Event",
+    "FileContext",
+    "Loop",
+    "RawFinding",
+    "Scope",
+    "call_keywords",
+    "expr_key",
+]
 
 _WATCHED = TRACKED_ROOTS | CONFIG_FIELDS
 
@@ -142,9 +151,15 @@ class FileContext:
         return self._event_before(node, False)
 
     def _event_before(self, node: ast.AST, gpu_init: bool) -> Event | None:
+        innermost = self.scopes[-1]
         for scope in reversed(self.scopes):
             for event in scope.gpu_init if gpu_init else scope.started:
-                if self.flow.after((event.line, event.col), node):
+                where = (event.line, event.col)
+                if self.flow.after(where, node) and (
+                    # An enclosing scope's event counts only in the same process (a worker
+                    # function handed to Horovod or Spark starts a runtime of its own).
+                    scope is innermost or self.flow.same_process(where, node)
+                ):
                     return event
         return None
 
@@ -181,3 +196,41 @@ def _base_key(node: ast.AST) -> str | None:
         # tf.config.list_physical_devices('GPU')[0]: name the list by the call.
         return "<" + node.func.attr + ">"
     return None
+
+
+_SPREADABLE = (ast.Dict, ast.Call)
+
+
+def _spread(keywords: list[ast.keyword]) -> list[ast.keyword]:
+    """``f(**{"a": 1}, **dict(b=2))`` read as ``f(a=1, b=2)``, so every keyword rule sees them.
+
+    Only literal str keys are spread; anything else stays a ``**`` argument."""
+    result: list[ast.keyword] = []
+    for kw in keywords:
+        value = kw.value
+        if kw.arg is None and isinstance(value, ast.Dict):
+            names = [k.value if isinstance(k, ast.Constant) else None for k in value.keys]
+            if all(isinstance(name, str) for name in names):
+                for key, name, item in zip(value.keys, names, value.values):
+                    result.append(ast.copy_location(ast.keyword(name, item), key))  # type: ignore[arg-type]
+                continue
+        elif (
+            kw.arg is None
+            and isinstance(value, ast.Call)
+            and isinstance(value.func, ast.Name)
+            and value.func.id == "dict"
+            and not value.args
+        ):
+            result.extend(value.keywords)
+            continue
+        result.append(kw)
+    return result
+
+
+def call_keywords(node: ast.Call) -> list[ast.keyword]:
+    """The keywords of ``node``, with literal ``**{...}`` / ``**dict(...)`` spread in place."""
+    for kw in node.keywords:
+        if kw.arg is None and kw.value.__class__ in _SPREADABLE:
+            node.keywords = _spread(node.keywords)
+            break
+    return node.keywords

@@ -168,9 +168,12 @@ def readme_span() -> str:
             "with no paths checks the\nrunning process (`check(strict=True)` in a test "
             "raises on findings). Exit status 0 / 1 / 2;\n`# noqa: TFG003`; settings in "
             "`[tool.tfcompat-gpu.lint]`. Findings that combine two statements hold on one path\n"
-            "the program can take; Python 2 files are still checked; `--target-version 1.15` (by\n"
-            "default read from the project's `tensorflow` requirement) keeps the TF2-migration\n"
-            "rules off for TensorFlow 1 projects. Details: [docs/lint.md](docs/lint.md).",
+            "the program can take (functions handed to Horovod, Spark or a process pool are\n"
+            "processes of their own); Python 2 files are still checked; `--target-version 1.15`\n"
+            "(by default read per sub-project from the nearest requirements, `environment.yml`\n"
+            "or Dockerfile base image; `check --show-settings` says which file decided) keeps\n"
+            "the TF2-migration rules off for TensorFlow 1 projects. Details: "
+            "[docs/lint.md](docs/lint.md).",
             "",
             NOTEBOOKS_AND_SPEED,
             CI_SNIPPETS,

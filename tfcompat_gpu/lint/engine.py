@@ -23,6 +23,7 @@ from tfcompat_gpu.lint.context import FileContext, RawFinding
 from tfcompat_gpu.lint.prefilter import may_trigger
 from tfcompat_gpu.lint.registry import RULES_BY_CODE, applies
 from tfcompat_gpu.lint.report import Finding
+from tfcompat_gpu.lint.textual import text_findings
 from tfcompat_gpu.lint.tolerant import repair
 from tfcompat_gpu.lint.walker import walk
 
@@ -223,9 +224,15 @@ def _tolerant(source: str, path: str, error: SyntaxError, target: Target) -> lis
         repaired = repair(source)
     except Exception:  # the tolerant reading is a bonus: it must never cost the TFG000
         repaired = None
+    lines = source.splitlines()
     if repaired is None:
-        return _unreadable(path, f"syntax error: {error.msg}", line, col)
+        unread: list[int] = list(range(1, len(lines) + 1))
+        return _unreadable(path, f"syntax error: {error.msg}", line, col) + _textual(
+            lines, unread, path
+        )
     tree, text, python2 = repaired
+    # The lines the repair had to neutralise still get the checks that need no syntax tree.
+    unread = [n for n, pair in enumerate(zip(lines, text.splitlines()), 1) if pair[0] != pair[1]]
     what = "Python 2 code: " if python2 else ""
     head = unchecked(
         path,
@@ -237,8 +244,17 @@ def _tolerant(source: str, path: str, error: SyntaxError, target: Target) -> lis
         target = min(target or _PYTHON2_TARGET, _PYTHON2_TARGET)
     rest = _checked(tree, text, path, target)
     if rest and rest[0].code == "TFG000":  # the repaired text failed a check itself
-        return head
-    return head + rest
+        return head + _textual(lines, unread, path)
+    return head + rest + _textual(lines, unread, path)
+
+
+def _textual(lines: list[str], unread: list[int], path: str) -> list[Finding]:
+    found = []
+    for item in text_findings(lines, unread):
+        codes = noqa_codes(lines[item.line - 1])
+        if codes is None or (codes and item.code not in codes):
+            found.append(_finding(item, path))
+    return found
 
 
 def read_path(path: str, display: str | None = None) -> bytes | list[Finding]:

@@ -16,6 +16,13 @@ function nothing in the file names is an entry point for other modules: two such
 (``train()`` and ``evaluate()`` of a script that runs one of them) do not combine with each
 other, but each combines with the module-level code that ran at import.
 
+A reference that hands a function on decides how it leads there: a call runs it here; a
+launcher that runs it in another process (``horovod.spark.run(fn)``, ``rdd.mapPartitions(fn)``,
+``Process(target=fn)``, ``@ray.remote``: see :mod:`tfcompat_gpu.lint.processes`) makes it a
+process of its own, combined with nothing outside it; a function only returned, stored or given
+to an unknown call is not known to run here, and is treated like a function nothing names.  A
+nested function is named only inside the function that defines it.
+
 The answer is computed on demand, only for the few pairs of statements a rule wants to combine,
 so files without such pairs cost nothing.
 """
@@ -26,6 +33,15 @@ import ast
 import re
 from bisect import bisect_right
 
+from tfcompat_gpu.lint.processes import (
+    POOL_FACTORIES,
+    POOL_METHODS,
+    PROCESS_CALLS,
+    PROCESS_DECORATORS,
+    PROCESS_METHODS,
+    RUNNER_FACTORIES,
+)
+
 __all__ = ["Flow"]
 
 _Branch = tuple[int, int]
@@ -34,6 +50,8 @@ _Path = tuple[_Branch, ...]
 _Frame = ast.AST  # ast.Module, ast.FunctionDef or ast.AsyncFunctionDef
 _Site = tuple[int, _Path, int, tuple[int, int]]
 """(id of a frame, branches inside it, how it leads on, position of the statement that does)."""
+_CALLED, _LAUNCHED, _HANDED = range(3)
+"""How a reference to a function leads to it: a call, a launcher of other processes, else."""
 _DIRECT, _CALL, _ENTRY = range(3)
 """The statement itself; a call (or a reference) to a function that leads on; the definition
 of a function nothing in the file names."""
@@ -95,6 +113,7 @@ class Flow:
         self._lines: list[int] | None = None
         self._sites: dict[int, list[_Site]] = {}
         self._places: dict[tuple[int, int], _Place] = {}
+        self._launchers: _Launchers | None = None
 
     # -- where a position is -------------------------------------------------------------
 
@@ -156,7 +175,16 @@ class Flow:
         return (line, len(prefix) if prefix.isascii() else len(prefix.encode("utf-8")))
 
     def _callers(self, func: ast.AST) -> list[tuple[int, int]]:
-        """Where the file names ``func`` (a ``Name`` or an attribute ``x.func``), in order."""
+        """Where the file names ``func`` (a ``Name`` or an attribute ``x.func``), in order;
+        a nested function only inside the function that defines it."""
+        found = self._references(func)
+        outer = self._place(_start(func)).frames[-1][0]
+        if outer is not self.tree:
+            low, high = _start(outer), _end(outer)
+            found = [pos for pos in found if low <= pos <= high]
+        return found
+
+    def _references(self, func: ast.AST) -> list[tuple[int, int]]:
         name: str = func.name  # type: ignore[attr-defined]
         if self.source is None:
             if self._names is None:
@@ -196,9 +224,14 @@ class Flow:
             pending = [frame]
             while pending:
                 func = pending.pop()
-                callers = self._callers(func)
+                references = self._callers(func)
+                kinds = [self._reference_kind(pos) for pos in references]
+                callers = [pos for pos, kind in zip(references, kinds) if kind == _CALLED]
                 if not callers:
-                    # Named nowhere: an entry point, called after its definition ran.
+                    if _LAUNCHED in kinds or self._remote(func):
+                        continue  # runs in a process of its own: nothing outside combines
+                    # Named nowhere, or only handed on: an entry point, called after its
+                    # definition ran.
                     outer, outer_branches = self._place(_start(func)).frames[-1]
                     cached.append((id(outer), tuple(outer_branches), _ENTRY, _start(func)))
                     continue
@@ -209,6 +242,43 @@ class Flow:
                         seen.add(id(caller_frame))
                         pending.append(caller_frame)
         return sites + cached
+
+    def _reference_kind(self, pos: tuple[int, int]) -> int:
+        """Whether the function named at ``pos`` is called there, handed to a launcher of
+        other processes, or only handed on (returned, stored, given to another call)."""
+        stmt = self._place(pos).stmt
+        if stmt is None:
+            return _HANDED
+        for part in _header(stmt):
+            for node in ast.walk(part):
+                if node.__class__ is ast.Call:
+                    if _names_pos(node.func, pos):
+                        return _CALLED
+                    handed = self._launchers_of().handed(node)
+                    if handed is not None and _names_pos(handed, pos):
+                        return _LAUNCHED
+        return _HANDED
+
+    def _launchers_of(self) -> _Launchers:
+        if self._launchers is None:
+            self._launchers = _Launchers(self.tree)
+        return self._launchers
+
+    def _remote(self, func: ast.AST) -> bool:
+        """Whether ``func`` is decorated to run in other processes (``@ray.remote``)."""
+        decorators = func.decorator_list  # type: ignore[attr-defined]
+        return bool(decorators) and any(
+            self._launchers_of().qualified(d.func if isinstance(d, ast.Call) else d)
+            in PROCESS_DECORATORS
+            for d in decorators
+        )
+
+    def same_process(self, a: ast.AST | tuple[int, int], b: ast.AST | tuple[int, int]) -> bool:
+        """Whether some frame (the module, a function) can run both ``a`` and ``b``: false when
+        one of them only runs in a process of its own (a worker function handed to Horovod,
+        Spark, a process pool)."""
+        frames_b = {site[0] for site in self._sites_of(_pos(b))}
+        return any(site[0] in frames_b for site in self._sites_of(_pos(a)))
 
     # -- the question --------------------------------------------------------------------
 
@@ -298,3 +368,120 @@ def _compatible(a: _Path, b: _Path) -> bool:
         if other is not None and other != arm:
             return False
     return True
+
+
+def _dotted(node: ast.AST) -> str | None:
+    parts: list[str] = []
+    while node.__class__ is ast.Attribute:
+        parts.append(node.attr)
+        node = node.value
+    if node.__class__ is not ast.Name:
+        return None
+    parts.append(node.id)
+    return ".".join(reversed(parts))
+
+
+_COMPOUND = (
+    ast.If,
+    ast.For,
+    ast.AsyncFor,
+    ast.While,
+    ast.With,
+    ast.AsyncWith,
+    ast.FunctionDef,
+    ast.AsyncFunctionDef,
+    ast.ClassDef,
+    *_TRY,
+)
+
+
+class _Launchers:
+    """The imports and the process pools / runners a module binds, read from its statements
+    only (never every expression: this runs for files whose functions are handed on)."""
+
+    def __init__(self, tree: ast.Module) -> None:
+        self.imports: dict[str, str] = {}
+        self.pools: set[str] = set()
+        self.runners: dict[str, frozenset[str]] = {}
+        binds: list[tuple[ast.expr, ast.expr]] = []
+        pending: list[ast.stmt] = list(tree.body)
+        while pending:
+            stmt = pending.pop()
+            if isinstance(stmt, ast.Import):
+                for alias in stmt.names:
+                    if alias.asname:
+                        self.imports[alias.asname] = alias.name
+                    else:
+                        root = alias.name.partition(".")[0]
+                        self.imports[root] = root
+            elif isinstance(stmt, ast.ImportFrom):
+                if stmt.module and not stmt.level:
+                    for alias in stmt.names:
+                        self.imports[alias.asname or alias.name] = stmt.module + "." + alias.name
+            elif isinstance(stmt, ast.Assign):
+                if len(stmt.targets) == 1:
+                    binds.append((stmt.targets[0], stmt.value))
+            elif isinstance(stmt, _COMPOUND):
+                if isinstance(stmt, (ast.With, ast.AsyncWith)):
+                    binds += [
+                        (item.optional_vars, item.context_expr)
+                        for item in stmt.items
+                        if item.optional_vars is not None
+                    ]
+                for field in ("body", "orelse", "finalbody"):
+                    pending.extend(getattr(stmt, field, ()))
+                for handler in getattr(stmt, "handlers", ()):
+                    pending.extend(handler.body)
+        for target, value in binds:
+            if not isinstance(target, ast.Name) or not isinstance(value, ast.Call):
+                continue
+            maker = self.qualified(value.func) or ""
+            if maker in POOL_FACTORIES or maker.rpartition(".")[2] in (
+                "Pool",
+                "ProcessPoolExecutor",
+            ):
+                self.pools.add(target.id)
+            elif maker in RUNNER_FACTORIES:
+                self.runners[target.id] = RUNNER_FACTORIES[maker]
+
+    def qualified(self, func: ast.AST) -> str | None:
+        dotted = _dotted(func)
+        if dotted is None:
+            return None
+        head, dot, rest = dotted.partition(".")
+        return self.imports.get(head, head) + dot + rest
+
+    def handed(self, call: ast.Call) -> ast.expr | None:
+        """The function ``call`` runs in another process, if it is such a launcher."""
+        func = call.func
+        name = self.qualified(func)
+        where = PROCESS_CALLS.get(name) if name is not None else None
+        if where is None and isinstance(func, ast.Attribute):
+            method = func.attr
+            owner = func.value.id if isinstance(func.value, ast.Name) else None
+            if method in PROCESS_METHODS:
+                where = 0
+            elif method == "Process":  # multiprocessing.get_context("spawn").Process(...)
+                where = "target"
+            elif (owner in self.pools and method in POOL_METHODS) or (
+                owner in self.runners and method in self.runners[owner]
+            ):
+                where = 0
+            elif method == "run" and (self.qualified(func.value) or "").endswith("TFCluster"):
+                where = 1
+        elif where is None and name is not None and name.rpartition(".")[2] == "Process":
+            where = "target"
+        if isinstance(where, int):
+            return call.args[where] if len(call.args) > where else None
+        if where is not None:
+            return next((k.value for k in call.keywords if k.arg == where), None)
+        return None
+
+
+def _names_pos(node: ast.AST, pos: tuple[int, int]) -> bool:
+    """Whether ``node`` is the name (or the attribute ``x.name``) found at ``pos``."""
+    if node.__class__ is ast.Name:
+        return _start(node) == pos
+    if node.__class__ is ast.Attribute:
+        return _end(node) == (pos[0], pos[1] + len(node.attr))
+    return False

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import functools
 import gc
+import hashlib
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
@@ -20,7 +20,7 @@ from tfcompat_gpu.lint.config import (
 from tfcompat_gpu.lint.engine import Target, check_bytes, read_path, unchecked
 from tfcompat_gpu.lint.prefilter import may_trigger
 from tfcompat_gpu.lint.report import Finding, Report
-from tfcompat_gpu.lint.target import TargetError, infer_target, parse_target
+from tfcompat_gpu.lint.target import TargetError, Targets, parse_target
 
 __all__ = ["default_jobs", "lint_paths"]
 
@@ -29,14 +29,14 @@ Progress = Callable[[int, int], None]
 """Called with (files done, files in all) as the run goes."""
 
 
-def _check_job(job: tuple[bytes, str], target: Target) -> list[Finding]:
-    return check_bytes(job[0], job[1], target)
+def _check_job(job: tuple[bytes, str, Target]) -> list[Finding]:
+    return check_bytes(*job)
 
 
 def _run(
-    jobs: Iterator[tuple[bytes, str]], total: int, workers: int, target: Target
+    jobs: Iterator[tuple[bytes, str, Target]], total: int, workers: int
 ) -> Iterator[list[Finding]]:
-    check = functools.partial(_check_job, target=target)
+    check = _check_job
     # Files are independent: with several CPUs, fork workers as flake8 and ruff do. Small runs
     # stay in-process, where a pool would cost more than it saves.
     if workers > 1 and total >= 4 * workers:
@@ -53,14 +53,19 @@ def _run(
     yield from map(check, jobs)
 
 
+def _target_tag(target: Target) -> str:
+    return hashlib.blake2b(repr(target).encode("utf-8"), digest_size=8).hexdigest()
+
+
 def _check_all(
     files: list[str],
     workers: int,
-    target: Target,
+    targets: list[Target],
     cache: FileCache | None,
     progress: Progress | None,
 ) -> list[list[Finding]]:
-    """The findings of each file, read here once; the cache answers for unchanged files."""
+    """The findings of each file (checked for its folder's target), read here once; the cache
+    answers for unchanged files."""
     results: list[list[Finding]] = [[] for _ in files]
     pending: list[tuple[int, str | None]] = []
     done = 0
@@ -71,8 +76,8 @@ def _check_all(
         if progress is not None:
             progress(done, len(files))
 
-    def jobs() -> Iterator[tuple[bytes, str]]:
-        for index, path in enumerate(files):
+    def jobs() -> Iterator[tuple[bytes, str, Target]]:
+        for index, (path, target) in enumerate(zip(files, targets)):
             data = read_path(path)
             if isinstance(data, list):
                 results[index] = data
@@ -85,16 +90,17 @@ def _check_all(
                 continue
             key = None
             if cache is not None:
-                key = content_key(data, is_notebook(path))
+                # the folder's target is part of what the findings depend on
+                key = f"{content_key(data, is_notebook(path))}-{_target_tag(target)}"
                 hit = cache.get(key, path)
                 if hit is not None:
                     results[index] = hit
                     tick()
                     continue
             pending.append((index, key))
-            yield data, path
+            yield data, path, target
 
-    for n, found in enumerate(_run(jobs(), len(files), workers, target)):
+    for n, found in enumerate(_run(jobs(), len(files), workers)):
         index, key = pending[n]
         results[index] = found
         if cache is not None and key is not None:
@@ -143,10 +149,10 @@ def lint_paths(
 ) -> Report:
     """Lint files and directories; settings given here extend or override pyproject.toml.
 
-    The target TensorFlow is ``target_version``, else the configuration's, else the one the
-    project's requirements declare (see :mod:`tfcompat_gpu.lint.target`).  With ``cache_dir``,
-    files unchanged since an earlier run are answered from the cache there
-    (:mod:`tfcompat_gpu.lint.cache`).
+    The target TensorFlow is ``target_version``, else the configuration's, else, folder by
+    folder, the one the nearest requirements or Dockerfile declare (see
+    :mod:`tfcompat_gpu.lint.target`).  With ``cache_dir``, files unchanged since an earlier
+    run are answered from the cache there (:mod:`tfcompat_gpu.lint.cache`).
     """
     if config is None:
         config = load_config(find_config(paths)) if use_config else LintConfig(root=os.getcwd())
@@ -157,6 +163,7 @@ def lint_paths(
     )
     report = Report()
     findings: list[Finding] = report.findings
+    folders: Targets | None = None
     if target_version is not None:
         try:
             target: Target = parse_target(target_version)
@@ -165,7 +172,9 @@ def lint_paths(
     elif config.target_version is not None:
         target = config.target_version
     else:
-        target = infer_target(config.root if config.path else (paths[0] if paths else "."))
+        # Each folder's own: the TensorFlow 1 sub-projects of a monorepo stay on TensorFlow 1.
+        folders = Targets()
+        target = folders.decide(config.root if config.path else (paths[0] if paths else ".")).target
     report.target = target
     patterns = [*config.exclude, *exclude]
 
@@ -181,11 +190,16 @@ def lint_paths(
     collecting = gc.isenabled()
     gc.disable()
     try:
+        targets = (
+            [folders.decide(os.path.dirname(f) or os.curdir).target for f in files]
+            if folders
+            else [target] * len(files)
+        )
         cache = None
         if cache_dir is not None:
             root = config.root if config.path else os.getcwd()
-            cache = FileCache(cache_dir, root, fingerprint(target))
-        results = _check_all(files, jobs, target, cache, progress)
+            cache = FileCache(cache_dir, root, fingerprint())
+        results = _check_all(files, jobs, targets, cache, progress)
     finally:
         if collecting:
             gc.enable()

@@ -531,6 +531,116 @@ RULES: tuple[Rule, ...] = (
         "strategy = tf.distribute.MirroredStrategy(devices=['/gpu:0', '/gpu:1'])",
         summary="`MirroredStrategy(devices=[...])` naming GPUs the configuration does not leave",
     ),
+    Rule(
+        code="TFG026",
+        name="clear-session-after-set-session",
+        default=True,
+        severity="error",
+        message="`clear_session()` throws away the session configured by `set_session(...)` on "
+        "{line}; Keras then creates its next session with its default ConfigProto, so that "
+        "session's options (device_count, placement, graph and thread options) no longer apply; "
+        "call set_session(...) with the config again after clear_session()",
+        what="Checks for Keras `clear_session()` (standalone Keras 2, `tf.keras`, "
+        "`tf.compat.v1.keras`) run after `set_session(tf.Session(config=...))` in the same "
+        "function, or after one at module level, with no `set_session(...)` after it.",
+        why="`clear_session()` resets Keras' graph and forgets its session; the next "
+        "`get_session()` builds a new `tf.Session` from Keras' own default config "
+        "(`keras/backend/tensorflow_backend.py` `get_session`, `tensorflow/python/keras/backend.py` "
+        "`get_session`). A config that hid the GPU (`device_count={'GPU': 0}`) or set placement "
+        "and thread options is silently gone for every model built after the clear.",
+        example="config = tf.ConfigProto(device_count={'GPU': 0})\n"
+        "K.set_session(tf.Session(config=config))\n"
+        "for fold in range(5):\n    K.clear_session()\n    model = build_model()",
+        use_instead="config = tf.ConfigProto(device_count={'GPU': 0})\n"
+        "for fold in range(5):\n    K.clear_session()\n"
+        "    K.set_session(tf.Session(config=config))\n    model = build_model()",
+        summary="Keras `clear_session()` after a configured `set_session(...)`",
+    ),
+    Rule(
+        code="TFG027",
+        name="keras-session-other-flavour",
+        default=True,
+        severity="error",
+        message="the session is configured through `{setter}`, but the models are built with "
+        "{other} (`{used}` on line {line}), which keeps its own session; the config does not "
+        "reach them; set it through the Keras that builds the models",
+        what="Checks for a configured session set through one Keras (`tf.keras.backend."
+        "set_session`) in a file whose models are built only with the other (standalone "
+        "`import keras` layers, models, applications), and the reverse.",
+        why="Standalone Keras 2.3 and older keeps its session in `keras.backend` "
+        "(`tensorflow_backend._SESSION`), tf.keras in `tf.keras.backend`; each creates its own "
+        "default session when it first needs one. The models built with the other Keras run in "
+        "a session without the config: its device count, placement and thread options are "
+        "ignored, and its GPU options too when that session is created first.",
+        example="import keras\nimport tensorflow as tf\n\n"
+        "config = tf.ConfigProto(device_count={'GPU': 0})\n"
+        "tf.keras.backend.set_session(tf.Session(config=config))\n"
+        "model = keras.models.Sequential([keras.layers.Dense(10)])",
+        use_instead="keras.backend.set_session(tf.Session(config=config))\n"
+        "model = keras.models.Sequential([keras.layers.Dense(10)])",
+        summary="session set through one Keras, models built with the other",
+    ),
+    Rule(
+        code="TFG028",
+        name="device-call-without-with",
+        default=True,
+        severity="error",
+        message="`{used}({spec})` is called as a statement: it returns a context manager and "
+        "places nothing; write `with {used}({spec}):` around the ops to place",
+        what="Checks for `tf.device(...)` (and `tf.compat.v1.device(...)`) used as an expression "
+        "statement instead of in a `with` block.",
+        why="`tf.device` only sets the device of the ops created inside its `with` block "
+        "(`tensorflow/python/framework/ops.py` `device_v2`); called alone it builds a context "
+        "manager that is thrown away, and every op still runs where TensorFlow puts it.",
+        example="tf.device('/gpu:1')\nlogits = model(images)",
+        use_instead="with tf.device('/gpu:1'):\n    logits = model(images)",
+        summary="`tf.device(...)` called as a statement instead of `with`",
+    ),
+    Rule(
+        code="TFG029",
+        name="gpu-options-changed-after-copy",
+        default=True,
+        severity="error",
+        message="`{used}` is changed after `{name}` was copied into the ConfigProto on line "
+        "{line}; protobuf copies a message given to a constructor, so the config and its "
+        "sessions never get this setting; set it before that line, or set "
+        "`config.gpu_options.{field}`",
+        what="Checks for a `GPUOptions` object changed (`opts.allow_growth = True`) after it was "
+        "passed to `ConfigProto(gpu_options=opts)` in the same function, with no later "
+        "`ConfigProto(gpu_options=opts)` or `config.gpu_options.CopyFrom(opts)` taking the change.",
+        why="A message given to a protobuf constructor is copied into the new message "
+        "(`google/protobuf/internal/python_message.py` `_AddInitMethod` merges it into a new "
+        "field message): the later change edits the original only, so the program runs without "
+        "memory growth (or with every GPU) and nothing says so.",
+        example="gpu_options = tf.GPUOptions()\n"
+        "config = tf.ConfigProto(gpu_options=gpu_options)\n"
+        "gpu_options.allow_growth = True\nsess = tf.Session(config=config)",
+        use_instead="gpu_options = tf.GPUOptions(allow_growth=True)\n"
+        "config = tf.ConfigProto(gpu_options=gpu_options)\nsess = tf.Session(config=config)",
+        summary="`GPUOptions` changed after `ConfigProto(gpu_options=...)` copied it",
+    ),
+    Rule(
+        code="TFG030",
+        name="unknown-tf-config-name",
+        default=True,
+        severity="error",
+        message="`{used}` does not exist in TensorFlow {version}: the call raises AttributeError "
+        "and the GPU setting is never made; {hint}",
+        what="Checks `tf.config` and `tf.compat.v1.config` names (modules, functions, classes) "
+        "against TensorFlow's public API of the target release, generated from TensorFlow itself "
+        "(`python -m tfcompat_gpu.lint.tfconfig_gen`). Names from TensorFlow 2.0's preview (`tf.config.gpu.*`) are "
+        "named with their successor; for a target older than every release in the table only "
+        "typos are reported.",
+        why="A `tf.config` name that does not exist fails with `AttributeError` at run time, "
+        "often only on the GPU server where the configuration branch runs. Names copied from "
+        "the 2.0 preview or from a blog post (`tf.config.gpu.set_per_process_memory_growth`) "
+        "never existed in a release.",
+        example="tf.config.gpu.set_per_process_memory_growth(True)\n"
+        "tf.config.experimental.set_memory_grwoth(gpu, True)",
+        use_instead="for gpu in tf.config.list_physical_devices('GPU'):\n"
+        "    tf.config.experimental.set_memory_growth(gpu, True)",
+        summary="`tf.config` name missing from the target TensorFlow (did you mean ...)",
+    ),
     # Keras 2 -> Keras 3 and TF1 -> TF2 (lint/rules/migration.py; `migrate` fixes them)
     Rule(
         code="TFG036",

@@ -3,22 +3,26 @@
 A project pinned to ``tensorflow<2`` or ``tensorflow-gpu==1.15`` stays on TensorFlow 1: the
 rules about moving to TensorFlow 2 (TFG009, TFG013) say nothing useful there, while the real
 TensorFlow 1 bugs (sessions, fractions, device lists, environment variables) still matter.
-When no target is set, the nearest folder holding ``pyproject.toml``, ``setup.cfg``,
-``setup.py`` or ``requirements*.txt`` is read for a ``tensorflow`` requirement with an upper
-bound; without one the target is the latest TensorFlow.
+When no target is set, each folder gets the target of the nearest folder (its own, or a
+parent) whose files name TensorFlow: ``pyproject.toml``, ``setup.cfg``, ``setup.py``,
+``requirements*.txt``, ``environment.yml`` (conda), or a ``Dockerfile`` built ``FROM`` a
+TensorFlow image (``tensorflow/tensorflow:1.15.2-gpu-py3``, NVIDIA's
+``nvcr.io/nvidia/tensorflow:20.06-tf1-py3``, also through an ``ARG`` default used as
+``FROM ${FROM_IMAGE_NAME}``).  A requirement with an upper bound gives that TensorFlow; one
+without (``tensorflow>=2.4``) the latest.  So the TensorFlow 1 sub-projects of a monorepo are
+checked for TensorFlow 1, and the others for TensorFlow 2.
 """
 
 from __future__ import annotations
 
 import configparser
-import glob
 import os
 import re
 import sys
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, NamedTuple
 
-__all__ = ["TargetError", "infer_target", "parse_target"]
+__all__ = ["Decision", "TargetError", "Targets", "infer_target", "parse_target"]
 
 _TF1_LAST = (1, 15)
 _NAMES = r"(?:tensorflow|tensorflow-gpu|tensorflow-cpu|tensorflow_gpu|tensorflow_cpu|tf-nightly)"
@@ -152,20 +156,145 @@ def _read(path: str) -> str:
         return ""
 
 
-def _project_dir(start: str) -> str | None:
-    current = os.path.abspath(start)
-    if not os.path.isdir(current):
-        current = os.path.dirname(current)
-    while True:
-        names = ("pyproject.toml", "setup.cfg", "setup.py")
-        if any(os.path.isfile(os.path.join(current, n)) for n in names) or glob.glob(
-            os.path.join(glob.escape(current), "requirements*.txt")
+_MENTION = re.compile(rf"(?<![\w-]){_NAMES}(?![\w-])", re.IGNORECASE)
+_MARKERS = ("pyproject.toml", "setup.cfg", "setup.py", "environment.yml", "environment.yaml")
+_ARG = re.compile(r"^\s*ARG\s+(\w+)\s*=\s*(\S+)", re.IGNORECASE | re.MULTILINE)
+_FROM = re.compile(r"^\s*FROM\s+(?:--platform=\S+\s+)?(\S+)", re.IGNORECASE | re.MULTILINE)
+_VARIABLE = re.compile(r"\$\{(\w+)(?::?-([^}]*))?\}|\$(\w+)")
+_TF_IMAGE = re.compile(r"(?:^|/)tensorflow(?:-gpu)?:(?P<tag>\S+)$", re.IGNORECASE)
+
+
+def _image_target(image: str) -> tuple[bool, tuple[int, int] | None]:
+    """(whether ``image`` is a TensorFlow image, its TensorFlow or None for the latest)."""
+    match = _TF_IMAGE.search(image.strip("\"'"))
+    if match is None:
+        return False, None
+    tag = match.group("tag").lower()
+    if re.search(r"(?:^|-)tf1(?:-|$)", tag):  # NGC: 20.06-tf1-py3
+        return True, _TF1_LAST
+    version = re.match(r"(\d+)\.(\d+)", tag)
+    if version is not None and not re.search(r"(?:^|-)tf2(?:-|$)", tag):
+        major, minor = int(version.group(1)), int(version.group(2))
+        if major in (1, 2):  # tensorflow/tensorflow:1.15.2-gpu-py3; NGC tags are YY.MM
+            return True, _capped(major, minor)
+    return True, None  # tf2 NGC tags, latest, nightly
+
+
+def _dockerfile_target(text: str) -> tuple[bool, tuple[int, int] | None]:
+    defaults = {name: value.strip("\"'") for name, value in _ARG.findall(text)}
+
+    def expand(match: re.Match[str]) -> str:
+        name = match.group(1) or match.group(3)
+        return defaults.get(name) or match.group(2) or ""
+
+    found = [_image_target(_VARIABLE.sub(expand, image)) for image in _FROM.findall(text)]
+    bounds = [target for named, target in found if named and target is not None]
+    if bounds:
+        return True, min(bounds)
+    return any(named for named, _ in found), None
+
+
+class Decision(NamedTuple):
+    """The target of a folder, and the file that decided it (None: nothing did)."""
+
+    target: tuple[int, int] | None
+    source: str | None
+
+
+def _declared(folder: str, names: list[str]) -> Decision | None:
+    """What the files of ``folder`` say about TensorFlow, or None when they name none."""
+    texts: list[str] = []
+    sources: list[str] = []
+    for name in names:
+        path = os.path.join(folder, name)
+        lower = name.lower()
+        if lower == "pyproject.toml":
+            found = _pyproject_texts(path)
+        elif lower == "setup.cfg":
+            found = _setup_cfg_texts(path)
+        elif lower == "setup.py":
+            found = re.findall(r"""["']([^"'\n]*)["']""", _read(path))
+        elif (lower.startswith("requirements") and lower.endswith(".txt")) or lower in (
+            "environment.yml",
+            "environment.yaml",
         ):
-            return current
-        parent = os.path.dirname(current)
-        if parent == current:
-            return None
-        current = parent
+            found = [line.split("#", 1)[0] for line in _read(path).splitlines()]
+        else:
+            continue
+        if any(_MENTION.search(text) for text in found):
+            texts += found
+            sources.append(path)
+    docker: list[tuple[int, int] | None] = []
+    for name in names:
+        lower = name.lower()
+        if (
+            lower == "dockerfile"
+            or lower.startswith("dockerfile.")
+            or lower.endswith(".dockerfile")
+        ):
+            path = os.path.join(folder, name)
+            named, target = _dockerfile_target(_read(path))
+            if named:
+                docker.append(target)
+                sources.append(path)
+    if not sources:
+        return None
+    bounds = [b for b in [_requirements(texts), *docker] if b is not None]
+    return Decision(min(bounds) if bounds else None, ", ".join(sorted(sources)))
+
+
+class Targets:
+    """The target of each folder, from the nearest folder that names TensorFlow (cached).
+
+    Example: with ``tf1/Dockerfile`` built ``FROM nvcr.io/nvidia/tensorflow:20.06-tf1-py3``,
+    ``Targets().decide("tf1/models")`` is ``Decision((1, 15), "tf1/Dockerfile")``.
+    """
+
+    def __init__(self) -> None:
+        self._folders: dict[str, Decision] = {}
+        self._asked: dict[str, Decision] = {}
+
+    def decide(self, folder: str) -> Decision:
+        known = self._asked.get(folder)
+        if known is not None:
+            return known
+        decision = self._asked[folder] = self._decide(folder)
+        return decision
+
+    def _decide(self, folder: str) -> Decision:
+        current = os.path.abspath(folder)
+        if not os.path.isdir(current):
+            current = os.path.dirname(current)
+        seen: list[str] = []
+        decision = Decision(None, None)
+        while True:
+            cached = self._folders.get(current)
+            if cached is not None:
+                decision = cached
+                break
+            seen.append(current)
+            try:
+                names = sorted(os.listdir(current))
+            except OSError:
+                names = []
+            wanted = [
+                n
+                for n in names
+                if n in _MARKERS
+                or n.lower().startswith(("requirements", "dockerfile"))
+                or n.lower().endswith(".dockerfile")
+            ]
+            found = _declared(current, wanted) if wanted else None
+            if found is not None:
+                decision = found
+                break
+            parent = os.path.dirname(current)
+            if parent == current:
+                break
+            current = parent
+        for folder_seen in seen:
+            self._folders[folder_seen] = decision
+        return decision
 
 
 def infer_target(start: str) -> tuple[int, int] | None:
@@ -174,20 +303,4 @@ def infer_target(start: str) -> tuple[int, int] | None:
     Example: a ``requirements.txt`` line ``tensorflow-gpu==1.15.5`` gives ``(1, 15)``;
     ``tensorflow>=2.4`` gives None.
     """
-    project = _project_dir(start)
-    if project is None:
-        return None
-    texts: list[str] = []
-    pyproject = os.path.join(project, "pyproject.toml")
-    if os.path.isfile(pyproject):
-        texts += _pyproject_texts(pyproject)
-    setup_cfg = os.path.join(project, "setup.cfg")
-    if os.path.isfile(setup_cfg):
-        texts += _setup_cfg_texts(setup_cfg)
-    setup_py = os.path.join(project, "setup.py")
-    if os.path.isfile(setup_py):
-        # Read, never run: the requirement strings are what matters.
-        texts += re.findall(r"""["']([^"'\n]*)["']""", _read(setup_py))
-    for requirements in sorted(glob.glob(os.path.join(glob.escape(project), "requirements*.txt"))):
-        texts += [line.split("#", 1)[0] for line in _read(requirements).splitlines()]
-    return _requirements(texts)
+    return Targets().decide(start).target

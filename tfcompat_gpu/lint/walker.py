@@ -13,7 +13,15 @@ import ast
 import re
 from typing import Any
 
-from tfcompat_gpu.lint.context import EVENTS_KEPT, Event, FileContext, Loop, Scope, expr_key
+from tfcompat_gpu.lint.context import (
+    EVENTS_KEPT,
+    Event,
+    FileContext,
+    Loop,
+    Scope,
+    call_keywords,
+    expr_key,
+)
 from tfcompat_gpu.lint.dispatch import (
     CALL_HANDLERS,
     END_HANDLERS,
@@ -85,9 +93,13 @@ def _import(ctx: FileContext, node: ast.Import | ast.ImportFrom) -> None:
             if root not in TRACKED_ROOTS:
                 continue
             if alias.asname:
+                if alias.name == "tensorflow" and _is_v1(aliases.get(alias.asname)):
+                    # `try: import tensorflow.compat.v1 as tf` / `except ImportError: import
+                    # tensorflow as tf`: the fallback is TensorFlow 1, the same v1 API.
+                    continue
                 aliases[alias.asname] = alias.name
                 ctx.watch(alias.asname)
-            else:
+            elif not (root == "tensorflow" and _is_v1(aliases.get(root))):
                 aliases[root] = root
     else:
         module = node.module  # type: ignore[union-attr]
@@ -97,6 +109,10 @@ def _import(ctx: FileContext, node: ast.Import | ast.ImportFrom) -> None:
             if alias.name != "*":
                 aliases[alias.asname or alias.name] = module + "." + alias.name
                 ctx.watch(alias.asname or alias.name)
+
+
+def _is_v1(qual: str | None) -> bool:
+    return qual is not None and qual.startswith("tensorflow.compat.v1")
 
 
 # Node kinds of the walk loop: one dict lookup instead of a chain of isinstance tests.
@@ -217,6 +233,8 @@ def walk(tree: ast.AST, ctx: FileContext, source: str | None = None) -> None:
                 push(base)
             continue
         if kind == _CALL:
+            if node.keywords:
+                call_keywords(node)
             func = node.func
             base = func
             while base.__class__ is Attribute:

@@ -536,6 +536,12 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
                     "migration cannot follow (it escapes or is changed conditionally)",
                     self._use_construct(node, "other use"),
                 )
+            if gpu_options_use is not None and self.line_of(line) > self.line_of(gpu_options_use):
+                raise CannotFollow(  # protobuf copied it: the program never had this setting
+                    f"{target.value}.{path} is changed on line {self.line_of(line)}, after the "
+                    f"ConfigProto copied {target.value}; set it before (lint rule TFG029)",
+                    "changed after the ConfigProto copied it",
+                )
             if self.parent(line) is not block:
                 config.outer[line] = self._condition_of(line, block, target)
                 found.append((self.line_of(line), prefix + path, value, line))

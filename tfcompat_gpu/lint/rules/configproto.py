@@ -7,7 +7,7 @@ from __future__ import annotations
 import ast
 
 from tfcompat_gpu._options import OPTIONS, same_value, show_value
-from tfcompat_gpu.lint.context import FileContext
+from tfcompat_gpu.lint.context import FileContext, call_keywords
 from tfcompat_gpu.lint.dispatch import on_call, on_node
 from tfcompat_gpu.lint.rules.env import is_env_value
 from tfcompat_gpu.lint.tfapi import CONFIG_FIELDS, SESSIONS, canonical
@@ -85,7 +85,7 @@ def _spec_of(ctx: FileContext, node: ast.AST | None) -> _Spec | None:
     if name not in (_CONFIG, _GPU_OPTIONS):
         return None
     spec = _Spec()
-    for keyword in node.keywords:
+    for keyword in call_keywords(node):
         if keyword.arg == "gpu_options":
             # Protobuf copies a message passed to a constructor: later edits stay separate.
             inner = _spec_of(ctx, keyword.value)
