@@ -165,3 +165,22 @@ def test_two_runs_at_once(tree: Path, tmp_path: Path) -> None:
         assert not list(cache.glob("*.tmp"))
         again = subprocess.run(argv, capture_output=True, text=True, env=env)
         assert again.stdout == expected
+
+
+def test_same_file_in_tf1_and_tf2_sub_projects_keeps_each_folders_findings(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], checked: list[str]
+) -> None:
+    # The target TensorFlow is decided per folder: one content, two targets, two entries.
+    tree = tmp_path / "mono"
+    session = "import tensorflow as tf\nsess = tf.Session()\n"
+    for name, requirement in (("tf1", "tensorflow-gpu==1.15\n"), ("tf2", "tensorflow==2.15\n")):
+        (tree / name).mkdir(parents=True)
+        (tree / name / "requirements.txt").write_text(requirement)
+        (tree / name / "train.py").write_text(session)
+    cache = tmp_path / "cache"
+    first = run(tree, cache, capsys)
+    assert "tf2/train.py:2" in first and "TFG009" in first
+    assert "tf1/train.py" not in first
+    checked.clear()
+    assert run(tree, cache, capsys) == first
+    assert checked == []

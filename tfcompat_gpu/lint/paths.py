@@ -53,8 +53,10 @@ def _run(
     yield from map(check, jobs)
 
 
-def _target_tag(target: Target) -> str:
-    return hashlib.blake2b(repr(target).encode("utf-8"), digest_size=8).hexdigest()
+def _file_key(content: str, target: Target) -> str:
+    # a cache key as long as a content key (the cache checks it): content and target together
+    text = f"{content}:{target!r}".encode()
+    return hashlib.blake2b(text, digest_size=20).hexdigest()
 
 
 def _check_all(
@@ -91,7 +93,7 @@ def _check_all(
             key = None
             if cache is not None:
                 # the folder's target is part of what the findings depend on
-                key = f"{content_key(data, is_notebook(path))}-{_target_tag(target)}"
+                key = _file_key(content_key(data, is_notebook(path)), target)
                 hit = cache.get(key, path)
                 if hit is not None:
                     results[index] = hit

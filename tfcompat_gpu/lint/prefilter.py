@@ -67,7 +67,29 @@ HANDLER_WORDS: dict[str, tuple[str, ...]] = {
     "tfcompat_gpu.lint.rules.multigpu._start": (),
     "tfcompat_gpu.lint.rules.multigpu._compile": ("distribute",),
     "tfcompat_gpu.lint.rules.multigpu._assign": ("visible_device_list", "CUDA_VISIBLE_DEVICES"),
+    # tf.config names, compat.v1 aliases, Keras sessions and models, tf.device statements,
+    # GPUOptions copied into a ConfigProto, Keras 2 / TF1 names: all resolved through an import
+    # of a TensorFlow-family module.
+    "tfcompat_gpu.lint.rules.apinames._ref": _TF_ROOTS,
+    "tfcompat_gpu.lint.rules.compat._assign": _TF_ROOTS,
+    "tfcompat_gpu.lint.rules.keras_session._assign": _TF_ROOTS,
+    "tfcompat_gpu.lint.rules.keras_session._ref": _TF_ROOTS,
+    "tfcompat_gpu.lint.rules.keras_session._device_statement": _TF_ROOTS,
+    "tfcompat_gpu.lint.rules.protocopy._assign": _TF_ROOTS,
+    "tfcompat_gpu.lint.rules.protocopy._copy_from": _TF_ROOTS,
+    "tfcompat_gpu.lint.rules.migration._import": _TF_ROOTS,
+    "tfcompat_gpu.lint.rules.migration._import_from": _TF_ROOTS,
+    "tfcompat_gpu.lint.rules.migration._tf1_name": _TF_ROOTS,
+    # Keras 2 methods on any object (a model): the words its own text test looks for.
+    "tfcompat_gpu.lint.rules.migration._method_calls": (
+        "_generator",
+        "nb_epoch",
+        "save_weights",
+        "predict_",
+    ),
     # End-of-file callbacks judge only what the call callbacks above noted.
+    "tfcompat_gpu.lint.rules.keras_session._end": (),
+    "tfcompat_gpu.lint.rules.protocopy._end": (),
     "tfcompat_gpu.lint.rules.distribute._strategy_before_config": (),
     "tfcompat_gpu.lint.rules.multigpu._discovery_end": (),
     "tfcompat_gpu.lint.rules.tfconfig._growth_end": (),
