@@ -179,7 +179,8 @@ def test_same_file_in_tf1_and_tf2_sub_projects_keeps_each_folders_findings(
         (tree / name / "train.py").write_text(session)
     cache = tmp_path / "cache"
     first = run(tree, cache, capsys)
-    assert "tf2/train.py:2" in first and "TFG009" in first
+    assert "tf2/train.py:2" in first
+    assert "TFG009" in first
     assert "tf1/train.py" not in first
     checked.clear()
     assert run(tree, cache, capsys) == first
