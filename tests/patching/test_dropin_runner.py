@@ -53,7 +53,7 @@ def test_traceback_points_at_the_script_and_exit_status_is_one(tmp_path):
         (
             ["--memory-fraction", "lots"],
             {},
-            "tfcompat-gpu run: error: --memory-fraction: expected a number in (0, 1] for "
+            "tfcompat-gpu run: error: --memory-fraction: expected a number in (0, 1] (ASCII digits, such as 0.5) for "
             "per_process_gpu_memory_fraction. Received: 'lots'.",
         ),
         (
