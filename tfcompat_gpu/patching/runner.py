@@ -18,7 +18,6 @@ import sys
 import traceback
 import types
 import warnings
-import zipfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -227,6 +226,10 @@ def _report_path(flag: str | None) -> str | None:
     return path
 
 
+_EOCD = b"PK\x05\x06"  # zipfile.stringEndArchive
+_EOCD_SIZE = 22  # zipfile.sizeEndCentDir
+
+
 class _CannotRunError(Exception):
     """The argument is not something Python could run; ``status`` is Python's exit status."""
 
@@ -251,7 +254,7 @@ class _Target:
     @classmethod
     def find(cls, arg: str) -> _Target:
         path = os.path.abspath(arg)
-        if os.path.isdir(path) or zipfile.is_zipfile(path):
+        if os.path.isdir(path):
             return cls._main_of(arg, path)
         try:
             with open(path, "rb") as handle:
@@ -260,6 +263,13 @@ class _Target:
             raise _CannotRunError(f"can't open file {arg!r}: no such file", 2) from None
         except OSError as exc:
             raise _CannotRunError(f"can't open file {arg!r}: {exc.strerror}", 2) from None
+        # A zip file ends with its end-of-central-directory record (and a comment of at most
+        # 64 KiB); only a file that has one costs the import of zipfile.
+        if _EOCD in source[-(_EOCD_SIZE + 0xFFFF) :]:
+            import zipfile
+
+            if zipfile.is_zipfile(path):
+                return cls._main_of(arg, path)
         real = os.path.dirname(os.path.realpath(path))
         return cls(path, real, tuple(dict.fromkeys((os.path.dirname(path), real))), source)
 
