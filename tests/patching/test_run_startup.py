@@ -30,6 +30,7 @@ HEAVY = (
     "packaging",
     "packaging.version",
     "pathlib",
+    "shutil",
     "tempfile",
     "tensorflow",
     "tf_keras",

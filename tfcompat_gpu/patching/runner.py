@@ -15,7 +15,6 @@ import dataclasses
 import json
 import os
 import sys
-import traceback
 import types
 import warnings
 from collections.abc import Callable, Sequence
@@ -34,9 +33,37 @@ REPORT_ENV = "TFCOMPAT_GPU_REPORT"
 _PROG = "tfcompat-gpu run"
 
 
+class _Formatter(argparse.HelpFormatter):
+    """argparse's own, sized as ``shutil.get_terminal_size()`` would size it.
+
+    ``argparse.HelpFormatter.__init__`` imports ``shutil`` (and with it ``bz2`` and ``lzma``)
+    for the width, and ``add_argument`` makes a formatter: a few ms at every run otherwise.
+    """
+
+    def __init__(self, prog: str, *args: Any, **kwargs: Any) -> None:
+        if kwargs.get("width") is None and len(args) < 3:
+            kwargs["width"] = _columns() - 2  # as argparse does
+        super().__init__(prog, *args, **kwargs)
+
+
+def _columns() -> int:
+    # shutil.get_terminal_size()'s rule (Lib/shutil.py): $COLUMNS, then the terminal, then 80.
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0 and sys.__stdout__ is not None:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns if columns > 0 else 80
+
+
 def _parser() -> ExitTwoParser:
     parser = ExitTwoParser(
         prog=_PROG,
+        formatter_class=_Formatter,
         description="Run a legacy TensorFlow/Keras script unmodified, GPU settings honoured.",
         epilog="Every setting can also come from TFCOMPAT_GPU_* variables (flags win).",
     )
@@ -309,6 +336,8 @@ def _run(
         try:
             code = compile(target.source, target.code_path, "exec", dont_inherit=True)
         except (SyntaxError, ValueError) as exc:  # as Python shows it: no traceback above it
+            import traceback
+
             traceback.print_exception(type(exc), exc, None)
             return 1
         if v1 is not None:
