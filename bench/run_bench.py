@@ -3,14 +3,17 @@
 Each script is started as ``python script.py`` and as ``tfcompat-gpu run script.py`` (no
 flags: auto mode reads it first), interleaved round by round so that a busy machine slows both
 alike; the medians of wall time and of the child's CPU time (user + system, less disturbed by
-other processes) are printed with their ratio.  Scripts:
+other processes) are printed with their ratio.  Python's bytecode is cached (in a temporary
+``PYTHONPYCACHEPREFIX``, written by a warm-up start), as for an installed package;
+``--from-source`` compiles every module at every start instead, as under
+``PYTHONDONTWRITEBYTECODE=1`` in a source checkout.  Scripts:
 
 * ``empty.py``: the runner's own start-up (ms);
 * ``tf_script.py``: imports TensorFlow and runs one op (the target: run/python <= 1.02);
 * ``tf1_script.py``: TF1 graph code that auto mode runs with the v1 API, against the same
   code written with ``tf.compat.v1`` under plain Python (the v1 switch's cost).
 
-    python bench/run_bench.py [--rounds 5]
+    python bench/run_bench.py [--rounds 5] [--from-source]
 """
 
 from __future__ import annotations
@@ -31,7 +34,11 @@ ENV = {
     "TF_CPP_MIN_LOG_LEVEL": "3",
     "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
 }
-ENV = {k: v for k, v in ENV.items() if not k.startswith("TFCOMPAT_GPU_")}
+ENV = {
+    k: v
+    for k, v in ENV.items()
+    if not k.startswith("TFCOMPAT_GPU_") and k not in ("PYTHONDONTWRITEBYTECODE", "PYTHONPYCACHEPREFIX")
+}
 
 TF = "import tensorflow as tf\nprint(float(tf.constant(1.0) + 1.0))\n"
 TF1 = """import tensorflow as tf
@@ -43,10 +50,10 @@ TF1_AS_V1 = TF1.replace("import tensorflow as tf", "import tensorflow.compat.v1 
                         "tf.disable_v2_behavior()")
 
 
-def _time(command: list[str], cwd: str) -> tuple[float, float]:
+def _time(command: list[str], cwd: str, env: dict[str, str]) -> tuple[float, float]:
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    subprocess.run(command, cwd=cwd, env=ENV, check=True, capture_output=True)
+    subprocess.run(command, cwd=cwd, env=env, check=True, capture_output=True)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
@@ -56,9 +63,20 @@ def _time(command: list[str], cwd: str) -> tuple[float, float]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5, help="starts per variant and script")
+    parser.add_argument(
+        "--from-source", action="store_true", help="no bytecode cache: compile at every start"
+    )
+    parser.add_argument(
+        "--only", metavar="SCRIPT", action="append", help="run only this script (repeatable)"
+    )
     ns = parser.parse_args(argv)
     run = [sys.executable, "-m", "tfcompat_gpu", "run"]
     with tempfile.TemporaryDirectory() as tmp:
+        env = dict(ENV)
+        if ns.from_source:
+            env["PYTHONDONTWRITEBYTECODE"] = "1"
+        else:
+            env["PYTHONPYCACHEPREFIX"] = str(Path(tmp, "pycache"))
         Path(tmp, "empty.py").write_text("pass\n")
         Path(tmp, "tf_script.py").write_text(TF)
         Path(tmp, "tf1_script.py").write_text(TF1)
@@ -69,18 +87,21 @@ def main(argv: list[str] | None = None) -> int:
             ("tf1_script.py", [sys.executable, "tf1_as_v1.py"], [*run, "tf1_script.py"], 1.0),
         ]
         for name, python, runner, unit in cases:
+            if ns.only and name not in ns.only:
+                continue
             variants = {"python": python, "tfcompat-gpu run": runner}
             walls: dict[str, list[float]] = {k: [] for k in variants}
             cpus: dict[str, list[float]] = {k: [] for k in variants}
             for command in variants.values():  # warm the file cache once
-                _time(command, tmp)
+                _time(command, tmp, env)
             for _ in range(ns.rounds):
                 for key, command in variants.items():
-                    wall, cpu = _time(command, tmp)
+                    wall, cpu = _time(command, tmp, env)
                     walls[key].append(wall)
                     cpus[key].append(cpu)
             label = "ms" if unit == 1e3 else "s"
-            print(f"== {name}: median of {ns.rounds} interleaved starts")
+            how = "from source" if ns.from_source else "bytecode cached"
+            print(f"== {name}: median of {ns.rounds} interleaved starts ({how})")
             for key in variants:
                 wall = statistics.median(walls[key]) * unit
                 cpu = statistics.median(cpus[key]) * unit

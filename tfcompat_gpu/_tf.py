@@ -17,11 +17,12 @@ import importlib.util
 import sys
 from dataclasses import dataclass
 from types import ModuleType, SimpleNamespace
-from typing import Any
-
-from packaging.version import Version
+from typing import TYPE_CHECKING, Any
 
 from tfcompat_gpu._errors import GPUConfigError
+
+if TYPE_CHECKING:
+    from packaging.version import Version
 
 __all__ = [
     "ContextSnapshot",
@@ -43,7 +44,7 @@ __all__ = [
 ]
 
 # TF releases whose eager Context was read for the private attributes below.
-_TESTED = (Version("2.12"), Version("2.22"))
+_TESTED: tuple[Any, Any] = ("2.12", "2.22")  # Version()ed on use: packaging costs ms
 _CONTEXT_ATTRS = (
     "_config",
     "_context_handle",
@@ -77,6 +78,8 @@ def is_imported() -> bool:
 
 
 def version() -> Version:
+    from packaging.version import Version
+
     return Version(tf().__version__.split("+")[0])
 
 
@@ -122,7 +125,9 @@ def graph_mode() -> bool:
 
 def private_api_available() -> bool:
     """Whether this TensorFlow's eager Context has the private state this module relies on."""
-    low, high = _TESTED
+    from packaging.version import Version
+
+    low, high = (Version(str(bound)) for bound in _TESTED)
     if not low <= version() < high:
         return False
     ctx = context()

@@ -8,7 +8,6 @@ CPU-only machines, where TensorFlow never looks at GPU options.
 
 from __future__ import annotations
 
-import logging
 import os
 import warnings
 from dataclasses import dataclass
@@ -33,7 +32,6 @@ __all__ = [
 ConflictPolicy = Literal["error", "warn", "ignore", "remap"]
 _POLICIES: tuple[str, ...] = ("error", "warn", "ignore", "remap")
 
-logger = logging.getLogger("tfcompat_gpu")
 
 
 @dataclass(frozen=True)
@@ -186,7 +184,9 @@ def report_conflicts(
         conflicts, requested_where=requested_where, active_where=active_where, kind=kind
     )
     if policy == "ignore":
-        logger.debug("%s", message)
+        import logging  # here: a script that never meets a conflict never imports it
+
+        logging.getLogger("tfcompat_gpu").debug("%s", message)
         return
     fatal = policy == "error" or (
         policy in (None, "remap") and any(c.severity == "error" for c in conflicts)

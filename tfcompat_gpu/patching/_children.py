@@ -100,7 +100,7 @@ def _on_tensorflow(settings: Any, tf1: bool) -> None:
     """Apply the settings (and ``--tf1``) once TensorFlow is imported, whoever imports it."""
     if not settings.to_dict() and not tf1:
         return
-    import wrapt
+    from tfcompat_gpu import _postimport
 
     def hook(module: ModuleType) -> None:
         if tf1:
@@ -110,7 +110,7 @@ def _on_tensorflow(settings: Any, tf1: bool) -> None:
 
             configure_at(settings, "tfcompat-gpu run options")
 
-    wrapt.register_post_import_hook(hook, "tensorflow")
+    _postimport.register(hook, "tensorflow")
 
 
 def bootstrap() -> None:
@@ -134,12 +134,12 @@ def export(mode: RunMode) -> None:
     if _hooked:
         return
     _hooked = True
-    import wrapt
+    from tfcompat_gpu import _postimport
 
     # Looked up as module attributes at each start, so patching the modules reaches every
     # context (``get_context("spawn")``, ``set_start_method``, ``concurrent.futures``).
-    wrapt.register_post_import_hook(_patch_spawn, "multiprocessing.spawn")
-    wrapt.register_post_import_hook(_patch_util, "multiprocessing.util")
+    _postimport.register(_patch_spawn, "multiprocessing.spawn")
+    _postimport.register(_patch_util, "multiprocessing.util")
 
 
 def _with_prefix(args: Any) -> Any:

@@ -1,7 +1,7 @@
 """The drop-in as one table of moves, applied by post-import hooks and undone by ``uninstall()``.
 
 Each :class:`Move` names the module whose import triggers it, the attribute it sets there and how
-to build the new value.  ``install()`` registers one ``wrapt`` post-import hook per module, so
+to build the new value.  ``install()`` registers one post-import hook per module, so
 nothing is imported by installing; a module already imported is patched at once.  Every change
 is recorded with what it replaced, and ``uninstall()`` puts the originals back in reverse order,
 so ``vars()`` of every touched module and class is exactly as before.
@@ -253,7 +253,7 @@ def install(*, legacy_keras: bool | None = None) -> None:
         ]
         for start, _ in _extras:
             start()
-        import wrapt
+        from tfcompat_gpu import _postimport
 
         for name in dict.fromkeys(move.module for move in MOVES):
             if name in _hooked:
@@ -261,8 +261,8 @@ def install(*, legacy_keras: bool | None = None) -> None:
                     _on_import(sys.modules[name])
                 continue
             _hooked.add(name)
-            # wrapt calls the hook at once when the module is already imported.
-            wrapt.register_post_import_hook(_on_import, name)
+            # Called at once when the module is already imported.
+            _postimport.register(_on_import, name)
 
 
 def uninstall() -> None:
@@ -270,7 +270,7 @@ def uninstall() -> None:
 
     Names bound before ``install()`` (``from keras import backend as K``) see the originals
     again, since the module objects themselves were patched.  The post-import hooks stay
-    registered with ``wrapt`` (it cannot remove them) but do nothing until the next install.
+    registered (they cannot be removed) but do nothing until the next install.
 
     Example::
 

@@ -11,19 +11,24 @@
 from __future__ import annotations
 
 import importlib
-import importlib.abc
 import importlib.machinery
 import importlib.util
 import sys
 import threading
 from collections.abc import Callable, Sequence
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tfcompat_gpu import _tf
 from tfcompat_gpu._env import legacy_keras_requested
 from tfcompat_gpu._errors import GPUConfigError
 from tfcompat_gpu.config import GPUConfig
+
+if TYPE_CHECKING:
+    from importlib.abc import Loader as _LoaderBase
+else:
+    # Not importlib.abc at run time: it imports importlib.resources, some ms at every start.
+    _LoaderBase = object
 
 __all__ = [
     "flavour",
@@ -140,7 +145,7 @@ def get_session(op_input_list: Sequence[Any] = ()) -> Any:
 # -- keras.backend.tensorflow_backend ---------------------------------------------------------
 
 
-class _ShimFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+class _ShimFinder(_LoaderBase):
     """Makes ``keras.backend.tensorflow_backend`` (Keras <= 2.3) importable again.
 
     It sits last on ``sys.meta_path``, so a real module of that name always wins.

@@ -10,14 +10,19 @@ module of that name always wins.
 from __future__ import annotations
 
 import importlib
-import importlib.abc
 import importlib.machinery
 import sys
 from collections.abc import Callable, Sequence
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tfcompat_gpu.patching._install import KERAS_BACKENDS, Move
+
+if TYPE_CHECKING:
+    from importlib.abc import Loader as _LoaderBase
+else:
+    # Not importlib.abc at run time: it imports importlib.resources, some ms at every start.
+    _LoaderBase = object
 
 __all__ = ["KERAS_UTILS", "MOVES", "install_finder", "uninstall_finder"]
 
@@ -157,7 +162,7 @@ MOVES: tuple[Move, ...] = (
 )
 
 
-class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+class _Finder(_LoaderBase):
     """Makes the removed module paths of legacy multi-GPU code importable again."""
 
     def find_spec(

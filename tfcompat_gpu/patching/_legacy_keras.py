@@ -14,7 +14,6 @@ Keras 2 optimizer arguments that tf_keras drops (``lr=``, which it ignores with 
 from __future__ import annotations
 
 import importlib
-import importlib.abc
 import importlib.machinery
 import importlib.util
 import os
@@ -22,11 +21,17 @@ import sys
 import threading
 from collections.abc import Sequence
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tfcompat_gpu._env import legacy_keras_requested
 from tfcompat_gpu._errors import GPUConfigError
 from tfcompat_gpu.patching._keras2_paths import MOVED, RENAMED, build
+
+if TYPE_CHECKING:
+    from importlib.abc import Loader as _LoaderBase
+else:
+    # Not importlib.abc at run time: it imports importlib.resources, some ms at every start.
+    _LoaderBase = object
 
 __all__ = [
     "LEGACY_KERAS_ENV",
@@ -142,7 +147,7 @@ def check_available() -> str:
 # -- the aliasing finder ------------------------------------------------------------------------
 
 
-class _KerasIsTfKeras(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+class _KerasIsTfKeras(_LoaderBase):
     """``keras[.X]`` -> the module ``tf_keras[.X]``; ``tf_keras.X`` missing -> ``tf_keras.src.X``.
 
     Where ``keras`` is Keras 2 itself (``package="keras"``, ``root=None``) only the second part

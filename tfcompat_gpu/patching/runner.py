@@ -15,10 +15,8 @@ import dataclasses
 import json
 import os
 import sys
-import traceback
 import types
 import warnings
-import zipfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -35,9 +33,37 @@ REPORT_ENV = "TFCOMPAT_GPU_REPORT"
 _PROG = "tfcompat-gpu run"
 
 
+class _Formatter(argparse.HelpFormatter):
+    """argparse's own, sized as ``shutil.get_terminal_size()`` would size it.
+
+    ``argparse.HelpFormatter.__init__`` imports ``shutil`` (and with it ``bz2`` and ``lzma``)
+    for the width, and ``add_argument`` makes a formatter: a few ms at every run otherwise.
+    """
+
+    def __init__(self, prog: str, *args: Any, **kwargs: Any) -> None:
+        if kwargs.get("width") is None and len(args) < 3:
+            kwargs["width"] = _columns() - 2  # as argparse does
+        super().__init__(prog, *args, **kwargs)
+
+
+def _columns() -> int:
+    # shutil.get_terminal_size()'s rule (Lib/shutil.py): $COLUMNS, then the terminal, then 80.
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0 and sys.__stdout__ is not None:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns if columns > 0 else 80
+
+
 def _parser() -> ExitTwoParser:
     parser = ExitTwoParser(
         prog=_PROG,
+        formatter_class=_Formatter,
         description="Run a legacy TensorFlow/Keras script unmodified, GPU settings honoured.",
         epilog="Every setting can also come from TFCOMPAT_GPU_* variables (flags win).",
     )
@@ -227,6 +253,10 @@ def _report_path(flag: str | None) -> str | None:
     return path
 
 
+_EOCD = b"PK\x05\x06"  # zipfile.stringEndArchive
+_EOCD_SIZE = 22  # zipfile.sizeEndCentDir
+
+
 class _CannotRunError(Exception):
     """The argument is not something Python could run; ``status`` is Python's exit status."""
 
@@ -251,7 +281,7 @@ class _Target:
     @classmethod
     def find(cls, arg: str) -> _Target:
         path = os.path.abspath(arg)
-        if os.path.isdir(path) or zipfile.is_zipfile(path):
+        if os.path.isdir(path):
             return cls._main_of(arg, path)
         try:
             with open(path, "rb") as handle:
@@ -260,6 +290,13 @@ class _Target:
             raise _CannotRunError(f"can't open file {arg!r}: no such file", 2) from None
         except OSError as exc:
             raise _CannotRunError(f"can't open file {arg!r}: {exc.strerror}", 2) from None
+        # A zip file ends with its end-of-central-directory record (and a comment of at most
+        # 64 KiB); only a file that has one costs the import of zipfile.
+        if _EOCD in source[-(_EOCD_SIZE + 0xFFFF) :]:
+            import zipfile
+
+            if zipfile.is_zipfile(path):
+                return cls._main_of(arg, path)
         real = os.path.dirname(os.path.realpath(path))
         return cls(path, real, tuple(dict.fromkeys((os.path.dirname(path), real))), source)
 
@@ -299,6 +336,8 @@ def _run(
         try:
             code = compile(target.source, target.code_path, "exec", dont_inherit=True)
         except (SyntaxError, ValueError) as exc:  # as Python shows it: no traceback above it
+            import traceback
+
             traceback.print_exception(type(exc), exc, None)
             return 1
         if v1 is not None:
