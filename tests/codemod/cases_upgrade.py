@@ -299,4 +299,94 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         "sess = tfcompat_gpu.session()\nprint(sess.run(x, {x: 1.0}))\n",
         [],
     ),
+    # TF1 names imported from TensorFlow's private modules (tensorflow.python, tensorflow.core)
+    (
+        "private-session",
+        "from tensorflow.python.client.session import Session\n\nwith Session() as sess:\n"
+        "    sess.run(x)\n",
+        "from tensorflow.compat.v1 import Session\n\nwith Session() as sess:\n    sess.run(x)\n",
+        [],
+    ),
+    (
+        "private-session-from-tensorflow-python",
+        "from tensorflow.python import InteractiveSession\nsess = InteractiveSession()\n",
+        "from tensorflow.compat.v1 import InteractiveSession\nsess = InteractiveSession()\n",
+        [],
+    ),
+    (
+        "private-tensorflow-python-modules-are-not-tf1-names",
+        "from tensorflow.python import pywrap_tensorflow\nreader = pywrap_tensorflow.x\n",
+        "from tensorflow.python import pywrap_tensorflow\nreader = pywrap_tensorflow.x\n",
+        [],
+    ),
+    (
+        "private-session-with-other-names-left",
+        "from tensorflow.python.client.session import Session, _REGISTERED_EXPANSIONS\n",
+        "from tensorflow.python.client.session import Session, _REGISTERED_EXPANSIONS\n",
+        [(1, "import _REGISTERED_EXPANSIONS left unchanged: TensorFlow-private")],
+    ),
+    (
+        "private-config-pb2-names",
+        "from tensorflow.core.protobuf.config_pb2 import RunOptions, RunMetadata\n"
+        "opts = RunOptions(trace_level=RunOptions.FULL_TRACE)\n",
+        "from tensorflow.compat.v1 import RunOptions, RunMetadata\n"
+        "opts = RunOptions(trace_level=RunOptions.FULL_TRACE)\n",
+        [],
+    ),
+    (
+        "private-config-pb2-module",
+        "from tensorflow.core.protobuf import config_pb2\n"
+        "run_options = config_pb2.RunOptions(trace_level=config_pb2.RunOptions.FULL_TRACE)\n",
+        "from tensorflow.compat import v1 as config_pb2\n"
+        "run_options = config_pb2.RunOptions(trace_level=config_pb2.RunOptions.FULL_TRACE)\n",
+        [],
+    ),
+    (
+        "private-config-pb2-module-other-message-left",
+        "from tensorflow.core.protobuf import config_pb2\nopts = config_pb2.RunOptions()\n"
+        "info = config_pb2.CallableOptions()\n",
+        "from tensorflow.core.protobuf import config_pb2\nopts = config_pb2.RunOptions()\n"
+        "info = config_pb2.CallableOptions()\n",
+        [(1, "config_pb2.CallableOptions is not among the messages")],
+    ),
+    (
+        "private-config-pb2-module-renamed-left",
+        "from tensorflow.core.protobuf import config_pb2 as cpb\nopts = cpb.RunOptions()\n",
+        "from tensorflow.core.protobuf import config_pb2 as cpb\nopts = cpb.RunOptions()\n",
+        [(1, "as config_pb2, and run migrate again")],
+    ),
+    (
+        "private-keras-backend-to-tf-keras",
+        "import tensorflow as tf\nfrom tensorflow.python.keras import backend as K\n"
+        "K.clear_session()\n",
+        "import tensorflow as tf\nfrom tensorflow.keras import backend as K\nK.clear_session()\n",
+        [],
+    ),
+    (
+        "private-keras-to-keras-where-the-file-imports-keras",
+        "import keras\nfrom tensorflow.python.keras import backend as K, layers\n"
+        "K.clear_session()\n",
+        "import keras\nfrom keras import backend as K, layers\nK.clear_session()\n",
+        [],
+    ),
+    (
+        "private-keras-layers",
+        "from tensorflow.python.keras.layers import Dense, Conv2D\n"
+        "from tensorflow.python.keras.models import Sequential\n",
+        "from tensorflow.keras.layers import Dense, Conv2D\n"
+        "from tensorflow.keras.models import Sequential\n",
+        [],
+    ),
+    (
+        "private-keras-engine-left",
+        "from tensorflow.python.keras.engine import training\n",
+        "from tensorflow.python.keras.engine import training\n",
+        [(1, "Keras 3 has no tensorflow.keras.engine")],
+    ),
+    (
+        "private-keras-backend-names-left",
+        "from tensorflow.python.keras.backend import get_session\n",
+        "from tensorflow.python.keras.backend import get_session\n",
+        [(1, "check that Keras 3's tensorflow.keras.backend has it")],
+    ),
 ]

@@ -62,6 +62,8 @@ _KERAS_MODULES = re.compile(
     r"|\bkeras\.utils\s+import\b|\bimport\s+.*\b(?:np_utils|Merge)\b"
     r"|ImageDataGenerator"
 )
+_PRIVATE_IMPORT = re.compile(r"\bfrom\s+tensorflow\.(?:python|core)\b")
+_PRIVATE_USE = re.compile(r"\bfrom\s+tensorflow\.(?:python|core)\b|\bconfig_pb2\b")
 _WEIGHT_FILES = re.compile(r"save_weights|ModelCheckpoint|load_weights")
 _TF1_WORDS = (
     "|".join(sorted(TF1_ONLY))
@@ -234,6 +236,11 @@ PRECHECKS: dict[str, Precheck] = {
         _found(_WEIGHT_FILES, "_weights", "ModelCheckpoint"),
     ),
     "tf1-compat": Precheck(_tf1_wanted, _found(_TF1_STATEMENT)),
+    "tf-private-imports": Precheck(
+        _found(_PRIVATE_IMPORT, "tensorflow.python", "tensorflow.core"),
+        # and each statement reading config_pb2: the import moves only if all its uses may
+        _found(_PRIVATE_USE, "tensorflow.python", "tensorflow.core", "config_pb2"),
+    ),
 }
 
 
@@ -244,6 +251,7 @@ UPGRADE_PRECHECKS = frozenset(
         "keras-module-paths",
         "keras-weight-files",
         "tf1-compat",
+        "tf-private-imports",
     }
 )
 """The pre-checks of the Keras 2 → 3 and TF1 → TF2 rewrites (``upgrade=True`` only)."""

@@ -22,6 +22,7 @@ from tfcompat_gpu.codemod.commands.keras_optimizers import KerasOptimizersComman
 from tfcompat_gpu.codemod.commands.keras_weight_files import KerasWeightFilesCommand
 from tfcompat_gpu.codemod.commands.rename_deprecated_config import RenameDeprecatedConfigCommand
 from tfcompat_gpu.codemod.commands.tf1_compat import Tf1CompatCommand
+from tfcompat_gpu.codemod.commands.tf_private_imports import TfPrivateImportsCommand
 
 __all__ = [
     "COMMANDS",
@@ -36,6 +37,7 @@ __all__ = [
     "KerasWeightFilesCommand",
     "RenameDeprecatedConfigCommand",
     "Tf1CompatCommand",
+    "TfPrivateImportsCommand",
 ]
 
 COMMANDS = (
@@ -49,6 +51,7 @@ COMMANDS = (
     KerasGeneratorMethodsCommand,
     KerasModulePathsCommand,
     KerasWeightFilesCommand,
+    TfPrivateImportsCommand,
     # last: it decides on the module the others left
     Tf1CompatCommand,
 )
