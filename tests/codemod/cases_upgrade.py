@@ -389,4 +389,49 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         "from tensorflow.python.keras.backend import get_session\n",
         [(1, "check that Keras 3's tensorflow.keras.backend has it")],
     ),
+    # K.get_value / K.set_value and optimizer.lr (Keras 3 has none of them)
+    (
+        "backend-get-value-of-optimizer-lr",
+        "import keras\nfrom keras import backend as K\nprint(K.get_value(model.optimizer.lr))\n",
+        "import keras\nfrom keras import backend as K\n"
+        "print(keras.ops.convert_to_numpy(model.optimizer.learning_rate))\n",
+        [],
+    ),
+    (
+        "backend-set-value-in-a-callback",
+        "from tensorflow.keras import backend as K\nfrom tensorflow.keras.callbacks import "
+        "Callback\n\n\nclass Decay(Callback):\n    def on_epoch_end(self, epoch, logs=None):\n"
+        "        lr = float(K.get_value(self.model.optimizer.lr))\n"
+        "        K.set_value(self.model.optimizer.lr, lr * 0.9)\n",
+        "from tensorflow.keras import backend as K\nfrom tensorflow.keras.callbacks import "
+        "Callback\nimport keras\n\n\nclass Decay(Callback):\n"
+        "    def on_epoch_end(self, epoch, logs=None):\n"
+        "        lr = float(keras.ops.convert_to_numpy(self.model.optimizer.learning_rate))\n"
+        "        self.model.optimizer.learning_rate.assign(lr * 0.9)\n",
+        [],
+    ),
+    (
+        "backend-set-value-keyword-left",
+        "import keras.backend as K\nK.set_value(x=v, value=1.0)\n",
+        "import keras.backend as K\nK.set_value(x=v, value=1.0)\n",
+        [(2, "set_value() left unchanged: Keras 3 has no keras.backend.set_value")],
+    ),
+    (
+        "optimizer-lr-assigned",
+        "import keras\nmodel.optimizer.lr = 0.001\n",
+        "import keras\nmodel.optimizer.learning_rate = 0.001\n",
+        [],
+    ),
+    (
+        "tf-keras-backend-get-value-left",
+        "import tf_keras\nv = tf_keras.backend.get_value(w)\n",
+        "import tf_keras\nv = tf_keras.backend.get_value(w)\n",
+        [],
+    ),
+    (
+        "optimizer-lr-of-code-without-keras-left",
+        "class Trainer:\n    def step(self):\n        return self.optimizer.lr\n",
+        "class Trainer:\n    def step(self):\n        return self.optimizer.lr\n",
+        [],
+    ),
 ]

@@ -63,6 +63,7 @@ _KERAS_MODULES = re.compile(
     r"|ImageDataGenerator"
 )
 _PRIVATE_IMPORT = re.compile(r"\bfrom\s+tensorflow\.(?:python|core)\b")
+_BACKEND_VALUES = re.compile(r"\b[gs]et_value\b|\boptimizer\s*\.\s*lr\b")
 _PRIVATE_USE = re.compile(r"\bfrom\s+tensorflow\.(?:python|core)\b|\bconfig_pb2\b")
 _WEIGHT_FILES = re.compile(r"save_weights|ModelCheckpoint|load_weights")
 _TF1_WORDS = (
@@ -236,6 +237,9 @@ PRECHECKS: dict[str, Precheck] = {
         _found(_WEIGHT_FILES, "_weights", "ModelCheckpoint"),
     ),
     "tf1-compat": Precheck(_tf1_wanted, _found(_TF1_STATEMENT)),
+    "keras-backend-values": Precheck(
+        _found(_BACKEND_VALUES, "_value", "lr"), _found(_BACKEND_VALUES, "_value", "lr")
+    ),
     "tf-private-imports": Precheck(
         _found(_PRIVATE_IMPORT, "tensorflow.python", "tensorflow.core"),
         # and each statement reading config_pb2: the import moves only if all its uses may
@@ -252,6 +256,7 @@ UPGRADE_PRECHECKS = frozenset(
         "keras-weight-files",
         "tf1-compat",
         "tf-private-imports",
+        "keras-backend-values",
     }
 )
 """The pre-checks of the Keras 2 → 3 and TF1 → TF2 rewrites (``upgrade=True`` only)."""

@@ -16,6 +16,7 @@ from tfcompat_gpu.codemod.commands.config_function_assignments import (
 from tfcompat_gpu.codemod.commands.config_proto_to_configure import ConfigProtoToConfigureCommand
 from tfcompat_gpu.codemod.commands.contrib_distribute import ContribDistributeCommand
 from tfcompat_gpu.codemod.commands.gpu_discovery import GpuDiscoveryCommand
+from tfcompat_gpu.codemod.commands.keras_backend_values import KerasBackendValuesCommand
 from tfcompat_gpu.codemod.commands.keras_generator_methods import KerasGeneratorMethodsCommand
 from tfcompat_gpu.codemod.commands.keras_module_paths import KerasModulePathsCommand
 from tfcompat_gpu.codemod.commands.keras_optimizers import KerasOptimizersCommand
@@ -31,6 +32,7 @@ __all__ = [
     "ConfigProtoToConfigureCommand",
     "ContribDistributeCommand",
     "GpuDiscoveryCommand",
+    "KerasBackendValuesCommand",
     "KerasGeneratorMethodsCommand",
     "KerasModulePathsCommand",
     "KerasOptimizersCommand",
@@ -51,6 +53,7 @@ COMMANDS = (
     KerasGeneratorMethodsCommand,
     KerasModulePathsCommand,
     KerasWeightFilesCommand,
+    KerasBackendValuesCommand,
     TfPrivateImportsCommand,
     # last: it decides on the module the others left
     Tf1CompatCommand,
