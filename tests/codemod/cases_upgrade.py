@@ -434,4 +434,24 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         "class Trainer:\n    def step(self):\n        return self.optimizer.lr\n",
         [],
     ),
+    (
+        "custom-optimizer-get-updates-left",
+        "from keras import backend as K\nfrom keras.optimizers import Optimizer\n\n\nclass AdamW(Optimizer):\n    def __init__(self, lr=0.001, weight_decay=0.025, **kwargs):\n        super(AdamW, self).__init__(**kwargs)\n        self.lr = K.variable(lr)\n\n    def get_updates(self, loss, params):\n        grads = self.get_gradients(loss, params)\n        return [K.update_sub(p, self.lr * g) for p, g in zip(params, grads)]\n",
+        "from keras import backend as K\nfrom keras.optimizers import Optimizer\n\n\nclass AdamW(Optimizer):\n    def __init__(self, lr=0.001, weight_decay=0.025, **kwargs):\n        super(AdamW, self).__init__(**kwargs)\n        self.lr = K.variable(lr)\n\n    def get_updates(self, loss, params):\n        grads = self.get_gradients(loss, params)\n        return [K.update_sub(p, self.lr * g) for p, g in zip(params, grads)]\n",
+        [(5, "class AdamW left unchanged: Keras 3 optimizers never call get_updates")],
+    ),
+    (
+        "get-updates-of-a-class-that-is-no-optimizer-left-quiet",
+        "import keras\n\n\nclass Sched:\n    def get_updates(self, loss, params):\n"
+        "        return []\n",
+        "import keras\n\n\nclass Sched:\n    def get_updates(self, loss, params):\n"
+        "        return []\n",
+        [],
+    ),
+    (
+        "get-session-beyond-gpu-configuration-left",
+        "from keras import backend as K\nsess = K.get_session()\nsaver.save(sess, 'model.ckpt')\n",
+        "from keras import backend as K\nsess = K.get_session()\nsaver.save(sess, 'model.ckpt')\n",
+        [(2, "get_session() does not exist with TF2 and Keras 3")],
+    ),
 ]

@@ -55,7 +55,7 @@ _DISCOVERY = re.compile(r"_get_available_gpus|is_gpu_available|gpu_device_name")
 _STRATEGY = re.compile(r"multi_gpu_model|\bdistribute\s*=")
 
 # Keras 2 / TF1 code that Keras 3 / TF2 reject (commands keras_*, tf1_compat)
-_OPTIMIZER_ARGS = re.compile(r"\b(?:lr|decay)\s*=|\boptimizers\b")
+_OPTIMIZER_ARGS = re.compile(r"\b(?:lr|decay)\s*=|\boptimizers\b|\bget_updates\b")
 _GENERATOR_METHODS = re.compile(r"_generator\s*\(|\bnb_epoch\b|\.predict_(?:proba|classes)\b")
 _KERAS_MODULES = re.compile(
     r"\bkeras\.(?:layers\.\w+\s+import|utils\.\w+_utils|engine|legacy|wrappers)"
@@ -221,8 +221,8 @@ PRECHECKS: dict[str, Precheck] = {
     ),
     # Keras 2 -> Keras 3 and TF1 -> TF2 (commands keras_*, tf1_compat)
     "keras-optimizers": Precheck(
-        _found(_OPTIMIZER_ARGS, "lr", "decay", "optimizers"),
-        _found(_OPTIMIZER_ARGS, "lr", "decay", "optimizers"),
+        _found(_OPTIMIZER_ARGS, "lr", "decay", "optimizers", "get_updates"),
+        _found(_OPTIMIZER_ARGS, "lr", "decay", "optimizers", "get_updates"),
     ),
     "keras-generator-methods": Precheck(
         _found(_GENERATOR_METHODS, "_generator", "nb_epoch", "predict_"),
