@@ -16,6 +16,7 @@ import libcst as cst
 from libcst.metadata import MetadataWrapper, ProviderT
 
 from tfcompat_gpu.codemod._base import (
+    KERAS,
     RENAMER,
     SOURCE,
     TAKEN,
@@ -154,7 +155,13 @@ class _Together(cst.CSTTransformer):
 
 
 def migrate_parsed(
-    code: str, syntax: ast.Module, target: Target, filename: str, *, upgrade: bool = False
+    code: str,
+    syntax: ast.Module,
+    target: Target,
+    filename: str,
+    *,
+    upgrade: bool = False,
+    keras: int = 3,
 ) -> tuple[str, tuple[str, ...]]:
     """The migrated code and its warnings; ``syntax`` is ``code`` parsed by :mod:`ast`."""
     wanted = commands_for(code, syntax, upgrade=upgrade)
@@ -178,11 +185,11 @@ def migrate_parsed(
         tracked=lambda text: any(c.tracks_reads(text) for c in wanted),
     )
     if focused is not None:
-        new, notes = _migrate(focused.code, wanted, target, filename, set(taken))
+        new, notes = _migrate(focused.code, wanted, target, filename, set(taken), keras)
         restored = unfocus(new, focused.stubs)
         if restored is not None:
             return restored, notes
-    return _migrate(code, wanted, target, filename, taken)
+    return _migrate(code, wanted, target, filename, taken, keras)
 
 
 def _migrate(
@@ -191,6 +198,7 @@ def _migrate(
     target: Target,
     filename: str,
     taken: set[str],
+    keras: int = 3,
 ) -> tuple[str, tuple[str, ...]]:
     tree = cst.parse_module(code)
     wrapper = MetadataWrapper(tree, unsafe_skip_copy=True)
@@ -198,6 +206,7 @@ def _migrate(
     # every identifier of the text: a superset of the names in use, found without a walk
     context.scratch[TAKEN] = taken
     context.scratch[SOURCE] = code
+    context.scratch[KERAS] = keras
     commands = [command(context, target=target) for command in wanted]
     providers: set[ProviderT] = set()
     for command in commands:

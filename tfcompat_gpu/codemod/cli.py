@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import TextIO
 
 from tfcompat_gpu.codemod._io import split_lines
+from tfcompat_gpu.codemod._stack import KERAS_MAJORS, installed_keras
 
 __all__ = ["INSTALL_HINT", "main", "unified_diff"]
 
@@ -54,7 +55,19 @@ def _parser() -> _Parser:
         "--target",
         choices=("facade", "tf2"),
         default="facade",
-        help="facade: tfcompat_gpu.configure() (default); tf2: plain tf.config calls where exact",
+        help="what GPU configuration becomes. facade (default): tfcompat_gpu.configure(), "
+        "tfcompat_gpu.session() for TF1 sessions, so every ConfigProto field the facade models "
+        "moves; tf2: plain tf.config calls, only for the fields with an exact tf.config "
+        "equivalent (the rest is left with a warning)",
+    )
+    parser.add_argument(
+        "--keras",
+        type=int,
+        choices=KERAS_MAJORS,
+        default=None,
+        help="the Keras major version the code is to run on; default: the one installed "
+        "(from package metadata; TensorFlow < 2.16 means 2), else 3. 3 adds the rewrites only "
+        "Keras 3 needs (K.get_value / K.set_value); both get the other Keras 2 rewrites",
     )
     parser.add_argument(
         "--gpu-only",
@@ -101,7 +114,7 @@ def _shown(path: str) -> str:
     return (path if relative.startswith("..") else relative).replace(os.sep, "/")
 
 
-def _migrate_one(job: tuple[str, str, str, bool]) -> _Outcome:
+def _migrate_one(job: tuple[str, str, str, bool, int]) -> _Outcome:
     # LibCST builds many short-lived objects per file, which reference counting frees; the
     # cycle collector's passes over them cost about 15% of a run.  It is off during one file
     # and on between files, so what a file leaves in cycles is collected before the next.
@@ -114,11 +127,11 @@ def _migrate_one(job: tuple[str, str, str, bool]) -> _Outcome:
             gc.enable()
 
 
-def _migrate_file(job: tuple[str, str, str, bool]) -> _Outcome:
+def _migrate_file(job: tuple[str, str, str, bool, int]) -> _Outcome:
     from tfcompat_gpu.codemod._io import Skip, read_source, write_source
     from tfcompat_gpu.codemod.api import migrate_source
 
-    path, target, mode, upgrade = job
+    path, target, mode, upgrade, keras = job
     outcome = _Outcome()
     try:
         source = read_source(path)
@@ -128,6 +141,7 @@ def _migrate_file(job: tuple[str, str, str, bool]) -> _Outcome:
                 target=target,  # type: ignore[arg-type]
                 filename=path,
                 upgrade=upgrade,
+                keras=keras,
             )
         except SyntaxError as error:
             raise Skip(
@@ -195,7 +209,7 @@ def _files(paths: Sequence[str], note: Callable[[str], None]) -> Iterator[str]:
             yield path
 
 
-def _run(jobs: list[tuple[str, str, str, bool]], workers: int) -> Iterable[_Outcome]:
+def _run(jobs: list[tuple[str, str, str, bool, int]], workers: int) -> Iterable[_Outcome]:
     # Files are independent: forked workers as check has; small runs stay in-process.
     if workers > 1 and len(jobs) >= 4 * workers:
         import multiprocessing
@@ -269,7 +283,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     mode = "write" if options.write else "check" if options.check else "diff"
     upgrade = not options.gpu_only
-    jobs = [(path, options.target, mode, upgrade) for path in _files(options.paths, note)]
+    # once per command, not per file
+    keras = options.keras if options.keras is not None else installed_keras()
+    jobs = [(path, options.target, mode, upgrade, keras) for path in _files(options.paths, note)]
     progress = _Progress(stderr, len(jobs))
     changed = 0
     warnings = 0

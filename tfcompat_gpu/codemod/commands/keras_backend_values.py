@@ -10,7 +10,8 @@ stays, hence ``.optimizer.lr`` → ``.optimizer.learning_rate`` for reads and wr
 
 ``K.get_value(x)`` → ``keras.ops.convert_to_numpy(x)``; ``K.set_value(x, v)`` →
 ``x.assign(v)``; any other call of them (keywords, ``*args``) is left with a warning.
-``tf_keras.backend`` still has both and is left alone.
+``tf_keras.backend`` still has both and is left alone, and so are both where the code is for
+Keras 2 (``migrate --keras 2``, the default where Keras 2 is installed).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from typing import ClassVar
 
 import libcst as cst
 
-from tfcompat_gpu.codemod._base import MigrationCommand, MigrationContext
+from tfcompat_gpu.codemod._base import KERAS, MigrationCommand, MigrationContext
 from tfcompat_gpu.codemod._imports import need_import
 from tfcompat_gpu.codemod._names import dotted, top_level_imports
 from tfcompat_gpu.codemod._triage import Target
@@ -86,12 +87,14 @@ class KerasBackendValuesCommand(MigrationCommand):
         if not isinstance(call, cst.Call) or call.func is not attribute:
             return False
         kind = self._kind(call)
+        if self.context.scratch.get(KERAS, 3) < 3:
+            return False
         return kind is not None and self._exact(call, 1 if kind == "get_value" else 2)
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
         kind = self._kind(original_node)
-        if kind is None:
-            return updated_node
+        if kind is None or self.context.scratch.get(KERAS, 3) < 3:
+            return updated_node  # Keras 2 has both
         if not self._exact(original_node, 1 if kind == "get_value" else 2):
             self.warn_at(
                 original_node,
