@@ -161,7 +161,7 @@ def migrate_parsed(
     filename: str,
     *,
     upgrade: bool = False,
-    keras: int = 3,
+    keras: int | None = 3,
 ) -> tuple[str, tuple[str, ...]]:
     """The migrated code and its warnings; ``syntax`` is ``code`` parsed by :mod:`ast`."""
     wanted = commands_for(code, syntax, upgrade=upgrade)
@@ -198,7 +198,7 @@ def _migrate(
     target: Target,
     filename: str,
     taken: set[str],
-    keras: int = 3,
+    keras: int | None = 3,
 ) -> tuple[str, tuple[str, ...]]:
     tree = cst.parse_module(code)
     wrapper = MetadataWrapper(tree, unsafe_skip_copy=True)

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import TextIO
 
 from tfcompat_gpu.codemod._io import split_lines
-from tfcompat_gpu.codemod._stack import KERAS_MAJORS, installed_keras
+from tfcompat_gpu.codemod._stack import KERAS_MAJORS
 
 __all__ = ["INSTALL_HINT", "main", "unified_diff"]
 
@@ -114,7 +114,7 @@ def _shown(path: str) -> str:
     return (path if relative.startswith("..") else relative).replace(os.sep, "/")
 
 
-def _migrate_one(job: tuple[str, str, str, bool, int]) -> _Outcome:
+def _migrate_one(job: tuple[str, str, str, bool, int | None]) -> _Outcome:
     # LibCST builds many short-lived objects per file, which reference counting frees; the
     # cycle collector's passes over them cost about 15% of a run.  It is off during one file
     # and on between files, so what a file leaves in cycles is collected before the next.
@@ -127,7 +127,7 @@ def _migrate_one(job: tuple[str, str, str, bool, int]) -> _Outcome:
             gc.enable()
 
 
-def _migrate_file(job: tuple[str, str, str, bool, int]) -> _Outcome:
+def _migrate_file(job: tuple[str, str, str, bool, int | None]) -> _Outcome:
     from tfcompat_gpu.codemod._io import Skip, read_source, write_source
     from tfcompat_gpu.codemod.api import migrate_source
 
@@ -209,7 +209,7 @@ def _files(paths: Sequence[str], note: Callable[[str], None]) -> Iterator[str]:
             yield path
 
 
-def _run(jobs: list[tuple[str, str, str, bool, int]], workers: int) -> Iterable[_Outcome]:
+def _run(jobs: list[tuple[str, str, str, bool, int | None]], workers: int) -> Iterable[_Outcome]:
     # Files are independent: forked workers as check has; small runs stay in-process.
     if workers > 1 and len(jobs) >= 4 * workers:
         import multiprocessing
@@ -283,8 +283,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     mode = "write" if options.write else "check" if options.check else "diff"
     upgrade = not options.gpu_only
-    # once per command, not per file
-    keras = options.keras if options.keras is not None else installed_keras()
+    # None: the installed Keras, read (once per process) only where a file needs to know
+    keras: int | None = options.keras
     jobs = [(path, options.target, mode, upgrade, keras) for path in _files(options.paths, note)]
     progress = _Progress(stderr, len(jobs))
     changed = 0

@@ -23,6 +23,7 @@ import libcst as cst
 from tfcompat_gpu.codemod._base import KERAS, MigrationCommand, MigrationContext
 from tfcompat_gpu.codemod._imports import need_import
 from tfcompat_gpu.codemod._names import dotted, top_level_imports
+from tfcompat_gpu.codemod._stack import installed_keras
 from tfcompat_gpu.codemod._triage import Target
 from tfcompat_gpu.codemod.commands.config_proto_to_configure import READ_REPLACERS
 
@@ -36,6 +37,13 @@ _BACKENDS = (
 )
 GET_VALUE = frozenset(f"{backend}.get_value" for backend in _BACKENDS)
 SET_VALUE = frozenset(f"{backend}.set_value" for backend in _BACKENDS)
+
+
+def _keras_major(context: MigrationContext) -> int:
+    """The Keras the code is for; the installed one's metadata is read only when asked here,
+    so that files without ``get_value`` / ``set_value`` cost no metadata scan."""
+    keras: int | None = context.scratch.get(KERAS, 3)
+    return installed_keras() if keras is None else keras
 
 
 class KerasBackendValuesCommand(MigrationCommand):
@@ -87,13 +95,13 @@ class KerasBackendValuesCommand(MigrationCommand):
         if not isinstance(call, cst.Call) or call.func is not attribute:
             return False
         kind = self._kind(call)
-        if self.context.scratch.get(KERAS, 3) < 3:
+        if _keras_major(self.context) < 3:
             return False
         return kind is not None and self._exact(call, 1 if kind == "get_value" else 2)
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
         kind = self._kind(original_node)
-        if kind is None or self.context.scratch.get(KERAS, 3) < 3:
+        if kind is None or _keras_major(self.context) < 3:
             return updated_node  # Keras 2 has both
         if not self._exact(original_node, 1 if kind == "get_value" else 2):
             self.warn_at(

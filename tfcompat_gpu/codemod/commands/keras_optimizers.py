@@ -66,8 +66,7 @@ class KerasOptimizersCommand(MigrationCommand):
         # calls apply_gradients -> update_step, keras/src/optimizers/base_optimizer.py), so the
         # class would train with its base's rule, or not at all
         if not any(
-            isinstance(item, cst.FunctionDef)
-            and item.name.value == "get_updates"
+            isinstance(item, cst.FunctionDef) and item.name.value == "get_updates"
             for item in node.body.body
         ):
             return
