@@ -26,10 +26,28 @@ __all__ = ["DEPRECATED_NAMES", "canonical"]
 
 _COMPAT = ("tensorflow.compat.v1", "tensorflow.compat.v2")
 _CANONICAL: dict[str, str] = {}
+_SESSIONS = frozenset({"Session", "InteractiveSession"})
+_PRIVATE: dict[str, frozenset[str]] = {
+    "tensorflow.python": _SESSIONS,
+    "tensorflow.python.client.session": _SESSIONS,
+    # tensorflow/python/proto_exports.py
+    "tensorflow.core.protobuf.config_pb2": frozenset(
+        {
+            "ConfigProto",
+            "GPUOptions",
+            "GraphOptions",
+            "OptimizerOptions",
+            "RunMetadata",
+            "RunOptions",
+        }
+    ),
+}
 
 
 def canonical(name: str) -> str:
-    """``tensorflow.compat.v1.X`` and ``tensorflow.compat.v2.X`` -> ``tensorflow.X``."""
+    """``tensorflow.compat.v1.X`` and ``tensorflow.compat.v2.X`` -> ``tensorflow.X``; likewise
+    the TF1 session and config names read from their private modules
+    (``tensorflow.core.protobuf.config_pb2.ConfigProto``)."""
     cached = _CANONICAL.get(name)
     if cached is not None:
         return cached
@@ -38,6 +56,12 @@ def canonical(name: str) -> str:
         rest = name[len(_COMPAT[0]) :]
         if not rest or rest[0] == ".":
             result = "tensorflow" + rest
+    elif name.startswith(("tensorflow.python.", "tensorflow.core.")):
+        # TF1 names read from their private modules: the same objects tf.compat.v1 exports
+        # (tensorflow/_api/v2/compat/v1/__init__.py imports them from these modules)
+        module, _, last = name.rpartition(".")
+        if last in _PRIVATE.get(module, ()):
+            result = "tensorflow." + last
     _CANONICAL[name] = result
     return result
 

@@ -299,4 +299,159 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         "sess = tfcompat_gpu.session()\nprint(sess.run(x, {x: 1.0}))\n",
         [],
     ),
+    # TF1 names imported from TensorFlow's private modules (tensorflow.python, tensorflow.core)
+    (
+        "private-session",
+        "from tensorflow.python.client.session import Session\n\nwith Session() as sess:\n"
+        "    sess.run(x)\n",
+        "from tensorflow.compat.v1 import Session\n\nwith Session() as sess:\n    sess.run(x)\n",
+        [],
+    ),
+    (
+        "private-session-from-tensorflow-python",
+        "from tensorflow.python import InteractiveSession\nsess = InteractiveSession()\n",
+        "from tensorflow.compat.v1 import InteractiveSession\nsess = InteractiveSession()\n",
+        [],
+    ),
+    (
+        "private-tensorflow-python-modules-are-not-tf1-names",
+        "from tensorflow.python import pywrap_tensorflow\nreader = pywrap_tensorflow.x\n",
+        "from tensorflow.python import pywrap_tensorflow\nreader = pywrap_tensorflow.x\n",
+        [],
+    ),
+    (
+        "private-session-with-other-names-left",
+        "from tensorflow.python.client.session import Session, _REGISTERED_EXPANSIONS\n",
+        "from tensorflow.python.client.session import Session, _REGISTERED_EXPANSIONS\n",
+        [(1, "import _REGISTERED_EXPANSIONS left unchanged: TensorFlow-private")],
+    ),
+    (
+        "private-config-pb2-names",
+        "from tensorflow.core.protobuf.config_pb2 import RunOptions, RunMetadata\n"
+        "opts = RunOptions(trace_level=RunOptions.FULL_TRACE)\n",
+        "from tensorflow.compat.v1 import RunOptions, RunMetadata\n"
+        "opts = RunOptions(trace_level=RunOptions.FULL_TRACE)\n",
+        [],
+    ),
+    (
+        "private-config-pb2-module",
+        "from tensorflow.core.protobuf import config_pb2\n"
+        "run_options = config_pb2.RunOptions(trace_level=config_pb2.RunOptions.FULL_TRACE)\n",
+        "from tensorflow.compat import v1 as config_pb2\n"
+        "run_options = config_pb2.RunOptions(trace_level=config_pb2.RunOptions.FULL_TRACE)\n",
+        [],
+    ),
+    (
+        "private-config-pb2-module-other-message-left",
+        "from tensorflow.core.protobuf import config_pb2\nopts = config_pb2.RunOptions()\n"
+        "info = config_pb2.CallableOptions()\n",
+        "from tensorflow.core.protobuf import config_pb2\nopts = config_pb2.RunOptions()\n"
+        "info = config_pb2.CallableOptions()\n",
+        [(1, "config_pb2.CallableOptions is not among the messages")],
+    ),
+    (
+        "private-config-pb2-module-renamed-left",
+        "from tensorflow.core.protobuf import config_pb2 as cpb\nopts = cpb.RunOptions()\n",
+        "from tensorflow.core.protobuf import config_pb2 as cpb\nopts = cpb.RunOptions()\n",
+        [(1, "as config_pb2, and run migrate again")],
+    ),
+    (
+        "private-keras-backend-to-tf-keras",
+        "import tensorflow as tf\nfrom tensorflow.python.keras import backend as K\n"
+        "K.clear_session()\n",
+        "import tensorflow as tf\nfrom tensorflow.keras import backend as K\nK.clear_session()\n",
+        [],
+    ),
+    (
+        "private-keras-to-keras-where-the-file-imports-keras",
+        "import keras\nfrom tensorflow.python.keras import backend as K, layers\n"
+        "K.clear_session()\n",
+        "import keras\nfrom keras import backend as K, layers\nK.clear_session()\n",
+        [],
+    ),
+    (
+        "private-keras-layers",
+        "from tensorflow.python.keras.layers import Dense, Conv2D\n"
+        "from tensorflow.python.keras.models import Sequential\n",
+        "from tensorflow.keras.layers import Dense, Conv2D\n"
+        "from tensorflow.keras.models import Sequential\n",
+        [],
+    ),
+    (
+        "private-keras-engine-left",
+        "from tensorflow.python.keras.engine import training\n",
+        "from tensorflow.python.keras.engine import training\n",
+        [(1, "Keras 3 has no tensorflow.keras.engine")],
+    ),
+    (
+        "private-keras-backend-names-left",
+        "from tensorflow.python.keras.backend import get_session\n",
+        "from tensorflow.python.keras.backend import get_session\n",
+        [(1, "check that Keras 3's tensorflow.keras.backend has it")],
+    ),
+    # K.get_value / K.set_value and optimizer.lr (Keras 3 has none of them)
+    (
+        "backend-get-value-of-optimizer-lr",
+        "import keras\nfrom keras import backend as K\nprint(K.get_value(model.optimizer.lr))\n",
+        "import keras\nfrom keras import backend as K\n"
+        "print(keras.ops.convert_to_numpy(model.optimizer.learning_rate))\n",
+        [],
+    ),
+    (
+        "backend-set-value-in-a-callback",
+        "from tensorflow.keras import backend as K\nfrom tensorflow.keras.callbacks import "
+        "Callback\n\n\nclass Decay(Callback):\n    def on_epoch_end(self, epoch, logs=None):\n"
+        "        lr = float(K.get_value(self.model.optimizer.lr))\n"
+        "        K.set_value(self.model.optimizer.lr, lr * 0.9)\n",
+        "from tensorflow.keras import backend as K\nfrom tensorflow.keras.callbacks import "
+        "Callback\nimport keras\n\n\nclass Decay(Callback):\n"
+        "    def on_epoch_end(self, epoch, logs=None):\n"
+        "        lr = float(keras.ops.convert_to_numpy(self.model.optimizer.learning_rate))\n"
+        "        self.model.optimizer.learning_rate.assign(lr * 0.9)\n",
+        [],
+    ),
+    (
+        "backend-set-value-keyword-left",
+        "import keras.backend as K\nK.set_value(x=v, value=1.0)\n",
+        "import keras.backend as K\nK.set_value(x=v, value=1.0)\n",
+        [(2, "set_value() left unchanged: Keras 3 has no keras.backend.set_value")],
+    ),
+    (
+        "optimizer-lr-assigned",
+        "import keras\nmodel.optimizer.lr = 0.001\n",
+        "import keras\nmodel.optimizer.learning_rate = 0.001\n",
+        [],
+    ),
+    (
+        "tf-keras-backend-get-value-left",
+        "import tf_keras\nv = tf_keras.backend.get_value(w)\n",
+        "import tf_keras\nv = tf_keras.backend.get_value(w)\n",
+        [],
+    ),
+    (
+        "optimizer-lr-of-code-without-keras-left",
+        "class Trainer:\n    def step(self):\n        return self.optimizer.lr\n",
+        "class Trainer:\n    def step(self):\n        return self.optimizer.lr\n",
+        [],
+    ),
+    (
+        "custom-optimizer-get-updates-left",
+        "from keras import backend as K\nfrom keras.optimizers import Optimizer\n\n\nclass AdamW(Optimizer):\n    def __init__(self, lr=0.001, weight_decay=0.025, **kwargs):\n        super(AdamW, self).__init__(**kwargs)\n        self.lr = K.variable(lr)\n\n    def get_updates(self, loss, params):\n        grads = self.get_gradients(loss, params)\n        return [K.update_sub(p, self.lr * g) for p, g in zip(params, grads)]\n",
+        "from keras import backend as K\nfrom keras.optimizers import Optimizer\n\n\nclass AdamW(Optimizer):\n    def __init__(self, lr=0.001, weight_decay=0.025, **kwargs):\n        super(AdamW, self).__init__(**kwargs)\n        self.lr = K.variable(lr)\n\n    def get_updates(self, loss, params):\n        grads = self.get_gradients(loss, params)\n        return [K.update_sub(p, self.lr * g) for p, g in zip(params, grads)]\n",
+        [(5, "class AdamW left unchanged: Keras 3 optimizers never call get_updates")],
+    ),
+    (
+        "get-updates-of-a-class-that-is-no-optimizer-left-quiet",
+        "import keras\n\n\nclass Sched:\n    def get_updates(self, loss, params):\n"
+        "        return []\n",
+        "import keras\n\n\nclass Sched:\n    def get_updates(self, loss, params):\n"
+        "        return []\n",
+        [],
+    ),
+    (
+        "get-session-beyond-gpu-configuration-left",
+        "from keras import backend as K\nsess = K.get_session()\nsaver.save(sess, 'model.ckpt')\n",
+        "from keras import backend as K\nsess = K.get_session()\nsaver.save(sess, 'model.ckpt')\n",
+        [(2, "get_session() does not exist with TF2 and Keras 3")],
+    ),
 ]

@@ -65,6 +65,7 @@ def test_script_is_migrated_once_for_all(name: str) -> None:
     assert not keywords & {"lr", "nb_epoch", "workers", "use_multiprocessing"}
     methods = {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
     assert not methods & {"fit_generator", "evaluate_generator", "predict_generator", "np_utils"}
+    assert not methods & {"get_value", "set_value", "lr"}
 
 
 def _run(path: Path) -> tuple[str, subprocess.CompletedProcess[str]]:

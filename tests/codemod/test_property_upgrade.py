@@ -147,3 +147,37 @@ def test_tf1_graph_code(lines: list[str]) -> None:
     for name in ("tf.contrib", "tf.estimator"):
         if name in code:
             assert any(name in w for w in warnings), warnings
+
+
+PRIVATE_IMPORTS = [
+    "from tensorflow.python.client.session import Session",
+    "from tensorflow.python import InteractiveSession",
+    "from tensorflow.python.client.session import Session, _REGISTERED_EXPANSIONS",
+    "from tensorflow.core.protobuf.config_pb2 import RunOptions, RunMetadata",
+    "from tensorflow.core.protobuf import config_pb2",
+    "from tensorflow.core.protobuf import config_pb2 as cpb",
+    "from tensorflow.python.keras import backend as K",
+    "from tensorflow.python.keras.layers import Dense, Conv2D",
+    "from tensorflow.python.keras.engine import training",
+    "from tensorflow.python.keras.backend import get_session",
+]
+PRIVATE_USES = [
+    "opts = config_pb2.RunOptions()",
+    "info = config_pb2.CallableOptions()",
+    "v = K.get_value(model.optimizer.lr)",
+    "import keras",
+]
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(st.sampled_from(PRIVATE_IMPORTS), min_size=1, max_size=4, unique=True),
+    st.lists(st.sampled_from(PRIVATE_USES), max_size=3, unique=True),
+)
+def test_private_imports(imports: list[str], uses: list[str]) -> None:
+    code = "\n".join(imports + uses) + "\n"
+    out, warnings = _check(code)
+    for number, line in enumerate(out.splitlines(), start=1):
+        if line.startswith(("from tensorflow.python", "from tensorflow.core")):
+            # a private import left in place: the line says why
+            assert any(w.startswith(f"{number}: ") for w in warnings), (out, warnings)

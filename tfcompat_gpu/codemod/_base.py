@@ -29,6 +29,8 @@ __all__ = ["TARGETS", "MigrationCommand", "MigrationContext", "Target"]
 RENAMER = "tfcompat_gpu.renamer"
 TAKEN = "tfcompat_gpu.taken"
 SOURCE = "tfcompat_gpu.source"
+KERAS = "tfcompat_gpu.keras"
+"""The Keras major version the migrated code is for (``codemod/_stack.py``)."""
 PARENTS = "tfcompat_gpu.parents"
 
 _FIELDS: dict[type[cst.CSTNode], tuple[str, ...]] = {}

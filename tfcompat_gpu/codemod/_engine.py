@@ -16,6 +16,7 @@ import libcst as cst
 from libcst.metadata import MetadataWrapper, ProviderT
 
 from tfcompat_gpu.codemod._base import (
+    KERAS,
     RENAMER,
     SOURCE,
     TAKEN,
@@ -156,7 +157,13 @@ class _Together(cst.CSTTransformer):
 
 
 def migrate_parsed(
-    code: str, syntax: ast.Module, target: Target, filename: str, *, upgrade: bool = False
+    code: str,
+    syntax: ast.Module,
+    target: Target,
+    filename: str,
+    *,
+    upgrade: bool = False,
+    keras: int | None = 3,
 ) -> tuple[str, tuple[str, ...]]:
     """The migrated code and its warnings; ``syntax`` is ``code`` parsed by :mod:`ast`."""
     wanted = commands_for(code, syntax, upgrade=upgrade)
@@ -182,12 +189,12 @@ def migrate_parsed(
     # what LibCST's parser cannot take must never reach it: it may crash the process
     if focused is not None:
         check_statements(syntax.body[index] for index in focused.kept)
-        new, notes = _migrate(focused.code, wanted, target, filename, set(taken))
+        new, notes = _migrate(focused.code, wanted, target, filename, set(taken), keras)
         restored = unfocus(new, focused.stubs)
         if restored is not None:
             return restored, notes
     check_statements(syntax.body)
-    return _migrate(code, wanted, target, filename, taken)
+    return _migrate(code, wanted, target, filename, taken, keras)
 
 
 def _migrate(
@@ -196,10 +203,11 @@ def _migrate(
     target: Target,
     filename: str,
     taken: set[str],
+    keras: int | None = 3,
 ) -> tuple[str, tuple[str, ...]]:
     # LibCST drops form feeds at line starts and fails on some (see ._formfeeds)
     plain, stripped = without_form_feeds(code)
-    new, notes = _migrate_plain(plain, wanted, target, filename, taken)
+    new, notes = _migrate_plain(plain, wanted, target, filename, taken, keras)
     return with_form_feeds(plain, new, stripped), notes
 
 
@@ -209,6 +217,7 @@ def _migrate_plain(
     target: Target,
     filename: str,
     taken: set[str],
+    keras: int | None,
 ) -> tuple[str, tuple[str, ...]]:
     tree = cst.parse_module(code)
     wrapper = MetadataWrapper(tree, unsafe_skip_copy=True)
@@ -216,6 +225,7 @@ def _migrate_plain(
     # every identifier of the text: a superset of the names in use, found without a walk
     context.scratch[TAKEN] = taken
     context.scratch[SOURCE] = code
+    context.scratch[KERAS] = keras
     commands = [command(context, target=target) for command in wanted]
     providers: set[ProviderT] = set()
     for command in commands:

@@ -55,13 +55,16 @@ _DISCOVERY = re.compile(r"_get_available_gpus|is_gpu_available|gpu_device_name")
 _STRATEGY = re.compile(r"multi_gpu_model|\bdistribute\s*=")
 
 # Keras 2 / TF1 code that Keras 3 / TF2 reject (commands keras_*, tf1_compat)
-_OPTIMIZER_ARGS = re.compile(r"\b(?:lr|decay)\s*=|\boptimizers\b")
+_OPTIMIZER_ARGS = re.compile(r"\b(?:lr|decay)\s*=|\boptimizers\b|\bget_updates\b")
 _GENERATOR_METHODS = re.compile(r"_generator\s*\(|\bnb_epoch\b|\.predict_(?:proba|classes)\b")
 _KERAS_MODULES = re.compile(
     r"\bkeras\.(?:layers\.\w+\s+import|utils\.\w+_utils|engine|legacy|wrappers)"
     r"|\bkeras\.utils\s+import\b|\bimport\s+.*\b(?:np_utils|Merge)\b"
     r"|ImageDataGenerator"
 )
+_PRIVATE_IMPORT = re.compile(r"\bfrom\s+tensorflow\.(?:python|core)\b")
+_BACKEND_VALUES = re.compile(r"\b[gs]et_value\b|\boptimizer\s*\.\s*lr\b")
+_PRIVATE_USE = re.compile(r"\bfrom\s+tensorflow\.(?:python|core)\b|\bconfig_pb2\b")
 _WEIGHT_FILES = re.compile(r"save_weights|ModelCheckpoint|load_weights")
 _TF1_WORDS = (
     "|".join(sorted(TF1_ONLY))
@@ -218,8 +221,8 @@ PRECHECKS: dict[str, Precheck] = {
     ),
     # Keras 2 -> Keras 3 and TF1 -> TF2 (commands keras_*, tf1_compat)
     "keras-optimizers": Precheck(
-        _found(_OPTIMIZER_ARGS, "lr", "decay", "optimizers"),
-        _found(_OPTIMIZER_ARGS, "lr", "decay", "optimizers"),
+        _found(_OPTIMIZER_ARGS, "lr", "decay", "optimizers", "get_updates"),
+        _found(_OPTIMIZER_ARGS, "lr", "decay", "optimizers", "get_updates"),
     ),
     "keras-generator-methods": Precheck(
         _found(_GENERATOR_METHODS, "_generator", "nb_epoch", "predict_"),
@@ -234,6 +237,14 @@ PRECHECKS: dict[str, Precheck] = {
         _found(_WEIGHT_FILES, "_weights", "ModelCheckpoint"),
     ),
     "tf1-compat": Precheck(_tf1_wanted, _found(_TF1_STATEMENT)),
+    "keras-backend-values": Precheck(
+        _found(_BACKEND_VALUES, "_value", "lr"), _found(_BACKEND_VALUES, "_value", "lr")
+    ),
+    "tf-private-imports": Precheck(
+        _found(_PRIVATE_IMPORT, "tensorflow.python", "tensorflow.core"),
+        # and each statement reading config_pb2: the import moves only if all its uses may
+        _found(_PRIVATE_USE, "tensorflow.python", "tensorflow.core", "config_pb2"),
+    ),
 }
 
 
@@ -244,6 +255,8 @@ UPGRADE_PRECHECKS = frozenset(
         "keras-module-paths",
         "keras-weight-files",
         "tf1-compat",
+        "tf-private-imports",
+        "keras-backend-values",
     }
 )
 """The pre-checks of the Keras 2 → 3 and TF1 → TF2 rewrites (``upgrade=True`` only)."""

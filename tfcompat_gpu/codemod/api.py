@@ -34,13 +34,21 @@ class MigrationResult:
 
 
 def migrate_source(
-    code: str, *, target: Target = "facade", filename: str = "", upgrade: bool = False
+    code: str,
+    *,
+    target: Target = "facade",
+    filename: str = "",
+    upgrade: bool = False,
+    keras: int | None = 3,
 ) -> MigrationResult:
     """Apply every migration command to ``code``.
 
     ``upgrade``: also the Keras 2 → Keras 3 and TF1 → TF2 API rewrites (optimizer arguments,
     ``fit_generator``, removed module paths, weight file names, ``tensorflow.compat.v1``), which
-    ``tfcompat-gpu migrate`` applies unless given ``--gpu-only``.
+    ``tfcompat-gpu migrate`` applies unless given ``--gpu-only``.  ``keras``: the Keras major
+    version the code is to run on (2: the rewrites that only Keras 3 needs, such as
+    ``K.get_value``, are not made; None: the Keras installed, read from package metadata only
+    where such a rewrite is in question).
 
     Raises :class:`SyntaxError` (with the line and column Python reports) when ``code`` does
     not parse, :class:`libcst.ParserSyntaxError` for code Python accepts and LibCST not, and
@@ -69,5 +77,7 @@ def migrate_source(
             return MigrationResult(code=renamed, warnings=(), _original=code)
     from tfcompat_gpu.codemod._engine import migrate_parsed
 
-    new, notes = migrate_parsed(code, syntax, target, filename, upgrade=upgrade)
+    if keras not in (2, 3, None):
+        raise ValueError(f"Expected keras to be 2, 3 or None. Received: keras={keras!r}")
+    new, notes = migrate_parsed(code, syntax, target, filename, upgrade=upgrade, keras=keras)
     return MigrationResult(code=new, warnings=notes, _original=code)

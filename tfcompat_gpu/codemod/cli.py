@@ -17,9 +17,10 @@ import os
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Optional, TextIO
 
 from tfcompat_gpu.codemod._io import split_lines
+from tfcompat_gpu.codemod._stack import KERAS_MAJORS
 
 if TYPE_CHECKING:
     from multiprocessing.context import BaseContext
@@ -31,9 +32,9 @@ INSTALL_HINT = (
 )
 
 
-_Job = tuple[str, str, str, bool, str]
-"""(path, target, mode, upgrade the Keras/TF1 API, the folder the diff names the file from:
-"" for the current one)."""
+_Job = tuple[str, str, str, bool, str, Optional[int]]
+"""(path, target, mode, upgrade the Keras/TF1 API, the folder the diff names the file from
+("" for the current one), the Keras major to upgrade for (None: the installed one))."""
 
 
 class _UsageError(Exception):
@@ -75,7 +76,19 @@ def _parser() -> _Parser:
         "--target",
         choices=("facade", "tf2"),
         default="facade",
-        help="facade: tfcompat_gpu.configure() (default); tf2: plain tf.config calls where exact",
+        help="what GPU configuration becomes. facade (default): tfcompat_gpu.configure(), "
+        "tfcompat_gpu.session() for TF1 sessions, so every ConfigProto field the facade models "
+        "moves; tf2: plain tf.config calls, only for the fields with an exact tf.config "
+        "equivalent (the rest is left with a warning)",
+    )
+    parser.add_argument(
+        "--keras",
+        type=int,
+        choices=KERAS_MAJORS,
+        default=None,
+        help="the Keras major version the code is to run on; default: the one installed "
+        "(from package metadata; TensorFlow < 2.16 means 2), else 3. 3 adds the rewrites only "
+        "Keras 3 needs (K.get_value / K.set_value); both get the other Keras 2 rewrites",
     )
     parser.add_argument(
         "--gpu-only",
@@ -184,7 +197,7 @@ def _migrate_file(job: _Job) -> _Outcome:
     from tfcompat_gpu.codemod._notebook import cell_warnings, read_cells
     from tfcompat_gpu.codemod.api import migrate_source
 
-    path, target, mode, upgrade, root = job
+    path, target, mode, upgrade, root, keras = job
     outcome = _Outcome()
     try:
         source = read_source(path)
@@ -196,6 +209,7 @@ def _migrate_file(job: _Job) -> _Outcome:
                 target=target,  # type: ignore[arg-type]
                 filename=path,
                 upgrade=upgrade,
+                keras=keras,
             )
         except SyntaxError as error:
             where = f"line {error.lineno}"
@@ -415,8 +429,17 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     mode = "write" if options.write else "check" if options.check else "diff"
     upgrade = not options.gpu_only
+    # None: the installed Keras, read (once per process) only where a file needs to know
+    keras: int | None = options.keras
     jobs = [
-        (path, options.target, mode, upgrade, _root(path, options.paths) if mode == "diff" else "")
+        (
+            path,
+            options.target,
+            mode,
+            upgrade,
+            _root(path, options.paths) if mode == "diff" else "",
+            keras,
+        )
         for path in _files(options.paths, note)
     ]
     for root in sorted({job[4] for job in jobs} - {""}):
@@ -430,13 +453,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     unchanged = None
     if not options.no_cache:
         from tfcompat_gpu.codemod._cache import UnchangedFiles
+        from tfcompat_gpu.codemod._stack import installed_keras
         from tfcompat_gpu.lint.cache import default_cache_dir
 
-        # what "unchanged" means depends on the target and on whether the API is upgraded
+        # what "unchanged" means depends on the target, on whether the API is upgraded and on
+        # the Keras it is upgraded for (the installed one may change between runs)
         unchanged = UnchangedFiles(
             options.cache_dir or default_cache_dir(),
             os.getcwd(),
-            f"{options.target}:{'upgrade' if upgrade else 'gpu-only'}",
+            f"{options.target}:{'upgrade' if upgrade else 'gpu-only'}:"
+            f"keras{keras or installed_keras()}",
         )
         todo = []
         for job in jobs:

@@ -16,12 +16,14 @@ from tfcompat_gpu.codemod.commands.config_function_assignments import (
 from tfcompat_gpu.codemod.commands.config_proto_to_configure import ConfigProtoToConfigureCommand
 from tfcompat_gpu.codemod.commands.contrib_distribute import ContribDistributeCommand
 from tfcompat_gpu.codemod.commands.gpu_discovery import GpuDiscoveryCommand
+from tfcompat_gpu.codemod.commands.keras_backend_values import KerasBackendValuesCommand
 from tfcompat_gpu.codemod.commands.keras_generator_methods import KerasGeneratorMethodsCommand
 from tfcompat_gpu.codemod.commands.keras_module_paths import KerasModulePathsCommand
 from tfcompat_gpu.codemod.commands.keras_optimizers import KerasOptimizersCommand
 from tfcompat_gpu.codemod.commands.keras_weight_files import KerasWeightFilesCommand
 from tfcompat_gpu.codemod.commands.rename_deprecated_config import RenameDeprecatedConfigCommand
 from tfcompat_gpu.codemod.commands.tf1_compat import Tf1CompatCommand
+from tfcompat_gpu.codemod.commands.tf_private_imports import TfPrivateImportsCommand
 
 __all__ = [
     "COMMANDS",
@@ -30,12 +32,14 @@ __all__ = [
     "ConfigProtoToConfigureCommand",
     "ContribDistributeCommand",
     "GpuDiscoveryCommand",
+    "KerasBackendValuesCommand",
     "KerasGeneratorMethodsCommand",
     "KerasModulePathsCommand",
     "KerasOptimizersCommand",
     "KerasWeightFilesCommand",
     "RenameDeprecatedConfigCommand",
     "Tf1CompatCommand",
+    "TfPrivateImportsCommand",
 ]
 
 COMMANDS = (
@@ -49,6 +53,8 @@ COMMANDS = (
     KerasGeneratorMethodsCommand,
     KerasModulePathsCommand,
     KerasWeightFilesCommand,
+    KerasBackendValuesCommand,
+    TfPrivateImportsCommand,
     # last: it decides on the module the others left
     Tf1CompatCommand,
 )

@@ -59,6 +59,10 @@ from tfcompat_gpu.codemod._proto_fields import (
 
 __all__ = ["ConfigProtoToConfigureCommand"]
 
+READ_REPLACERS = "tfcompat_gpu.read_replacers"
+"""``context.scratch`` key: commands of this run (``replaces_read(node)``) that rewrite a read
+of an imported name away, so that the import may go."""
+
 _Block = Union[cst.Module, cst.IndentedBlock]
 _SESSION_PARAMS = ("target", "graph", "config")
 _N = TypeVar("_N", bound=cst.CSTNode)
@@ -398,9 +402,13 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
             for call, new in self._plan.calls.items()
             if not spelled.search(cst.Module([]).code_for_node(new))
         )
+        # reads another command of this run rewrites away (keras_backend_values: K.get_value)
+        replacers = self.context.scratch.get(READ_REPLACERS, ())
         lines: list[int] = []
         for assignment in scope.assignments[name]:
             for access in assignment.references:
+                if any(replacer.replaces_read(access.node) for replacer in replacers):
+                    continue
                 node: cst.CSTNode | None = access.node
                 while node is not None and node not in gone:
                     node = self.parent(node)

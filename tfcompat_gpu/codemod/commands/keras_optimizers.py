@@ -61,6 +61,30 @@ class KerasOptimizersCommand(MigrationCommand):
                         self._keras = "keras."
         self._tf = tf_root_alias(node)
 
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        # a Keras 2 optimizer of one's own: Keras 3 never calls get_updates (its training step
+        # calls apply_gradients -> update_step, keras/src/optimizers/base_optimizer.py), so the
+        # class would train with its base's rule, or not at all
+        if not any(
+            isinstance(item, cst.FunctionDef) and item.name.value == "get_updates"
+            for item in node.body.body
+        ):
+            return
+        for base in node.bases:
+            names = self.names_of(base.value)
+            if any(
+                name.rpartition(".")[0] in OPTIMIZER_MODULES
+                and name.rpartition(".")[2] in OPTIMIZER_CLASSES | {"Optimizer"}
+                for name in names
+            ):
+                self.warn_at(
+                    node,
+                    f"class {node.name.value} left unchanged: Keras 3 optimizers never call "
+                    "get_updates; port it to build(variables) and "
+                    "update_step(gradient, variable, learning_rate)",
+                )
+                return
+
     def _schedules(self, module: str, func: cst.BaseExpression) -> str:
         """How the file can spell ``<optimizers module>.schedules.``."""
         spelled = dotted(func)

@@ -1,0 +1,149 @@
+"""Keras 2's ``K.get_value`` / ``K.set_value`` and ``optimizer.lr`` → their Keras 3 spelling.
+
+Keras 3's ``keras.backend`` has no ``get_value`` / ``set_value`` (keras/backend/__init__.py);
+its variables have ``assign`` (keras/src/backend/common/variables.py ``Variable.assign``) and
+``keras.ops.convert_to_numpy`` returns a tensor's or variable's value as NumPy, which is what
+Keras 2's ``get_value`` returned.  Keras 3's optimizers have ``learning_rate`` and no ``lr``
+(keras/src/optimizers/base_optimizer.py ``BaseOptimizer.learning_rate``): reading ``.lr``
+raises, and assigning it only adds an attribute nothing reads, so the learning rate silently
+stays, hence ``.optimizer.lr`` → ``.optimizer.learning_rate`` for reads and writes.
+
+``K.get_value(x)`` → ``keras.ops.convert_to_numpy(x)``; ``K.set_value(x, v)`` →
+``x.assign(v)``; any other call of them (keywords, ``*args``) is left with a warning.
+``tf_keras.backend`` still has both and is left alone, and so are both where the code is for
+Keras 2 (``migrate --keras 2``, the default where Keras 2 is installed).
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import libcst as cst
+
+from tfcompat_gpu.codemod._base import KERAS, MigrationCommand, MigrationContext
+from tfcompat_gpu.codemod._imports import need_import
+from tfcompat_gpu.codemod._names import dotted, top_level_imports
+from tfcompat_gpu.codemod._stack import installed_keras
+from tfcompat_gpu.codemod._triage import Target
+from tfcompat_gpu.codemod.commands.config_proto_to_configure import READ_REPLACERS
+
+__all__ = ["GET_VALUE", "SET_VALUE", "KerasBackendValuesCommand"]
+
+_BACKENDS = (
+    "keras.backend",
+    "keras.backend.tensorflow_backend",
+    "tensorflow.keras.backend",
+    "tensorflow.python.keras.backend",
+)
+GET_VALUE = frozenset(f"{backend}.get_value" for backend in _BACKENDS)
+SET_VALUE = frozenset(f"{backend}.set_value" for backend in _BACKENDS)
+
+
+def _keras_major(context: MigrationContext) -> int:
+    """The Keras the code is for; the installed one's metadata is read only when asked here,
+    so that files without ``get_value`` / ``set_value`` cost no metadata scan."""
+    keras: int | None = context.scratch.get(KERAS, 3)
+    return installed_keras() if keras is None else keras
+
+
+class KerasBackendValuesCommand(MigrationCommand):
+    DESCRIPTION: str = "K.get_value / K.set_value and optimizer.lr to their Keras 3 form."
+    PRECHECK: ClassVar[str | None] = "keras-backend-values"
+
+    def __init__(self, context: MigrationContext, target: Target = "facade") -> None:
+        super().__init__(context, target)
+        # known before any command's visit_Module: the GPU command decides there which
+        # imports go
+        context.scratch.setdefault(READ_REPLACERS, []).append(self)
+
+    def visit_Module(self, node: cst.Module) -> None:
+        # ``.optimizer.lr`` of code that is not Keras' (an optimizer class of its own) stays
+        self._uses_keras = "keras" in self.source_text()
+        self._keras: str | None = None
+        for _, small in top_level_imports(node):
+            if isinstance(small, cst.Import):
+                if any(dotted(a.name) == "keras" and a.asname is None for a in small.names):
+                    self._keras = "keras"
+            elif (
+                small.module is not None
+                and dotted(small.module) == "tensorflow"
+                and not isinstance(small.names, cst.ImportStar)
+                and any(dotted(a.name) == "keras" and a.asname is None for a in small.names)
+            ):
+                self._keras = "keras"  # tf.keras is Keras 3 where get_value is gone
+
+    def _kind(self, call: cst.Call) -> str | None:
+        names = self.names_of(call.func)
+        if names & GET_VALUE:
+            return "get_value"
+        if names & SET_VALUE:
+            return "set_value"
+        return None
+
+    @staticmethod
+    def _exact(call: cst.Call, count: int) -> bool:
+        return len(call.args) == count and all(
+            arg.keyword is None and not arg.star for arg in call.args
+        )
+
+    def replaces_read(self, node: cst.CSTNode) -> bool:
+        """Whether ``node`` (a name read in the original tree) goes with a call rewritten here."""
+        attribute = self.parent(node)
+        if not isinstance(attribute, cst.Attribute) or attribute.value is not node:
+            return False
+        call = self.parent(attribute)
+        if not isinstance(call, cst.Call) or call.func is not attribute:
+            return False
+        kind = self._kind(call)
+        if _keras_major(self.context) < 3:
+            return False
+        return kind is not None and self._exact(call, 1 if kind == "get_value" else 2)
+
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
+        kind = self._kind(original_node)
+        if kind is None or _keras_major(self.context) < 3:
+            return updated_node  # Keras 2 has both
+        if not self._exact(original_node, 1 if kind == "get_value" else 2):
+            self.warn_at(
+                original_node,
+                f"{kind}() left unchanged: Keras 3 has no keras.backend.{kind}; write "
+                + (
+                    "keras.ops.convert_to_numpy(x)"
+                    if kind == "get_value"
+                    else "x.assign(value) for a variable x"
+                ),
+            )
+            return updated_node
+        if kind == "set_value":
+            target, value = updated_node.args
+            return cst.Call(
+                func=cst.Attribute(
+                    value=target.value.with_changes(lpar=[], rpar=[])
+                    if isinstance(target.value, (cst.Name, cst.Attribute))
+                    else cst.parse_expression(f"({cst.Module([]).code_for_node(target.value)})"),
+                    attr=cst.Name("assign"),
+                ),
+                args=[value.with_changes(comma=cst.MaybeSentinel.DEFAULT)],
+                lpar=updated_node.lpar,
+                rpar=updated_node.rpar,
+            )
+        if self._keras is None:
+            need_import(self.context, "keras")
+            self._keras = "keras"
+        return updated_node.with_changes(
+            func=cst.parse_expression(f"{self._keras}.ops.convert_to_numpy"),
+            args=[updated_node.args[0].with_changes(comma=cst.MaybeSentinel.DEFAULT)],
+        )
+
+    def leave_Attribute(
+        self, original_node: cst.Attribute, updated_node: cst.Attribute
+    ) -> cst.BaseExpression:
+        # ``model.optimizer.lr`` / ``self.model.optimizer.lr``
+        if (
+            self._uses_keras
+            and updated_node.attr.value == "lr"
+            and isinstance(updated_node.value, cst.Attribute)
+            and updated_node.value.attr.value == "optimizer"
+        ):
+            return updated_node.with_changes(attr=cst.Name("learning_rate"))
+        return updated_node

@@ -1,0 +1,170 @@
+"""TF1 names imported from TensorFlow's private modules → their public homes.
+
+``tensorflow.python`` and ``tensorflow.core`` are TensorFlow's implementation, not its API: TF
+1.x re-exported ``Session`` in ``tensorflow/python/__init__.py``, TF 2 does not, and
+``tensorflow.python.keras`` (TF's Keras 2 copy) is not Keras 3.  An import moves only where the
+public module exports the same object:
+
+- ``Session`` / ``InteractiveSession`` (``tensorflow/python/client/session.py``) are
+  ``tf.compat.v1.Session`` / ``InteractiveSession`` (tensorflow/_api/v2/compat/v1/__init__.py);
+- ``ConfigProto``, ``GPUOptions``, ... of ``tensorflow/core/protobuf/config_pb2`` are
+  re-exported as ``tf.compat.v1.X`` (tensorflow/python/proto_exports.py), so ``from
+  tensorflow.core.protobuf import config_pb2`` becomes ``from tensorflow.compat import v1 as
+  config_pb2`` when every ``config_pb2.X`` of the file is one of them; the GPU configuration
+  built from them is then migrated like any ``tf.ConfigProto`` (``_tfnames.canonical`` folds the
+  private names);
+- ``tensorflow.python.keras.M`` → ``keras.M`` (a file that imports ``keras``) or
+  ``tensorflow.keras.M``, for the modules Keras 3 has (keras/__init__.py), and a name imported
+  from ``layers`` / ``models`` / ``utils`` only where Keras 3 exports it.
+
+Anything else from those modules is left alone with a warning.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import ClassVar
+
+import libcst as cst
+
+from tfcompat_gpu._tf1_tables import KERAS_LAYERS, KERAS_MODELS, KERAS_UTILS
+from tfcompat_gpu.codemod._base import MigrationCommand
+from tfcompat_gpu.codemod._names import dotted
+
+__all__ = ["CONFIG_PB2_NAMES", "SESSION_MODULES", "TfPrivateImportsCommand"]
+
+SESSION_MODULES = ("tensorflow.python", "tensorflow.python.client.session")
+_SESSIONS = frozenset({"Session", "InteractiveSession"})
+CONFIG_PB2 = "tensorflow.core.protobuf.config_pb2"
+# the config_pb2 messages tf.compat.v1 exports (tensorflow/python/proto_exports.py)
+CONFIG_PB2_NAMES = frozenset(
+    {"ConfigProto", "GPUOptions", "GraphOptions", "OptimizerOptions", "RunMetadata", "RunOptions"}
+)
+_PRIVATE_KERAS = "tensorflow.python.keras"
+# Keras 3's public modules (keras/__init__.py) that TF's Keras 2 copy also had
+_KERAS_MODULES = frozenset(
+    {
+        "activations",
+        "applications",
+        "backend",
+        "callbacks",
+        "constraints",
+        "datasets",
+        "initializers",
+        "layers",
+        "losses",
+        "metrics",
+        "mixed_precision",
+        "models",
+        "optimizers",
+        "preprocessing",
+        "regularizers",
+        "utils",
+    }
+)
+_KERAS_EXPORTS: dict[str, frozenset[str]] = {
+    "layers": KERAS_LAYERS,
+    "models": KERAS_MODELS,
+    "utils": KERAS_UTILS,
+}
+_IMPORTS_KERAS = re.compile(r"^\s*(?:import\s+keras\b|from\s+keras\b)", re.M)
+
+
+def _names(node: cst.ImportFrom) -> list[str] | None:
+    if isinstance(node.names, cst.ImportStar):
+        return None
+    return [str(dotted(alias.name)) for alias in node.names]
+
+
+class TfPrivateImportsCommand(MigrationCommand):
+    DESCRIPTION: str = "TF1 names imported from tensorflow.python / tensorflow.core to public ones."
+    PRECHECK: ClassVar[str | None] = "tf-private-imports"
+
+    def leave_ImportFrom(
+        self, original_node: cst.ImportFrom, updated_node: cst.ImportFrom
+    ) -> cst.ImportFrom:
+        if original_node.module is None or original_node.relative:
+            return updated_node
+        module = dotted(original_node.module)
+        if module is None or not module.startswith(("tensorflow.python", "tensorflow.core")):
+            return updated_node
+        names = _names(original_node)
+        if module in SESSION_MODULES or module == CONFIG_PB2:
+            allowed = _SESSIONS if module in SESSION_MODULES else CONFIG_PB2_NAMES
+            if names is None:
+                self.warn_at(original_node, f"from {module} import * left unchanged: {_PUBLIC}")
+                return updated_node
+            if module == "tensorflow.python" and not set(names) & _SESSIONS:
+                return updated_node  # TensorFlow's own modules (ops, framework): not TF1 names
+            others = [name for name in names if name not in allowed]
+            if others:
+                self.warn_at(
+                    original_node,
+                    f"from {module} import {', '.join(others)} left unchanged: {_PUBLIC}",
+                )
+                return updated_node
+            return updated_node.with_changes(module=cst.parse_expression("tensorflow.compat.v1"))
+        if module == "tensorflow.core.protobuf" and names is not None and "config_pb2" in names:
+            return self._config_pb2(original_node, updated_node, names)
+        if module == _PRIVATE_KERAS or module.startswith(_PRIVATE_KERAS + "."):
+            return self._keras(original_node, updated_node, module, names)
+        return updated_node
+
+    def _config_pb2(
+        self, original_node: cst.ImportFrom, updated_node: cst.ImportFrom, names: list[str]
+    ) -> cst.ImportFrom:
+        assert not isinstance(updated_node.names, cst.ImportStar)  # _names() said so
+        alias = next(a for a in updated_node.names if dotted(a.name) == "config_pb2")
+        bound = "config_pb2"
+        if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+            bound = alias.asname.name.value
+        used = set(
+            re.findall(rf"(?<![\w.]){re.escape(str(bound))}\s*\.\s*(\w+)", self.source_text())
+        )
+        # bound under its own name: the pre-check keeps every statement that reads it
+        if len(names) != 1 or bound != "config_pb2" or not used or not used <= CONFIG_PB2_NAMES:
+            unknown = sorted(used - CONFIG_PB2_NAMES)
+            why = (
+                f"config_pb2.{', config_pb2.'.join(unknown)} is not among the messages "
+                "tf.compat.v1 exports"
+                if unknown
+                else "import it on a line of its own, as config_pb2, and run migrate again"
+            )
+            self.warn_at(
+                original_node, f"tensorflow.core.protobuf.config_pb2 left unchanged: {why}"
+            )
+            return updated_node
+        return updated_node.with_changes(
+            module=cst.parse_expression("tensorflow.compat"),
+            names=[
+                alias.with_changes(name=cst.Name("v1"), asname=cst.AsName(cst.Name(str(bound))))
+            ],
+        )
+
+    def _keras(
+        self,
+        original_node: cst.ImportFrom,
+        updated_node: cst.ImportFrom,
+        module: str,
+        names: list[str] | None,
+    ) -> cst.ImportFrom:
+        public = "keras" if _IMPORTS_KERAS.search(self.source_text()) else "tensorflow.keras"
+        rest = module[len(_PRIVATE_KERAS) :].lstrip(".")
+        if names is not None and not rest and set(names) <= _KERAS_MODULES:
+            return updated_node.with_changes(module=cst.parse_expression(public))
+        exports = _KERAS_EXPORTS.get(rest)
+        if names is not None and exports is not None and set(names) <= exports:
+            return updated_node.with_changes(module=cst.parse_expression(f"{public}.{rest}"))
+        if rest in _KERAS_MODULES and rest not in _KERAS_EXPORTS and names is not None:
+            # backend, optimizers, callbacks, ...: whether Keras 3 still has the name is not
+            # known without importing it
+            why = f"check that Keras 3's {public}.{rest} has it and import it from there"
+        else:
+            why = f"Keras 3 has no {public}.{rest or '*'} with these names"
+        self.warn_at(
+            original_node, f"from {module} import ... left unchanged (TensorFlow-private): {why}"
+        )
+        return updated_node
+
+
+_PUBLIC = "TensorFlow-private module; import the public name (tf.compat.v1.X) instead"
