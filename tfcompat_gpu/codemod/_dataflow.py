@@ -16,7 +16,7 @@ from libcst.metadata import Access, Assignment, Scope, ScopeProvider
 if TYPE_CHECKING:
     from tfcompat_gpu.codemod._base import MigrationCommand
 
-__all__ = ["CannotFollow", "Dataflow"]
+__all__ = ["CannotFollow", "Dataflow", "JumpFinder"]
 
 
 class CannotFollow(Exception):
@@ -32,6 +32,30 @@ class CannotFollow(Exception):
 
     def warning(self, what: str) -> str:
         return f"{what} left unchanged: {self} [{self.construct}]"
+
+
+class JumpFinder(cst.CSTVisitor):
+    """The statements that may leave a block before its end: ``return``, ``raise``, ``break``,
+    ``continue`` (nested functions are not entered: theirs leave only them)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.jumps: list[cst.CSTNode] = []
+
+    def visit_Return(self, node: cst.Return) -> None:
+        self.jumps.append(node)
+
+    def visit_Raise(self, node: cst.Raise) -> None:
+        self.jumps.append(node)
+
+    def visit_Break(self, node: cst.Break) -> None:
+        self.jumps.append(node)
+
+    def visit_Continue(self, node: cst.Continue) -> None:
+        self.jumps.append(node)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        return False
 
 
 class Dataflow:
@@ -229,25 +253,9 @@ class Dataflow:
         """
         top, arm = branch
         line_of = self._info.line_of
-        jumps: list[cst.CSTNode] = []
-
-        class _Jumps(cst.CSTVisitor):
-            def visit_Return(self, n: cst.Return) -> None:
-                jumps.append(n)
-
-            def visit_Raise(self, n: cst.Raise) -> None:
-                jumps.append(n)
-
-            def visit_Break(self, n: cst.Break) -> None:
-                jumps.append(n)
-
-            def visit_Continue(self, n: cst.Continue) -> None:
-                jumps.append(n)
-
-            def visit_FunctionDef(self, n: cst.FunctionDef) -> bool:
-                return False
-
-        top.visit(_Jumps())
+        finder = JumpFinder()
+        top.visit(finder)
+        jumps = finder.jumps
         if jumps:
             raise CannotFollow(
                 f"{target.value} is assigned in each arm of an if whose line "

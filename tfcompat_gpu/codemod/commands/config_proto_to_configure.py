@@ -26,7 +26,7 @@ from libcst.metadata import (
 from tfcompat_gpu._options import option_for_proto_path
 from tfcompat_gpu.codemod import _emit_facade
 from tfcompat_gpu.codemod._base import MigrationCommand
-from tfcompat_gpu.codemod._dataflow import CannotFollow, Dataflow
+from tfcompat_gpu.codemod._dataflow import CannotFollow, Dataflow, JumpFinder
 from tfcompat_gpu.codemod._emit import statements
 from tfcompat_gpu.codemod._emit_tf2 import tf2_code
 from tfcompat_gpu.codemod._imports import (
@@ -754,32 +754,25 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
                 )
             node = parent
         assert isinstance(node, cst.BaseStatement)
-        jumps: list[cst.CSTNode] = []
         tf_calls: list[cst.Call] = []
         command = self
 
-        class _Jumps(cst.CSTVisitor):
-            def visit_Return(self, n: cst.Return) -> None:
-                jumps.append(n)
-
-            def visit_Raise(self, n: cst.Raise) -> None:
-                jumps.append(n)
-
-            def visit_Break(self, n: cst.Break) -> None:
-                jumps.append(n)
-
-            def visit_Continue(self, n: cst.Continue) -> None:
-                jumps.append(n)
-
+        class _Jumps(JumpFinder):
+            # also a yield (the caller may never resume it) and calls that may start the runtime
             def visit_Yield(self, n: cst.Yield) -> None:
-                jumps.append(n)
+                self.jumps.append(n)
+
+            def visit_FunctionDef(self, n: cst.FunctionDef) -> bool:
+                return True
 
             def visit_Call(self, n: cst.Call) -> None:
                 names = {q.name for q in command.qualified_names(n.func)}
                 if any(name.split(".")[0] in ("tensorflow", "keras", "sys") for name in names):
                     tf_calls.append(n)
 
-        node.visit(_Jumps())
+        finder = _Jumps()
+        node.visit(finder)
+        jumps = finder.jumps
         if jumps:
             raise CannotFollow(
                 f"{where} under an if whose line {self.line_of(jumps[0])} may leave it before "
