@@ -137,3 +137,22 @@ def test_the_check_reports_a_later_name_for_an_older_target(tmp_path: Path) -> N
     assert [(f.code, f.line) for f in found] == [("TFG030", 3)]
     latest = f"{RELEASES[-1][0]}.{RELEASES[-1][1]}"
     assert check([str(script)], select="TFG030", target_version=latest).findings == []
+
+
+@pytest.mark.parametrize(
+    ("name", "missing_in", "present_in"),
+    [
+        # tensorflow/python/framework/config.py: `get_memory_info` came in 2.5,
+        # `reset_memory_stats` in 2.6, `enable_op_determinism` in 2.8; the MLIR graph
+        # optimization switches left in 2.12.
+        ("experimental.get_memory_info", [(2, 3), (2, 4)], [(2, 5), (2, 21)]),
+        ("experimental.reset_memory_stats", [(2, 4), (2, 5)], [(2, 6), (2, 21)]),
+        ("experimental.enable_op_determinism", [(2, 4), (2, 7)], [(2, 8), (2, 21)]),
+        ("experimental.enable_mlir_graph_optimization", [(2, 12), (2, 21)], [(2, 6), (2, 11)]),
+    ],
+)
+def test_names_that_came_or_went(
+    name: str, missing_in: list[tuple[int, int]], present_in: list[tuple[int, int]]
+) -> None:
+    assert [t for t in missing_in if config_name_problem(name, "v2", t) is None] == []
+    assert [t for t in present_in if config_name_problem(name, "v2", t) is not None] == []
