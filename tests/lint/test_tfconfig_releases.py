@@ -12,6 +12,8 @@ from tfcompat_gpu.lint.rules.apinames import config_name_problem
 
 RELEASES = sorted(API)
 OLDEST = RELEASES[0]
+# A target older than every release of the table (TensorFlow 1.15 when the table starts at 2.0).
+BEFORE = (OLDEST[0], OLDEST[1] - 1) if OLDEST[1] else (OLDEST[0] - 1, 15)
 FLAVOURS = ("v2", "v1")
 
 
@@ -30,7 +32,7 @@ def _added(flavour: str, release: tuple[int, int]) -> list[str]:
 def test_the_table_holds_the_releases_people_run() -> None:
     # Each release was read from a real TensorFlow (see SOURCES); a target between two of them
     # is judged by its neighbours, so the table must not skip the common releases.
-    assert {(2, r) for r in range(12, 22)} <= set(API)
+    assert {(2, r) for r in range(0, 22)} <= set(API)
     assert set(SOURCES) == set(API)
 
 
@@ -56,7 +58,7 @@ def test_a_name_added_in_a_release_is_reported_for_older_targets(
     older = [r for r in RELEASES if r < release]
     # The release just below and one before the table.  (A target between two releases accepts
     # what either has: the name may have come in that very release.)
-    targets = {older[-1], (OLDEST[0], OLDEST[1] - 1)}
+    targets = {older[-1], BEFORE}
     missed = {
         (name, target)
         for name in added
@@ -90,8 +92,7 @@ def test_a_name_added_later_is_reported_before_the_oldest_release() -> None:
         {n for r in RELEASES for n in API[r]["v2"]} - API[OLDEST]["v2"] - {"experimental"}
     )
     assert later, "the table's releases add no tf.config name"
-    before = (OLDEST[0], OLDEST[1] - 1)
-    assert all(config_name_problem(name, "v2", before) is not None for name in later)
+    assert all(config_name_problem(name, "v2", BEFORE) is not None for name in later)
 
 
 @pytest.mark.parametrize("minor", range(0, 26))
@@ -115,7 +116,7 @@ def test_names_of_every_2x_release_are_fine_on_every_2x_target(
     assert config_name_problem(name, flavour, (2, minor)) is None
 
 
-@pytest.mark.parametrize("target", [(1, 15), (2, 0), (OLDEST[0], OLDEST[1] - 1)])
+@pytest.mark.parametrize("target", sorted({(1, 14), BEFORE}))
 def test_before_the_table_typos_are_reported_and_unknown_names_are_not(
     target: tuple[int, int],
 ) -> None:
@@ -132,7 +133,7 @@ def test_the_check_reports_a_later_name_for_an_older_target(tmp_path: Path) -> N
     name = next(n for n in later if "." in n or n[0].islower())
     script = tmp_path / "train.py"
     script.write_text(f"import tensorflow as tf\n\ntf.config.{name}\n")
-    older = f"{OLDEST[0]}.{OLDEST[1] - 1}"
+    older = f"{BEFORE[0]}.{BEFORE[1]}"
     found = check([str(script)], select="TFG030", target_version=older).findings
     assert [(f.code, f.line) for f in found] == [("TFG030", 3)]
     latest = f"{RELEASES[-1][0]}.{RELEASES[-1][1]}"
