@@ -23,9 +23,7 @@ def _added(flavour: str, release: tuple[int, int]) -> list[str]:
     if not older:
         return []
     return sorted(
-        name
-        for name in API[release][flavour]
-        if not any(name in API[r][flavour] for r in older)
+        name for name in API[release][flavour] if not any(name in API[r][flavour] for r in older)
     )
 
 
