@@ -106,6 +106,12 @@ def _load() -> tuple[dict[tuple[int, int], dict[str, list[str]]], dict[tuple[int
     return values.get("_API", {}), values.get("SOURCES", {})
 
 
+def _quote(text: str) -> str:
+    # Double quotes, as the formatter writes them, so that a regenerated table diffs cleanly;
+    # JSON's escapes are Python's.
+    return json.dumps(text)
+
+
 def _write(
     api: dict[tuple[int, int], dict[str, list[str]]], sources: dict[tuple[int, int], str]
 ) -> None:
@@ -123,14 +129,14 @@ def _write(
         "SOURCES: dict[tuple[int, int], str] = {",
     ]
     for release in sorted(sources):
-        lines.append(f"    {release!r}: {sources[release]!r},")
+        lines.append(f"    {release!r}: {_quote(sources[release])},")
     lines.append("}")
     lines.append("_API: dict[tuple[int, int], dict[str, list[str]]] = {")
     for release in sorted(api):
         lines.append(f"    {release!r}: {{")
         for flavour in ("v2", "v1"):
-            lines.append(f"        {flavour!r}: [")
-            lines += [f"            {name!r}," for name in api[release][flavour]]
+            lines.append(f"        {_quote(flavour)}: [")
+            lines += [f"            {_quote(name)}," for name in api[release][flavour]]
             lines.append("        ],")
         lines.append("    },")
     lines.append("}")

@@ -1,9 +1,10 @@
 """``tf.config`` names that do not exist in the target TensorFlow: TFG030.
 
 The names come from :mod:`tfcompat_gpu.lint._tfconfig_api`, generated from TensorFlow's own API
-(``python -m tfcompat_gpu.lint.tfconfig_gen``).  For a target older than every release in that table, only names
-one or two letters away from a real one are reported (typos): older releases had names the
-table does not list.
+(``python -m tfcompat_gpu.lint.tfconfig_gen``).  For a target older than every release in that table, a
+name of the table is checked against the oldest release (a name added later is reported), and a
+name the table does not know is reported only when it is one or two letters away from a real one
+(a typo): older releases had names the table does not list.
 """
 
 from __future__ import annotations
@@ -36,16 +37,17 @@ _PREVIEW = {
 _PREFIXES = {"tensorflow.config.": "v2", "tensorflow.compat.v1.config.": "v1"}
 
 
-def _names(flavour: str, target: tuple[int, int] | None) -> frozenset[str] | None:
+def _names(flavour: str, target: tuple[int, int] | None) -> frozenset[str]:
     if target is None or target >= _NEWEST:
         return API[_NEWEST][flavour]
     if target in API:
         return API[target][flavour]
-    if target > _OLDEST:  # between two releases of the table: what both have
+    if target > _OLDEST:  # between two releases of the table: what either has
         below = max(r for r in API if r < target)
         above = min(r for r in API if r > target)
         return API[below][flavour] | API[above][flavour]
-    return None
+    # Older than the table: a name its oldest release lacks yet a later one has came later.
+    return API[_OLDEST][flavour]
 
 
 def _typo(name: str, names: frozenset[str]) -> str | None:
@@ -63,15 +65,14 @@ def config_name_problem(
     ('experimental.set_memory_grwoth', 'experimental.set_memory_growth')
     """
     names = _names(flavour, target)
+    older = target is not None and target < _OLDEST
     known, modules = _ALL[flavour], _MODULES[flavour]
     parts = rest.split(".")
     for end in range(1, len(parts) + 1):
         head = ".".join(parts[:end])
-        if head in modules and (names is None or head in names):
+        if head in modules and head in names:
             continue  # a module: its next part decides
-        if names is None:  # older than the table: typos of known names only
-            if head in known:
-                return None
+        if older and head not in known:  # a name the table cannot vouch for: typos only
             suggestion = _typo(head, known)
             return (head, suggestion) if suggestion is not None else None
         if head in names:
