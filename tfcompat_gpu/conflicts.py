@@ -193,6 +193,14 @@ def report_conflicts(
     )
     if fatal:
         raise GPUConfigConflictError(message)
+    # One request is said once: an Estimator (or a monitored session) and the Session it then
+    # builds from the same config at the same line would otherwise report it twice.
+    key = "conflict:" + requested_where + ":" + repr(
+        sorted((c.field, show_value(c.field, c.requested)) for c in conflicts)
+    )
+    if key in STATE.warned:
+        return
+    STATE.warned.add(key)
     filename, _, line = requested_where.rpartition(":")
     if filename and line.isdigit():
         warnings.warn_explicit(message, GPUConfigWarning, filename, int(line))
