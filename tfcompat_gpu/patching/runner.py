@@ -304,8 +304,21 @@ class _Target:
     def _main_of(cls, arg: str, path: str) -> _Target:
         import pkgutil
 
-        finder = pkgutil.get_importer(path)
-        spec = finder.find_spec("__main__") if finder is not None else None
+        finder: Any = pkgutil.get_importer(path)
+        if finder is not None and not hasattr(finder, "find_spec"):
+            # Python 3.9's zipimporter has only find_module (find_spec came in 3.10)
+            import importlib.util
+
+            found = finder.find_module("__main__")
+            spec = (
+                importlib.util.spec_from_loader(
+                    "__main__", found, origin=found.get_filename("__main__")
+                )
+                if found is not None
+                else None
+            )
+        else:
+            spec = finder.find_spec("__main__") if finder is not None else None
         loader: Any = getattr(spec, "loader", None)
         origin = getattr(spec, "origin", None)
         source = None
