@@ -65,7 +65,12 @@ def migrate_source(
     with warnings.catch_warnings():
         # invalid escapes and the like are not the migration's business
         warnings.simplefilter("ignore")
-        syntax = ast.parse(code, filename or "<unknown>")
+        try:
+            syntax = ast.parse(code, filename or "<unknown>")
+        except MemoryError as error:
+            # CPython 3.13's parser reports code nested too deeply ("Parser stack overflowed")
+            # as a MemoryError, where 3.12 raised a SyntaxError: refused like any code too deep
+            raise RecursionError(f"cannot parse: {error}") from None
     if target not in TARGETS:
         raise ValueError(f"Expected target to be one of {TARGETS}. Received: target={target!r}")
     wanted = wanted_prechecks(code, syntax, upgrade=upgrade)
