@@ -48,14 +48,16 @@ def run_script(
     )
 
 
-def migrate_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+def migrate_cli(
+    *args: str, cwd: Path | None = None, timeout: float = 120
+) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "tfcompat_gpu", "migrate", *args],
         cwd=cwd,
         env=child_env(),
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=timeout,
         check=False,
     )
 

@@ -19,7 +19,7 @@ pytest.importorskip("libcst")
 
 from _support import SAMPLE_LEGACY as LEGACY
 from _support import SAMPLE_MIGRATED as MIGRATED
-from _support import child_env
+from _support import child_env, migrate_cli
 from binding_forms import available
 
 from tfcompat_gpu.codemod._engine import _migrate, commands_for
@@ -37,16 +37,7 @@ CHAIN = (
 )
 
 
-def _cli(*args: str, cwd: Path, timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "tfcompat_gpu", "migrate", *args],
-        cwd=cwd,
-        env=child_env(),
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        check=False,
-    )
+_cli = migrate_cli
 
 
 def test_a_chain_the_native_parser_cannot_take_is_a_skipped_file(tmp_path: Path) -> None:
