@@ -51,18 +51,21 @@ parser.add_argument("--threads", type=int, default=0)
 FLAGS = parser.parse_args()
 '''
 
-_MODEL = '''
+_MODEL = """
 
 def build_model(inputs, num_classes={n}):
     net = tf.layers.conv2d(inputs, 32, 3, activation=tf.nn.relu)
     net = tf.layers.max_pooling2d(net, 2, 2)
     net = tf.layers.flatten(net)
     return tf.layers.dense(net, num_classes)
-'''
+"""
 
 
 def horovod_conditional(i: int) -> str:
-    return _HEAD.format(doc=f"Horovod training {i}") + _MODEL.format(n=10 + i) + '''
+    return (
+        _HEAD.format(doc=f"Horovod training {i}")
+        + _MODEL.format(n=10 + i)
+        + """
 
 def main():
     if FLAGS.use_horovod:
@@ -74,11 +77,14 @@ def main():
         config.gpu_options.visible_device_list = str(hvd.local_rank())
     with tf.Session(config=config) as sess:
         sess.run(tf.global_variables_initializer())
-'''
+"""
+    )
 
 
 def flag_growth(i: int) -> str:
-    return _HEAD.format(doc=f"Training with flag-driven GPU memory {i}") + '''
+    return (
+        _HEAD.format(doc=f"Training with flag-driven GPU memory {i}")
+        + """
 gpu_options = tf.GPUOptions()
 if FLAGS.allow_growth:
     gpu_options.allow_growth = True
@@ -90,11 +96,14 @@ if FLAGS.threads:
     config.inter_op_parallelism_threads = FLAGS.threads
 sess = tf.Session(config=config)
 sess.run(tf.global_variables_initializer())
-'''
+"""
+    )
 
 
 def xla_amp(i: int) -> str:
-    return _HEAD.format(doc=f"Mixed-precision training {i}") + '''
+    return (
+        _HEAD.format(doc=f"Mixed-precision training {i}")
+        + """
 from tensorflow.core.protobuf import rewriter_config_pb2
 
 config = tf.ConfigProto()
@@ -107,11 +116,14 @@ if FLAGS.amp:
     )
 sess = tf.Session(config=config)
 sess.run(tf.global_variables_initializer())
-'''
+"""
+    )
 
 
 def config_per_branch(i: int) -> str:
-    return _HEAD.format(doc=f"Training on GPU or CPU {i}") + '''
+    return (
+        _HEAD.format(doc=f"Training on GPU or CPU {i}")
+        + """
 if FLAGS.threads:
     config = tf.ConfigProto(intra_op_parallelism_threads=FLAGS.threads)
 else:
@@ -119,11 +131,14 @@ else:
     config.gpu_options.allow_growth = True
 sess = tf.Session(config=config)
 sess.run(tf.global_variables_initializer())
-'''
+"""
+    )
 
 
 def factory_two_sessions(i: int) -> str:
-    return _HEAD.format(doc=f"Train and evaluate {i}") + '''
+    return (
+        _HEAD.format(doc=f"Train and evaluate {i}")
+        + """
 
 def get_session_config():
     config = tf.ConfigProto(allow_soft_placement=True)
@@ -135,7 +150,8 @@ train_sess = tf.Session(config=get_session_config())
 eval_sess = tf.Session(config=get_session_config())
 train_sess.run(tf.global_variables_initializer())
 eval_sess.close()
-'''
+"""
+    )
 
 
 def factory_module(i: int) -> str:
@@ -153,12 +169,15 @@ def get_session_config(num_threads=0, gpu_fraction=0.0):
 
 def factory_caller(i: int) -> str:
     # no ConfigProto in it: not counted, but its session call is migrated
-    return _HEAD.format(doc=f"Script using the session helpers {i}") + '''
+    return (
+        _HEAD.format(doc=f"Script using the session helpers {i}")
+        + """
 from utils.session import get_session_config
 
 sess = tf.Session(config=get_session_config(num_threads=FLAGS.threads))
 sess.run(tf.global_variables_initializer())
-'''
+"""
+    )
 
 
 def keras_set_session(i: int) -> str:
@@ -174,20 +193,26 @@ K.set_session(tf.Session(config=config))
 
 
 def estimator_run_config(i: int) -> str:
-    return _HEAD.format(doc=f"Estimator training {i}") + '''
+    return (
+        _HEAD.format(doc=f"Estimator training {i}")
+        + """
 session_config = tf.ConfigProto(allow_soft_placement=True)
 session_config.gpu_options.allow_growth = True
 run_config = tf.estimator.RunConfig(session_config=session_config)
-'''
+"""
+    )
 
 
 def monitored_session(i: int) -> str:
-    return _HEAD.format(doc=f"Monitored training {i}") + '''
+    return (
+        _HEAD.format(doc=f"Monitored training {i}")
+        + """
 config = tf.ConfigProto()
 config.gpu_options.allow_growth = True
 with tf.train.MonitoredTrainingSession(config=config) as sess:
     pass
-'''
+"""
+    )
 
 
 def config_on_self(i: int) -> str:
@@ -204,14 +229,17 @@ class Trainer:
 
 
 def flags_in_a_loop(i: int) -> str:
-    return _HEAD.format(doc=f"Options from a dict {i}") + '''
+    return (
+        _HEAD.format(doc=f"Options from a dict {i}")
+        + """
 options = {"allow_growth": True}
 config = tf.ConfigProto()
 for key, value in options.items():
     setattr(config.gpu_options, key, value)
 sess = tf.Session(config=config)
 sess.run(tf.global_variables_initializer())
-'''
+"""
+    )
 
 
 def two_sessions_two_gpus(i: int) -> str:
@@ -284,7 +312,10 @@ def main() -> int:
         root = Path(args.keep or tmp)
         made = write_tree(root, args.projects)
         files = sum(1 for _ in root.rglob("*.py"))
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+        env = {
+            **os.environ,
+            "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
+        }
         done = subprocess.run(
             [sys.executable, "-m", "tfcompat_gpu", "migrate", "--write", str(root)],
             capture_output=True,
@@ -307,7 +338,9 @@ def main() -> int:
         migrated = sum(done_ for _, done_ in per_pattern.values())
         print(f"tree: {args.projects} projects, {files} Python files, {total} build a ConfigProto")
         print(f"migrate --write: exit {done.returncode}")
-        print(f"ConfigProto files fully migrated: {migrated}/{total} = {100 * migrated / total:.1f}%")
+        print(
+            f"ConfigProto files fully migrated: {migrated}/{total} = {100 * migrated / total:.1f}%"
+        )
         print("per pattern (files without ConfigProto after / files):")
         for name, (count, fine) in per_pattern.items():
             print(f"  {name:24} {fine}/{count}")
@@ -315,8 +348,9 @@ def main() -> int:
         for reason, count in reasons.most_common():
             print(f"  {count:4}  {reason}")
         unlabelled = [
-            line for line in done.stderr.splitlines() if re.match(r".+?:\d+: ", line)
-            and _REASON.search(line) is None
+            line
+            for line in done.stderr.splitlines()
+            if re.match(r".+?:\d+: ", line) and _REASON.search(line) is None
         ]
         print(f"  {len(unlabelled):4}  (warnings without a reason)")
         target = migrated / total >= 0.8

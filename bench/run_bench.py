@@ -37,7 +37,8 @@ ENV = {
 ENV = {
     k: v
     for k, v in ENV.items()
-    if not k.startswith("TFCOMPAT_GPU_") and k not in ("PYTHONDONTWRITEBYTECODE", "PYTHONPYCACHEPREFIX")
+    if not k.startswith("TFCOMPAT_GPU_")
+    and k not in ("PYTHONDONTWRITEBYTECODE", "PYTHONPYCACHEPREFIX")
 }
 
 TF = "import tensorflow as tf\nprint(float(tf.constant(1.0) + 1.0))\n"
@@ -46,8 +47,9 @@ x = tf.placeholder(tf.float32, [2])
 with tf.Session() as sess:
     print(sess.run(x * 2.0, {x: [1.0, 2.0]}))
 """
-TF1_AS_V1 = TF1.replace("import tensorflow as tf", "import tensorflow.compat.v1 as tf\n"
-                        "tf.disable_v2_behavior()")
+TF1_AS_V1 = TF1.replace(
+    "import tensorflow as tf", "import tensorflow.compat.v1 as tf\ntf.disable_v2_behavior()"
+)
 
 
 def _time(command: list[str], cwd: str, env: dict[str, str]) -> tuple[float, float]:

@@ -29,6 +29,8 @@ os.environ.setdefault("TFCOMPAT_GPU_CACHE_DIR", tempfile.mkdtemp(prefix="tfcompa
 @pytest.fixture(autouse=True)
 def _own_cache(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
     monkeypatch.setenv("TFCOMPAT_GPU_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
+
+
 ROOT = TESTS.parent
 MARK = "@@tfcompat-result@@"
 

@@ -1,8 +1,8 @@
 """A stand-in for the ``pynvml`` module that replays recorded NVML readings.
 
-Only NVML is faked here (never TensorFlow): :func:`tfcompat_gpu._nvml.read` calls it exactly as
+Only NVML is faked here (never TensorFlow): :func:`tfcompat_gpu.machine.nvml.read` calls it exactly as
 it calls ``pynvml``, so the reading code runs for real on machines without a GPU.  Recordings are
-the JSON that ``python -m tfcompat_gpu._nvml`` prints on a real machine.
+the JSON that ``python -m tfcompat_gpu.machine.nvml`` prints on a real machine.
 """
 
 from __future__ import annotations

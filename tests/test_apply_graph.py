@@ -81,7 +81,7 @@ def test_session_merges_per_session_fields_and_device_count():
             config = sess._config
         emit({"value": value.item(), "devices": devices, "log": config.log_device_placement,
               "intra": config.intra_op_parallelism_threads,
-              "records": [(r.kind, r.config.to_dict()) for r in tfcompat_gpu._state.STATE.sessions]})
+              "records": [(r.kind, r.config.to_dict()) for r in tfcompat_gpu.runtime.state.STATE.sessions]})
         """
     )
     assert out["value"] == 2.0
@@ -171,7 +171,7 @@ def test_session_is_recorded_once_when_the_drop_in_is_installed():
         tfcompat_gpu.configure(inter_op_parallelism_threads=2)
         a = tfcompat_gpu.session()
         b = tfcompat_gpu.session(tfcompat_gpu.GPUConfig(log_device_placement=True))
-        records = tfcompat_gpu._state.STATE.sessions
+        records = tfcompat_gpu.runtime.state.STATE.sessions
         emit({"count": len(records), "wheres": [r.where.rsplit(":", 1)[0] for r in records],
               "log": b._config.log_device_placement, "inter": b._config.inter_op_parallelism_threads})
         """

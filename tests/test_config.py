@@ -10,7 +10,7 @@ import pytest
 from cases import BAD_COMBINATIONS, BAD_VALUES
 
 from tfcompat_gpu import GPUConfig, GPUConfigError, GPUConfigWarning
-from tfcompat_gpu._options import OPTIONS
+from tfcompat_gpu.settings.options import OPTIONS
 
 
 @pytest.mark.parametrize(

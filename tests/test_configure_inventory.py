@@ -117,7 +117,7 @@ def test_run_resolves_auto_when_the_script_imports_tensorflow(tmp_path, script_c
 
 OUTSIDE = """
 from packaging.version import Version
-from tfcompat_gpu import _tf
+from tfcompat_gpu.tfapi import _tf
 _tf._TESTED = (Version("0.1"), Version("0.2"))  # as on a TensorFlow whose internals are unknown
 """
 
@@ -191,7 +191,9 @@ def test_fraction_that_cannot_become_a_limit_is_refused_with_its_mb(fields, env,
 
 @pytest.mark.parametrize(("rank", "expected"), [("0", "1"), ("1", "2")])
 def test_local_ranks_share_the_gpus_auto_picked(rank, expected):
-    pytest.importorskip("tfcompat_gpu._launchers", reason="launcher support not in this build")
+    pytest.importorskip(
+        "tfcompat_gpu.machine.launchers", reason="launcher support not in this build"
+    )
     out = run_py(
         """
         import os, warnings

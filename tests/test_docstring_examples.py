@@ -24,8 +24,8 @@ MODULES = _modules_with_examples()
 
 
 def test_examples_are_found():
-    assert "tfcompat_gpu._options" in MODULES
-    assert "tfcompat_gpu._kinds" in MODULES
+    assert "tfcompat_gpu.settings.options" in MODULES
+    assert "tfcompat_gpu.settings.kinds" in MODULES
 
 
 @pytest.mark.parametrize("name", MODULES)

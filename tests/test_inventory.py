@@ -17,8 +17,8 @@ from conftest import ROOT, child_env, run_py
 from nvmlfake import FakeNVML, recording
 
 from tfcompat_gpu import GPUConfigError
-from tfcompat_gpu._inventory import fraction_in_mb, inventory, parse_auto, pick
-from tfcompat_gpu._nvml import NVMLUnavailable, Readings, read
+from tfcompat_gpu.machine.inventory import fraction_in_mb, inventory, parse_auto, pick
+from tfcompat_gpu.machine.nvml import NVMLUnavailable, Readings, read
 
 
 def inv(name: str, **env: str):
@@ -226,7 +226,7 @@ def test_no_binding_is_reported_with_the_extra_to_install():
         """
         import sys
         sys.modules["pynvml"] = None  # as if nvidia-ml-py were not installed
-        from tfcompat_gpu._inventory import inventory
+        from tfcompat_gpu.machine.inventory import inventory
         result = inventory({})
         emit([result.reason, result.message])
         """

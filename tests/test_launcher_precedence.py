@@ -13,9 +13,9 @@ from nvmlfake import FakeNVML, recording
 from test_local_rank import ALL_LAUNCHER_VARS
 
 from tfcompat_gpu import GPUConfigError, local_rank
-from tfcompat_gpu._inventory import inventory, pick
-from tfcompat_gpu._launchers import detect
-from tfcompat_gpu._machine import _local_share
+from tfcompat_gpu.machine.inventory import inventory, pick
+from tfcompat_gpu.machine.launchers import detect
+from tfcompat_gpu.machine.resolve import _local_share
 
 
 @pytest.fixture(autouse=True)

@@ -16,7 +16,7 @@ import pytest
 from conftest import ROOT, child_env, run_py
 
 from tfcompat_gpu import GPUConfig, GPUConfigError, local_rank
-from tfcompat_gpu._launchers import LAUNCHERS, LOCAL_RANK_VARS, detect
+from tfcompat_gpu.machine.launchers import LAUNCHERS, LOCAL_RANK_VARS, detect
 
 ALL_LAUNCHER_VARS = sorted(
     {

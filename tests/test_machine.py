@@ -9,8 +9,8 @@ import pytest
 from nvmlfake import FakeNVML, recording
 
 from tfcompat_gpu import GPUConfigError
-from tfcompat_gpu._inventory import inventory
-from tfcompat_gpu._machine import fraction_as_limits, last_choice, resolve_auto
+from tfcompat_gpu.machine.inventory import inventory
+from tfcompat_gpu.machine.resolve import fraction_as_limits, last_choice, resolve_auto
 
 
 def machine(name: str = "v100x4", **env: str):

@@ -9,8 +9,8 @@ import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
 
-from tfcompat_gpu._notebooks import read_notebook
-from tfcompat_gpu.lint.cli import main as lint_main
+from tfcompat_gpu.commands.check import main as lint_main
+from tfcompat_gpu.utils.notebooks import read_notebook
 
 # A tiny PNG, as a plot cell's output holds one.
 PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="
@@ -182,7 +182,7 @@ def test_syntax_error_names_its_cell(tmp_path: Path, capsys: pytest.CaptureFixtu
 
 def _migrate(argv: list[str]) -> int:
     pytest.importorskip("libcst")
-    from tfcompat_gpu.codemod.cli import main as migrate_main
+    from tfcompat_gpu.commands.migrate import main as migrate_main
 
     return migrate_main(["migrate", "-j1", *argv])
 

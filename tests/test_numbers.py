@@ -14,13 +14,13 @@ import pytest
 from nvmlfake import FakeNVML, recording
 
 from tfcompat_gpu import GPUConfig, GPUConfigError
-from tfcompat_gpu._inventory import fraction_in_mb, inventory, parse_auto
-from tfcompat_gpu._kinds import parse_device_list
-from tfcompat_gpu._launchers import detect
-from tfcompat_gpu._numbers import parse_float, parse_int, share_mb
-from tfcompat_gpu._plancmd import _logical_devices, _parser, _size_mb
-from tfcompat_gpu._settings_flags import fields_from_flags
-from tfcompat_gpu.distribute import _slurm_tasks, _tasks_per_node
+from tfcompat_gpu.commands._settings_flags import fields_from_flags
+from tfcompat_gpu.commands.plan import _logical_devices, _parser, _size_mb
+from tfcompat_gpu.machine.inventory import fraction_in_mb, inventory, parse_auto
+from tfcompat_gpu.machine.launchers import detect
+from tfcompat_gpu.runtime.distribute import _slurm_tasks, _tasks_per_node
+from tfcompat_gpu.settings.kinds import parse_device_list
+from tfcompat_gpu.utils.numbers import parse_float, parse_int, share_mb
 
 BAD_INTS = ["²", "\uff11", "1_0", "٣", "+1", "0x1", "1.0", ""]
 GOOD_INTS = [("0", 0), ("7", 7), (" 12 ", 12), ("007", 7)]

@@ -14,9 +14,9 @@ import sys
 import pytest
 from conftest import ROOT, child_env
 
-from tfcompat_gpu._shown import shown, uri_path
 from tfcompat_gpu.lint.formats import FORMATS, render
 from tfcompat_gpu.lint.report import Finding, Report
+from tfcompat_gpu.utils.shown import shown, uri_path
 
 SOURCE = (
     "import tensorflow as tf\n"

@@ -1,7 +1,7 @@
 """``tfcompat-gpu plan``: device maps answered by TensorFlow's configuration code in a child.
 
 The machines are described (``--gpus``) or replayed from recorded NVML readings; the child
-simulates their GPUs as TensorFlow physical devices (``tfcompat_gpu._simgpu``).
+simulates their GPUs as TensorFlow physical devices (``tfcompat_gpu.machine.simgpu``).
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ import pytest
 from conftest import ROOT, child_env, run_py
 from nvmlfake import FakeNVML, recording
 
-from tfcompat_gpu._inventory import inventory
-from tfcompat_gpu._plancmd import make_plan, render
+from tfcompat_gpu.commands.plan import make_plan, render
+from tfcompat_gpu.machine.inventory import inventory
 
 pytestmark = pytest.mark.tf
 
@@ -217,7 +217,7 @@ def test_plan_never_imports_tensorflow_in_the_calling_process():
     out = run_py(
         """
         import sys, io, contextlib
-        from tfcompat_gpu._plancmd import main
+        from tfcompat_gpu.commands.plan import main
         with contextlib.redirect_stdout(io.StringIO()):
             rc = main(["plan", "--gpus", "1"])
         emit([rc, "tensorflow" in sys.modules])
@@ -230,7 +230,7 @@ def test_the_lean_configuration_api_is_tensorflows_own():
     out = run_py(
         """
         import sys, types
-        from tfcompat_gpu._tf import lean_tensorflow
+        from tfcompat_gpu.tfapi._tf import lean_tensorflow
         lean = lean_tensorflow()
         del sys.modules["tensorflow"]
         import tensorflow as tf

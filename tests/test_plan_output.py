@@ -15,7 +15,7 @@ import sys
 import pytest
 from conftest import ROOT, child_env
 
-from tfcompat_gpu._plancmd import _described
+from tfcompat_gpu.commands.plan import _described
 
 
 def plan(*args: str) -> subprocess.CompletedProcess[str]:

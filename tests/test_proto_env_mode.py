@@ -13,7 +13,7 @@ def test_config_proto_round_trips_every_field_and_keeps_the_rest():
         """
         import tensorflow as tf
         from tfcompat_gpu import GPUConfig, GPUConfigError
-        from tfcompat_gpu._options import OPTIONS
+        from tfcompat_gpu.settings.options import OPTIONS
         samples = {
             "allow_growth": True,
             "per_process_gpu_memory_fraction": 0.5,
@@ -139,7 +139,7 @@ def test_environment_reports_without_starting_the_runtime():
         assert out["flavour"] == "keras3"
     assert out["mode"] == "eager"
     assert out["gpus"] == []
-    from tfcompat_gpu._env import GPU_ENV_VARS
+    from tfcompat_gpu.settings.env_vars import GPU_ENV_VARS
 
     assert out["env"]["CUDA_VISIBLE_DEVICES"] == "1"
     assert out["env"]["TF_FORCE_GPU_ALLOW_GROWTH"] == "true"

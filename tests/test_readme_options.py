@@ -5,13 +5,13 @@ from __future__ import annotations
 import pytest
 from conftest import ROOT
 
-from tfcompat_gpu._options import OPTIONS, fill_readme
+from tfcompat_gpu.settings.options import OPTIONS, fill_readme
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 
 
 def test_readme_options_table_is_up_to_date():
-    assert fill_readme(README) == README, "run: python -m tfcompat_gpu._options README.md"
+    assert fill_readme(README) == README, "run: python -m tfcompat_gpu.settings.options README.md"
 
 
 @pytest.mark.parametrize("option", OPTIONS, ids=[o.name for o in OPTIONS])

@@ -14,8 +14,8 @@ def test_session_hands_its_gpuconfig_to_the_hook_unconverted():
         """
         import tfcompat_gpu, tensorflow as tf
         from tfcompat_gpu import GPUConfig
-        from tfcompat_gpu._state import STATE
-        from tfcompat_gpu.patching import _sessions
+        from tfcompat_gpu.runtime.state import STATE
+        from tfcompat_gpu.dropin import _sessions
         tf.compat.v1.disable_eager_execution()
         tfcompat_gpu.install()
         reads = []

@@ -15,7 +15,7 @@ import pytest
 from conftest import child_env, run_py
 
 from tfcompat_gpu import GPUConfigError
-from tfcompat_gpu.distribute import _tf_config_cluster
+from tfcompat_gpu.runtime.distribute import _tf_config_cluster
 
 _CLUSTER = {"worker": ["h1:2222", "h2:2222"]}
 

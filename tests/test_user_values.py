@@ -174,7 +174,7 @@ def test_a_session_tensorflow_refuses_leaves_no_trace(route, install):
             error = None
         except Exception as exc:
             error = type(exc).__name__
-        from tfcompat_gpu._state import STATE
+        from tfcompat_gpu.runtime.state import STATE
         after = {{"sessions": len(STATE.sessions), "applied": tfcompat_gpu.current_config().to_dict(),
                   "where": STATE.process_wide_where}}
         # The next configure() is not "too late": the refused session fixed nothing.

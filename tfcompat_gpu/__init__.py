@@ -13,7 +13,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from tfcompat_gpu._errors import (
+from tfcompat_gpu.errors import (
     GPUConfigConflictError,
     GPUConfigError,
     GPUConfigWarning,
@@ -21,17 +21,17 @@ from tfcompat_gpu._errors import (
 )
 
 if TYPE_CHECKING:
-    from tfcompat_gpu._inventory import GPUInfo, Inventory, inventory
-    from tfcompat_gpu._launchers import local_rank
-    from tfcompat_gpu.config import GPUConfig
-    from tfcompat_gpu.configuring import configure, current_config
-    from tfcompat_gpu.conflicts import get_conflict_policy, set_conflict_policy
-    from tfcompat_gpu.distribute import StrategyPlan, explain, strategy
-    from tfcompat_gpu.env_report import Environment, environment
+    from tfcompat_gpu.dropin import GPUPlacement, install, is_installed, on_gpu, uninstall
     from tfcompat_gpu.lint.api import Finding, Report, check
-    from tfcompat_gpu.mode import Mode, detect_mode
-    from tfcompat_gpu.patching import GPUPlacement, install, is_installed, on_gpu, uninstall
-    from tfcompat_gpu.sessions import session
+    from tfcompat_gpu.machine.inventory import GPUInfo, Inventory, inventory
+    from tfcompat_gpu.machine.launchers import local_rank
+    from tfcompat_gpu.runtime.configuring import configure, current_config
+    from tfcompat_gpu.runtime.conflicts import get_conflict_policy, set_conflict_policy
+    from tfcompat_gpu.runtime.distribute import StrategyPlan, explain, strategy
+    from tfcompat_gpu.runtime.environment import Environment, environment
+    from tfcompat_gpu.runtime.mode import Mode, detect_mode
+    from tfcompat_gpu.runtime.sessions import session
+    from tfcompat_gpu.settings.config import GPUConfig
 
 __version__ = "0.1.0"
 
@@ -70,31 +70,31 @@ __all__ = [
 
 # Loaded on first use, so that ``import tfcompat_gpu`` costs next to nothing (a few ms).
 _LAZY = {
-    "Environment": "tfcompat_gpu.env_report",
-    "Mode": "tfcompat_gpu.mode",
-    "configure": "tfcompat_gpu.configuring",
-    "current_config": "tfcompat_gpu.configuring",
-    "detect_mode": "tfcompat_gpu.mode",
-    "environment": "tfcompat_gpu.env_report",
-    "session": "tfcompat_gpu.sessions",
-    "GPUConfig": "tfcompat_gpu.config",
-    "GPUInfo": "tfcompat_gpu._inventory",
-    "Inventory": "tfcompat_gpu._inventory",
-    "inventory": "tfcompat_gpu._inventory",
-    "get_conflict_policy": "tfcompat_gpu.conflicts",
-    "set_conflict_policy": "tfcompat_gpu.conflicts",
+    "Environment": "tfcompat_gpu.runtime.environment",
+    "Mode": "tfcompat_gpu.runtime.mode",
+    "configure": "tfcompat_gpu.runtime.configuring",
+    "current_config": "tfcompat_gpu.runtime.configuring",
+    "detect_mode": "tfcompat_gpu.runtime.mode",
+    "environment": "tfcompat_gpu.runtime.environment",
+    "session": "tfcompat_gpu.runtime.sessions",
+    "GPUConfig": "tfcompat_gpu.settings.config",
+    "GPUInfo": "tfcompat_gpu.machine.inventory",
+    "Inventory": "tfcompat_gpu.machine.inventory",
+    "inventory": "tfcompat_gpu.machine.inventory",
+    "get_conflict_policy": "tfcompat_gpu.runtime.conflicts",
+    "set_conflict_policy": "tfcompat_gpu.runtime.conflicts",
     "check": "tfcompat_gpu.lint.api",
     "Report": "tfcompat_gpu.lint.api",
     "Finding": "tfcompat_gpu.lint.api",
-    "GPUPlacement": "tfcompat_gpu.patching",
-    "install": "tfcompat_gpu.patching",
-    "is_installed": "tfcompat_gpu.patching",
-    "on_gpu": "tfcompat_gpu.patching",
-    "uninstall": "tfcompat_gpu.patching",
-    "local_rank": "tfcompat_gpu._launchers",
-    "strategy": "tfcompat_gpu.distribute",
-    "explain": "tfcompat_gpu.distribute",
-    "StrategyPlan": "tfcompat_gpu.distribute",
+    "GPUPlacement": "tfcompat_gpu.dropin",
+    "install": "tfcompat_gpu.dropin",
+    "is_installed": "tfcompat_gpu.dropin",
+    "on_gpu": "tfcompat_gpu.dropin",
+    "uninstall": "tfcompat_gpu.dropin",
+    "local_rank": "tfcompat_gpu.machine.launchers",
+    "strategy": "tfcompat_gpu.runtime.distribute",
+    "explain": "tfcompat_gpu.runtime.distribute",
+    "StrategyPlan": "tfcompat_gpu.runtime.distribute",
 }
 
 

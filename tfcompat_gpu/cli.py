@@ -16,15 +16,15 @@ __all__ = ["main"]
 # name -> (module, one-line help)
 _COMMANDS: dict[str, tuple[str, str]] = {
     "run": (
-        "tfcompat_gpu.patching.runner",
+        "tfcompat_gpu.commands.run",
         "run a legacy script unmodified, GPU settings honoured",
     ),
-    "check": ("tfcompat_gpu.lint.cli", "lint files for GPU-configuration mistakes"),
-    "rules": ("tfcompat_gpu.lint.cli", "list the lint rules"),
-    "explain": ("tfcompat_gpu.lint.cli", "print the documentation of one lint rule"),
-    "migrate": ("tfcompat_gpu.codemod.cli", "rewrite legacy GPU configuration for TF2"),
-    "env": ("tfcompat_gpu._envcmd", "report TensorFlow, Keras, GPUs and GPU variables"),
-    "plan": ("tfcompat_gpu._plancmd", "print the device map GPU settings give on a machine"),
+    "check": ("tfcompat_gpu.commands.check", "lint files for GPU-configuration mistakes"),
+    "rules": ("tfcompat_gpu.commands.check", "list the lint rules"),
+    "explain": ("tfcompat_gpu.commands.check", "print the documentation of one lint rule"),
+    "migrate": ("tfcompat_gpu.commands.migrate", "rewrite legacy GPU configuration for TF2"),
+    "env": ("tfcompat_gpu.commands.env", "report TensorFlow, Keras, GPUs and GPU variables"),
+    "plan": ("tfcompat_gpu.commands.plan", "print the device map GPU settings give on a machine"),
 }
 
 

@@ -69,7 +69,7 @@ def migrate_in_fresh_process(
     modules the run loaded (the child fails, with the reason on stderr, where one differs)."""
     code = (
         "import sys\n"
-        "from tfcompat_gpu.codemod.cli import main\n"
+        "from tfcompat_gpu.commands.migrate import main\n"
         f"status = main(['migrate', '--write', {str(path)!r}])\n"
         f"assert status == {status}, status\n"
         f"missing = [m for m in {list(loaded)!r} if m not in sys.modules]\n"

@@ -22,7 +22,11 @@ BINDING_FORMS: list[tuple[str, str, tuple[int, int]]] = [
     ("import", "import os as {name}\n", (3, 0)),
     ("from-import", "from os import path as {name}\n", (3, 0)),
     ("global", "def g():\n    global {name}\n    {name} = 1\n", (3, 0)),
-    ("global-nested", "class K:\n    def g(self):\n        global {name}\n        {name} = 1\n", (3, 0)),
+    (
+        "global-nested",
+        "class K:\n    def g(self):\n        global {name}\n        {name} = 1\n",
+        (3, 0),
+    ),
     ("del", "del {name}\n", (3, 0)),
     ("class", "class {name}:\n    pass\n", (3, 0)),
     ("def", "def {name}():\n    pass\n", (3, 0)),

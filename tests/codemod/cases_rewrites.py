@@ -884,8 +884,13 @@ config = tf.ConfigProto()
 config.graph_options.place_pruned_graph = True
 K.set_session(tf.Session(config=config))
 """,
-        [(3, "graph_options.place_pruned_graph has no tfcompat_gpu.configure() equivalent "
-             "[graph_options.place_pruned_graph]")],
+        [
+            (
+                3,
+                "graph_options.place_pruned_graph has no tfcompat_gpu.configure() equivalent "
+                "[graph_options.place_pruned_graph]",
+            )
+        ],
     ),
     (
         "allocator-other-than-the-default",
@@ -896,9 +901,13 @@ config = tf.ConfigProto()
 config.gpu_options.allocator_type = "cuda_malloc"
 K.set_session(tf.Session(config=config))
 """,
-        [(3, "other than TensorFlow's default, and TF2 has no call for it [gpu_options.allocator_type]")],
+        [
+            (
+                3,
+                "other than TensorFlow's default, and TF2 has no call for it [gpu_options.allocator_type]",
+            )
+        ],
     ),
-
     (
         "config-on-an-attribute",
         """\

@@ -64,7 +64,7 @@ def hostile(draw: st.DrawFn) -> str:
         return f"deep = {opening * depth}config{closing * depth}\n"
     if kind == "prefix":
         depth = draw(st.sampled_from([10, 299, 301, 420, 900]))
-        return f"deep = {draw(st.sampled_from(['not ', '-', '~', 'lambda: ']) ) * depth}sess\n"
+        return f"deep = {draw(st.sampled_from(['not ', '-', '~', 'lambda: '])) * depth}sess\n"
     if kind == "attribute":
         depth = draw(st.sampled_from([10, 299, 301, 450, 900]))
         return f"deep = config{draw(st.sampled_from(['.a', '[0]', '()'])) * depth}\n"

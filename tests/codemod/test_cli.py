@@ -15,7 +15,7 @@ from _support import SAMPLE_MIGRATED as MIGRATED
 from _support import child_env, migrate_cli
 
 from tfcompat_gpu.cli import main as tfcompat_main
-from tfcompat_gpu.codemod.cli import INSTALL_HINT, main
+from tfcompat_gpu.commands.migrate import INSTALL_HINT, main
 
 LEFT_ALONE = "import tensorflow as tf\nsess = tf.Session(config=tf.ConfigProto(**opts))\n"
 # its configuration is left alone; the TF1 session it keeps now runs through tf.compat.v1
@@ -128,7 +128,7 @@ def test_without_libcst_says_how_to_install(project: Path) -> None:
     # a None entry in sys.modules makes ``import libcst`` fail as if it were not installed
     code = (
         "import sys; sys.modules['libcst'] = None\n"
-        "from tfcompat_gpu.codemod.cli import main\n"
+        "from tfcompat_gpu.commands.migrate import main\n"
         f"raise SystemExit(main(['migrate', {str(project)!r}]))\n"
     )
     done = subprocess.run(
@@ -142,7 +142,7 @@ def test_without_libcst_says_how_to_install(project: Path) -> None:
 def test_never_imports_tensorflow(project: Path) -> None:
     code = (
         "import sys\n"
-        "from tfcompat_gpu.codemod.cli import main\n"
+        "from tfcompat_gpu.commands.migrate import main\n"
         f"main(['migrate', '--target', 'tf2', {str(project)!r}])\n"
         "assert not any(m == 'tensorflow' or m.startswith('keras') for m in sys.modules), "
         "sorted(sys.modules)\n"
@@ -179,7 +179,7 @@ def test_cycle_collector_is_off_during_a_file_and_on_after(
 def test_unchanged_files_are_remembered(
     project: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from tfcompat_gpu.codemod import cli
+    from tfcompat_gpu.commands import migrate as cli
 
     cache = str(tmp_path / "cache")
     seen: list[str] = []

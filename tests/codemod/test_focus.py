@@ -78,9 +78,7 @@ FILES = {
     # ... unless the kept code binds the name again, or the definition reads a kept name
     "rebound-definition": (
         "import tensorflow as tf\n"
-        "def sess():\n    return None\n"
-        + MODEL.format(i=0)
-        + "config = tf.ConfigProto()\n"
+        "def sess():\n    return None\n" + MODEL.format(i=0) + "config = tf.ConfigProto()\n"
         "sess = tf.Session(config=config)\n"
         "def show():\n    print(sess)\n"
         "show()\n"

@@ -61,7 +61,7 @@ try:
     limits.MAX_DEPTH = 10**9
 except ImportError:
     pass
-from tfcompat_gpu.codemod.cli import main
+from tfcompat_gpu.commands.migrate import main
 sys.exit(main(sys.argv[1:]))
 """
 

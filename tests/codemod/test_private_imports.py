@@ -9,13 +9,13 @@ pytest.importorskip("libcst")
 
 from conftest import run_py
 
-from tfcompat_gpu._tfnames import canonical
 from tfcompat_gpu.codemod.api import migrate_source
 from tfcompat_gpu.codemod.commands.tf_private_imports import (
     _KERAS_MODULES,
     CONFIG_PB2_NAMES,
     SESSION_MODULES,
 )
+from tfcompat_gpu.tfapi.names import canonical
 
 # modelled on public Keras-on-TF scripts that reach the session through TF's private modules
 _GPU = """\

@@ -49,7 +49,9 @@ def programs(draw: st.DrawFn) -> str:
     proto = draw(_subset(PROTO_FIELDS))
     gpu = draw(_subset(GPU_FIELDS))
     style = draw(st.sampled_from(["kwargs", "attributes", "gpu_options_variable"]))
-    sink = draw(st.sampled_from(["assigned", "used", "with", "set_session", "interactive", "global"]))
+    sink = draw(
+        st.sampled_from(["assigned", "used", "with", "set_session", "interactive", "global"])
+    )
     in_function = draw(st.booleans()) or sink == "global"
     comment = draw(st.sampled_from(["", "  # tuned for the shared GPU"]))
     lines: list[str] = []
@@ -75,7 +77,14 @@ def programs(draw: st.DrawFn) -> str:
             if guard == "":
                 lines.append(setting)
             elif guard == "elif_chain":
-                lines += ["if args.a:", f"    {setting}", "elif args.b:", "    pass", "else:", f"    {setting}"]
+                lines += [
+                    "if args.a:",
+                    f"    {setting}",
+                    "elif args.b:",
+                    "    pass",
+                    "else:",
+                    f"    {setting}",
+                ]
             elif guard == "return" and in_function:
                 lines += ["if args.dry_run:", f"    {setting}", "    return None"]
             else:

@@ -95,8 +95,7 @@ SURE = {
     ),
     "local-name": "experimental = object()\nexperimental.list_physical_devices()\n",
     "alias-of-experimental": (
-        "from tensorflow.config import experimental as exp\n"
-        "exp.list_physical_devices('GPU')\n"
+        "from tensorflow.config import experimental as exp\nexp.list_physical_devices('GPU')\n"
     ),
     "crlf": ("import tensorflow as tf\n" + GROWTH).replace("\n", "\r\n"),
     "limit": "import tensorflow as tf\ngpus = tf.config.list_physical_devices('GPU')\n" + LIMIT,
@@ -167,7 +166,9 @@ def test_the_text_path_leaves_unsure_files_to_libcst(name: str) -> None:
 @pytest.mark.parametrize(
     "name", ["growth", "horovod", "compat-v1", "non-ascii", "limit", "split", "f-string"]
 )
-def test_renamed_statements_left_out_of_libcst_in_files_that_need_it(name: str, target: str) -> None:
+def test_renamed_statements_left_out_of_libcst_in_files_that_need_it(
+    name: str, target: str
+) -> None:
     # a session to migrate as well: the file goes to LibCST, the rename-only statements not
     code = (SURE.get(name) or UNSURE[name]) + FILLER.format(i=1) + SESSION + FILLER.format(i=2)
     for variant in (code, code.replace("\n", "\r\n")):

@@ -21,7 +21,7 @@ from _support import SAMPLE_LEGACY as LEGACY
 from _support import SAMPLE_MIGRATED as MIGRATED
 from _support import child_env
 
-from tfcompat_gpu.codemod.cli import main
+from tfcompat_gpu.commands.migrate import main
 
 
 def _cli(

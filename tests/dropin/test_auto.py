@@ -1,6 +1,6 @@
 """Auto mode's static read: what each kind of legacy script turns on, and what must not switch.
 
-No TensorFlow here: :mod:`tfcompat_gpu.patching._auto` parses the files only.  Cases are
+No TensorFlow here: :mod:`tfcompat_gpu.dropin._auto` parses the files only.  Cases are
 modelled on public legacy code (TF1 tutorials, Keras 2 examples, multi-GPU tower code).
 """
 
@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from tfcompat_gpu.patching import _auto
-from tfcompat_gpu.patching._legacy_keras import keras_is_3
+from tfcompat_gpu.dropin import _auto
+from tfcompat_gpu.dropin._legacy_keras import keras_is_3
 
 needs_keras3 = pytest.mark.skipif(not keras_is_3(), reason="Keras 3 is not installed")
 
@@ -376,9 +376,10 @@ def test_tf_layers_is_keras_in_a_v1_graph(tmp_path):
 
 
 def test_without_tf_keras_the_run_goes_on_and_says_why(tmp_path, monkeypatch, capsys):
-    from tfcompat_gpu._errors import GPUConfigError
-    from tfcompat_gpu.config import GPUConfig
-    from tfcompat_gpu.patching import _legacy_keras, runner
+    from tfcompat_gpu.commands import run as runner
+    from tfcompat_gpu.dropin import _legacy_keras
+    from tfcompat_gpu.errors import GPUConfigError
+    from tfcompat_gpu.settings.config import GPUConfig
 
     def missing() -> str:
         raise GPUConfigError("--legacy-keras needs tf_keras, which is not installed.")

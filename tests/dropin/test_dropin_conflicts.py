@@ -175,7 +175,7 @@ EVERY_KIND = """
         K.clear_session()
         check(lambda: K.get_session())  # Keras makes its own session with the process config
     emit({"caught": caught, "kinds": [s["kind"] for s in __import__(
-        "tfcompat_gpu.patching._sessions", fromlist=["x"]).seen_sessions()]})
+        "tfcompat_gpu.dropin._sessions", fromlist=["x"]).seen_sessions()]})
 """
 
 
@@ -227,7 +227,7 @@ THREADS = """
     import threading
     import tensorflow as tf
     import tfcompat_gpu
-    from tfcompat_gpu._state import STATE
+    from tfcompat_gpu.runtime.state import STATE
     from dropin_support import emit
     tf.compat.v1.disable_eager_execution()
     start = threading.Barrier(16)

@@ -19,7 +19,7 @@ DISCOVERY = """
     from keras import backend as K
     from dropin_support import emit
     from simgpu import simulate_gpus
-    from tfcompat_gpu import _tf
+    from tfcompat_gpu.tfapi import _tf
     gpus = simulate_gpus({count})
     {setup}
     import keras.backend.tensorflow_backend as KTF
@@ -71,7 +71,7 @@ def test_graph_mode_names_and_set_session_after_discovery(tmp_path):
         from keras import backend as K
         from dropin_support import emit
         from simgpu import simulate_gpus
-        from tfcompat_gpu import _tf
+        from tfcompat_gpu.tfapi import _tf
         simulate_gpus(2)
         names = K.tensorflow_backend._get_available_gpus()
         started = _tf.runtime_started()

@@ -85,7 +85,7 @@ def test_tf1_two_sessions_two_gpus_without_remap_fails_with_the_conflict(tmp_pat
     )
     assert proc.returncode == 1
     assert (
-        "tfcompat_gpu._errors.GPUConfigConflictError: Conflicting process-wide GPU options "
+        "tfcompat_gpu.errors.GPUConfigConflictError: Conflicting process-wide GPU options "
         "(visible_device_list): the Session created at tf1_two_sessions_two_gpus.py:17"
     ) in proc.stderr
 

@@ -36,7 +36,7 @@ def _flavour() -> str:
         "import sys; sys.path.insert(0, %r); from dropin_support import flavour; print(flavour())"
     )
     out = subprocess.run(
-        [sys.executable, "-c", code % str(ROOT / "tests" / "patching")],
+        [sys.executable, "-c", code % str(ROOT / "tests" / "dropin")],
         capture_output=True,
         text=True,
         env=child_env(),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from dropin_support import run_child as run_py
 
-from tfcompat_gpu.patching._install import MOVES
+from tfcompat_gpu.dropin._install import MOVES
 
 pytestmark = pytest.mark.tf
 
@@ -30,7 +30,7 @@ def test_install_imports_neither_tensorflow_nor_keras():
 _TABLE = """
     import sys
     import tfcompat_gpu
-    from tfcompat_gpu.patching._install import MOVES, _MISSING, _resolve
+    from tfcompat_gpu.dropin._install import MOVES, _MISSING, _resolve
     from dropin_support import flavour
     {before}
     import tensorflow as tf
@@ -112,7 +112,7 @@ def test_uninstall_restores_every_touched_namespace_exactly():
         from tensorflow.python.client import session as session_module
         from dropin_support import flavour
         import tfcompat_gpu
-        from tfcompat_gpu.patching._install import MOVES
+        from tfcompat_gpu.dropin._install import MOVES
         flavour_name = flavour()
         tf.keras.backend, tf.compat.v1.keras.backend
         def owners():

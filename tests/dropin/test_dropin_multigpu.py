@@ -10,7 +10,7 @@ import pytest
 from dropin_support import run_child
 
 from tfcompat_gpu import GPUConfigError
-from tfcompat_gpu.patching import _multi_gpu
+from tfcompat_gpu.dropin import _multi_gpu
 
 pytestmark = pytest.mark.tf
 
@@ -42,7 +42,7 @@ TEMPLATE_KEEPS_WEIGHTS = """
     tfcompat_gpu.configure(device_count={"CPU": 2})
     import tensorflow as tf
     from dropin_support import emit, flavour
-    from tfcompat_gpu.patching._multi_gpu import parallel_model
+    from tfcompat_gpu.dropin._multi_gpu import parallel_model
     keras = tf.keras
     Callback = keras.callbacks.Callback
 
@@ -127,7 +127,7 @@ EVERY_PATH = """
     from keras.utils import multi_gpu_model as from_keras_utils
     from keras.utils.training_utils import multi_gpu_model as from_training_utils
     from keras.utils.multi_gpu_utils import multi_gpu_model as from_multi_gpu_utils
-    from tfcompat_gpu.patching._multi_gpu import multi_gpu_model as ours
+    from tfcompat_gpu.dropin._multi_gpu import multi_gpu_model as ours
     paths = {
         "keras.utils": from_keras_utils,
         "keras.utils.training_utils": from_training_utils,
@@ -183,8 +183,8 @@ SIMULATED = """
     import tfcompat_gpu
     from dropin_support import emit
     from simgpu import simulate_gpus
-    from tfcompat_gpu.patching._multi_gpu import replica_devices
-    from tfcompat_gpu import _tf
+    from tfcompat_gpu.dropin._multi_gpu import replica_devices
+    from tfcompat_gpu.tfapi import _tf
     simulate_gpus({count})
     {setup}
     cases = {{}}

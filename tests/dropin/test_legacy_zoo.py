@@ -22,8 +22,8 @@ from typing import Any
 import pytest
 from conftest import ROOT
 
-from tfcompat_gpu.patching import _auto
-from tfcompat_gpu.patching._legacy_keras import keras_is_3
+from tfcompat_gpu.dropin import _auto
+from tfcompat_gpu.dropin._legacy_keras import keras_is_3
 
 pytestmark = [
     pytest.mark.tf,
@@ -89,7 +89,10 @@ CASES: dict[str, Case] = {
     ),
     "tf1_keras_layers_in_graph.py": Case(
         ("v1", "keras") if KERAS3 else ("v1",),
-        ("tf.placeholder, line 11", *(("Keras in a v1 graph (import keras, line 4",) if KERAS3 else ())),
+        (
+            "tf.placeholder, line 11",
+            *(("Keras in a v1 graph (import keras, line 4",) if KERAS3 else ()),
+        ),
         r"\[\[3\.0, 3\.0\]\]",
         {"per_process_gpu_memory_fraction": 0.3},
         {"gpu_options.per_process_gpu_memory_fraction": 0.3},
@@ -162,7 +165,11 @@ CASES: dict[str, Case] = {
     "tf2_memory_growth_loop.py": Case(
         (),
         result=r"growth \[True, True\]",
-        tf={**GROWTH, "gpu_options.visible_device_list": "0,1", "device_count": {"CPU": 1, "GPU": 2}},
+        tf={
+            **GROWTH,
+            "gpu_options.visible_device_list": "0,1",
+            "device_count": {"CPU": 1, "GPU": 2},
+        },
         mode="eager",
         gpus=2,
     ),
@@ -251,7 +258,9 @@ def _run(zygotes: dict[bool, Any], tmp_path: Path, name: str, case: Case) -> Any
 
 
 def _auto_line(err: str) -> str | None:
-    lines = [line for line in err.splitlines() if re.match(r"tfcompat-gpu run: (?!note|hint)", line)]
+    lines = [
+        line for line in err.splitlines() if re.match(r"tfcompat-gpu run: (?!note|hint)", line)
+    ]
     lines = [line for line in lines if "(--no-auto turns this off)" in line]
     assert len(lines) <= 1, lines
     return lines[0] if lines else None
@@ -337,7 +346,7 @@ def test_the_tf1_names_auto_mode_reads_are_v1_only():
     out = run_py(
         """
         import tensorflow as tf
-        from tfcompat_gpu.patching._auto import V1_ONLY
+        from tfcompat_gpu.dropin._auto import V1_ONLY
 
         def has(module, dotted):
             for part in dotted.split("."):

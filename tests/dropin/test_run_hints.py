@@ -24,7 +24,7 @@ MATRIX = r"""
     import tensorflow as tf
     import keras
     import numpy as np
-    from tfcompat_gpu.patching._hints import Flags, hint
+    from tfcompat_gpu.dropin._hints import Flags, hint
 
     def failure(code):
         try:

@@ -62,7 +62,7 @@ def test_run_imports_no_heavy_module_for_a_script_without_tensorflow(tmp_path: P
     for flags in ((), ("--no-auto",), ("--allow-growth", "--tf1")):
         ours = _modules(tmp_path, "-m", "tfcompat_gpu", "run", *flags, "plain.py")
         added = ours - python
-        assert "tfcompat_gpu.patching.runner" in added  # it did run through the runner
+        assert "tfcompat_gpu.commands.run" in added  # it did run through the runner
         assert sorted(added & set(HEAVY)) == [], flags
 
 
@@ -75,12 +75,20 @@ def test_zip_files_still_run_as_python_runs_them(tmp_path: Path) -> None:
     prefixed.write_bytes(b"#!/usr/bin/env python3\n" + app.read_bytes())
     for name in ("app.zip", "app.pyz"):
         python = subprocess.run(
-            [sys.executable, name, "a"], capture_output=True, text=True, cwd=tmp_path,
-            env=child_env(), timeout=120,
+            [sys.executable, name, "a"],
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+            env=child_env(),
+            timeout=120,
         )
         ours = subprocess.run(
-            [sys.executable, "-m", "tfcompat_gpu", "run", name, "a"], capture_output=True,
-            text=True, cwd=tmp_path, env=child_env(), timeout=120,
+            [sys.executable, "-m", "tfcompat_gpu", "run", name, "a"],
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+            env=child_env(),
+            timeout=120,
         )
         assert python.stdout == "zip main ['a']\n", python.stderr
         assert (ours.returncode, ours.stdout) == (0, python.stdout), ours.stderr
@@ -92,7 +100,7 @@ def test_post_import_hooks_fire_once_with_the_real_loader(tmp_path: Path) -> Non
         f"""
         import sys
         sys.path.insert(0, {str(tmp_path)!r})
-        from tfcompat_gpu import _postimport
+        from tfcompat_gpu.utils import postimport as _postimport
         seen = []
         _postimport.register(lambda m: seen.append(("later", m.VALUE)), "later_mod")
         _postimport.register(lambda m: seen.append(("json", m.__name__)), "json")  # imported

@@ -24,7 +24,7 @@ HERE = Path(__file__).resolve().parent
 _SERVE = r"""
 import json, os, sys, traceback
 import tensorflow
-from tfcompat_gpu.patching import runner
+from tfcompat_gpu.commands import run as runner
 print("ready", flush=True)
 for line in sys.stdin:
     req = json.loads(line)

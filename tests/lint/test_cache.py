@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from tfcompat_gpu.commands.check import main
 from tfcompat_gpu.lint import engine
-from tfcompat_gpu.lint.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
 BAD = "import os\nos.environ['CUDA_VISIBLE_DEVCIES'] = '0'\n"

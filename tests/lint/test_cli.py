@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tfcompat_gpu.lint.cli import main
+from tfcompat_gpu.commands.check import main
 from tfcompat_gpu.lint.registry import RULES
 
 BAD = "import os\nos.environ['CUDA_VISIBLE_DEVCIES'] = '0'\n"

@@ -1,4 +1,4 @@
-"""File discovery shared by ``check`` and ``migrate`` (``tfcompat_gpu._files``)."""
+"""File discovery shared by ``check`` and ``migrate`` (``tfcompat_gpu.utils.files``)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from tfcompat_gpu._files import iter_python_files
 from tfcompat_gpu.lint.api import check
+from tfcompat_gpu.utils.files import iter_python_files
 
 BAD = "import os\nos.environ['CUDA_VISIBLE_DEVCIES'] = '1'\n"
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from tfcompat_gpu.commands.check import main
 from tfcompat_gpu.lint.api import check
-from tfcompat_gpu.lint.cli import main
 
 BAD = "import os\nos.environ['CUDA_VISIBLE_DEVCIES'] = '0'\n"
 ROOT = Path(__file__).resolve().parents[2]

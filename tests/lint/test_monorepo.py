@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from tfcompat_gpu.commands.check import main
 from tfcompat_gpu.lint.api import check
-from tfcompat_gpu.lint.cli import main
 from tfcompat_gpu.lint.target import Targets
 
 # TFG009 / TFG013 are the TensorFlow 2 migration rules; TFG010 holds on every TensorFlow.

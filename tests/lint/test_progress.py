@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tfcompat_gpu.lint import cli
+from tfcompat_gpu.commands import check as cli
 from tfcompat_gpu.lint.progress import MIN_FILES, progress_line
 
 

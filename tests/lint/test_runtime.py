@@ -10,11 +10,11 @@ from collections.abc import Iterator
 
 import pytest
 
-from tfcompat_gpu._errors import GPUConfigError
-from tfcompat_gpu._state import STATE, SessionRecord
-from tfcompat_gpu.config import GPUConfig
+from tfcompat_gpu.errors import GPUConfigError
 from tfcompat_gpu.lint.api import check
-from tfcompat_gpu.lint.runtime import check_runtime
+from tfcompat_gpu.lint.live import check_runtime
+from tfcompat_gpu.runtime.state import STATE, SessionRecord
+from tfcompat_gpu.settings.config import GPUConfig
 
 
 @pytest.fixture
@@ -141,7 +141,7 @@ def test_with_tensorflow_imported() -> None:
         import json, warnings
         import tensorflow as tf
         import tfcompat_gpu
-        from tfcompat_gpu import _tf
+        from tfcompat_gpu.tfapi import _tf
         from tfcompat_gpu.lint.api import check
         warnings.simplefilter("ignore")
         result = {}

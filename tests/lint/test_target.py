@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from tfcompat_gpu.commands.check import main
 from tfcompat_gpu.lint.api import check
-from tfcompat_gpu.lint.cli import main
 from tfcompat_gpu.lint.config import ConfigError
 from tfcompat_gpu.lint.target import TargetError, infer_target, parse_target
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 import os
 import stat
 
-from tfcompat_gpu._notebooks import is_notebook
 from tfcompat_gpu.lint.cache import FileCache, content_key, fingerprint
+from tfcompat_gpu.utils.notebooks import is_notebook
 
 __all__ = ["UnchangedFiles"]
 

@@ -98,7 +98,9 @@ class Dataflow:
         """``value`` of ``target = value``, when ``target`` is the only target."""
         assign_target = self._info.parent(target)
         assign = (
-            self._info.parent(assign_target) if isinstance(assign_target, cst.AssignTarget) else None
+            self._info.parent(assign_target)
+            if isinstance(assign_target, cst.AssignTarget)
+            else None
         )
         if isinstance(assign, cst.Assign) and len(assign.targets) == 1:
             return assign.value
@@ -215,9 +217,7 @@ class Dataflow:
             uses.append(node)
         return sorted(uses, key=line_of)
 
-    def branch_of(
-        self, statement: cst.CSTNode | None
-    ) -> tuple[cst.If, cst.IndentedBlock] | None:
+    def branch_of(self, statement: cst.CSTNode | None) -> tuple[cst.If, cst.IndentedBlock] | None:
         """(the whole ``if``/``elif``/``else`` statement, the arm) a statement sits directly in."""
         block = self._info.parent(statement) if statement is not None else None
         if not isinstance(block, cst.IndentedBlock):

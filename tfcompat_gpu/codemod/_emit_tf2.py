@@ -11,10 +11,10 @@ from dataclasses import dataclass
 
 import libcst as cst
 
-from tfcompat_gpu._kinds import parse_device_list
 from tfcompat_gpu.codemod._dataflow import CannotFollow
 from tfcompat_gpu.codemod._emit import free_name, growth_loop_code
 from tfcompat_gpu.codemod._proto_fields import OPTIMIZER_PREFIX, optimizer_code
+from tfcompat_gpu.settings.kinds import parse_device_list
 
 __all__ = ["BUILDERS", "NO_TF2_CALL", "device_counts", "tf2_code", "visible_ids"]
 
@@ -46,7 +46,7 @@ def device_counts(value: cst.BaseExpression | None) -> dict[str, int]:
 def visible_ids(value: cst.BaseExpression | None) -> tuple[int, ...] | None:
     """The GPU ids of a literal ``visible_device_list`` in ascending order.
 
-    Read by the one parser of device lists (:func:`tfcompat_gpu._kinds.parse_device_list`).
+    Read by the one parser of device lists (:func:`tfcompat_gpu.settings.kinds.parse_device_list`).
     """
     if value is None:
         return None
@@ -158,7 +158,9 @@ def tf2_code(
             "tfcompat_gpu.configure() handles that case",
             "allow_growth with logical CPUs",
         )
-    unknown = [key for key in settings if key not in BUILDERS and not key.startswith(OPTIMIZER_PREFIX)]
+    unknown = [
+        key for key in settings if key not in BUILDERS and not key.startswith(OPTIMIZER_PREFIX)
+    ]
     if unknown:
         raise CannotFollow(f"{unknown[0]} has no exact TF2 call", f"{unknown[0]} without TF2 call")
     tf = tf_prefix()

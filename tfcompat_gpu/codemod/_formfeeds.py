@@ -97,7 +97,7 @@ def with_form_feeds(plain: str, new: str, stripped: Stripped) -> str:
             if tag == "equal":
                 new_lines[new_start + offset] = original
             else:
-                new_lines[new_start + offset] = original[: _cut(original)] + (
-                    new_lines[new_start + offset]
+                new_lines[new_start + offset] = (
+                    original[: _cut(original)] + (new_lines[new_start + offset])
                 )
     return "".join(new_lines)

@@ -12,8 +12,8 @@ from collections.abc import Collection, Iterable, Iterator
 import libcst as cst
 from libcst.metadata import QualifiedName, QualifiedNameSource
 
-from tfcompat_gpu._tfnames import canonical
 from tfcompat_gpu.codemod._renames import spelled_prefix
+from tfcompat_gpu.tfapi.names import canonical
 
 __all__ = [
     "CONFIG_PROTO",

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 
-from tfcompat_gpu._notebooks import Notebook, NotebookError, read_notebook
 from tfcompat_gpu.codemod._io import Skip
 from tfcompat_gpu.codemod.api import MigrationResult
+from tfcompat_gpu.utils.notebooks import Notebook, NotebookError, read_notebook
 
 __all__ = ["cell_warnings", "read_cells"]
 

@@ -1,6 +1,6 @@
 """ConfigProto fields outside the options table: TF2 successors, and TensorFlow's defaults.
 
-The options table (:mod:`tfcompat_gpu._options`) holds the GPU and thread fields.  A legacy
+The options table (:mod:`tfcompat_gpu.settings.options`) holds the GPU and thread fields.  A legacy
 config often sets more: XLA auto-clustering and grappler rewrites (``graph_options``), or a
 field at the value TensorFlow uses anyway (``gpu_options.allocator_type = "BFC"``).  This module
 says, for such a field and a value read from the code, whether it is TensorFlow's default (the
@@ -59,7 +59,14 @@ _TOGGLES = frozenset(
 )
 _BOOLS = frozenset({"disable_model_pruning", "disable_meta_optimizer"})
 # tensorflow/core/protobuf/rewriter_config.proto, enum RewriterConfig.Toggle
-_TOGGLE = {"DEFAULT": 0, "ON": 1, "OFF": 2, "AGGRESSIVE": 3, "EXPERIMENTAL_MLIR": 4, "EXPERIMENTAL_BOTH": 5}
+_TOGGLE = {
+    "DEFAULT": 0,
+    "ON": 1,
+    "OFF": 2,
+    "AGGRESSIVE": 3,
+    "EXPERIMENTAL_MLIR": 4,
+    "EXPERIMENTAL_BOTH": 5,
+}
 # tensorflow/core/protobuf/config.proto, enum OptimizerOptions.GlobalJitLevel
 _JIT = {"DEFAULT": 0, "OFF": -1, "ON_1": 1, "ON_2": 2}
 
@@ -129,8 +136,7 @@ def classify(path: str, value: cst.BaseExpression) -> _Default | Successor:
         if _literal(value, {}, "") in _DEFAULTS[path] and _literal(value, {}, "") is not None:
             return DEFAULT
         raise CannotFollow(
-            f"{path} is set to a value other than TensorFlow's default, and TF2 has no call "
-            "for it",
+            f"{path} is set to a value other than TensorFlow's default, and TF2 has no call for it",
             path,
         )
     if path == JIT_PATH:
@@ -184,7 +190,7 @@ def optimizer_code(tf: str, settings: Mapping[str, str]) -> str:
     if OPTIMIZER_PREFIX + "jit" in settings:
         code += f"{tf}config.optimizer.set_jit({settings[OPTIMIZER_PREFIX + 'jit']})\n"
     rewrites = [
-        f'"{key[len(OPTIMIZER_PREFIX):]}": {value}'
+        f'"{key[len(OPTIMIZER_PREFIX) :]}": {value}'
         for key, value in settings.items()
         if key != OPTIMIZER_PREFIX + "jit"
     ]

@@ -16,10 +16,10 @@ from __future__ import annotations
 import ast
 from collections import Counter
 
-from tfcompat_gpu._tfnames import DEPRECATED_NAMES, canonical
 from tfcompat_gpu.codemod._astwalk import DEFINITIONS, statement_spans, walk
 from tfcompat_gpu.codemod._io import has_bare_cr, split_lines
 from tfcompat_gpu.codemod._triage import statements
+from tfcompat_gpu.tfapi.names import DEPRECATED_NAMES, canonical
 
 __all__ = ["TextRenamer", "rename_only", "spelled_prefix"]
 

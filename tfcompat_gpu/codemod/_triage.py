@@ -15,8 +15,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
-from tfcompat_gpu._tf1_tables import TF1_ONLY, TF1_ONLY_IN
 from tfcompat_gpu.codemod._astwalk import DEFINITIONS
+from tfcompat_gpu.tfapi.tf1_names import TF1_ONLY, TF1_ONLY_IN
 
 __all__ = [
     "PRECHECKS",

@@ -1,6 +1,6 @@
 """The child process of ``tfcompat-gpu plan``: TensorFlow's own configuration code answers.
 
-Run as ``python -m tfcompat_gpu._planchild`` with a JSON request on stdin; prints one JSON
+Run as ``python -m tfcompat_gpu.commands._plan_child`` with a JSON request on stdin; prints one JSON
 answer.  It simulates the machine's GPUs as TensorFlow physical devices (:mod:`._simgpu`), applies
 the settings with :func:`tfcompat_gpu.configure` (which calls TensorFlow's ``tf.config``
 setters), and reads back what TensorFlow made of them: the visible devices, memory growth, the
@@ -8,7 +8,7 @@ logical devices and the ``ConfigProto`` the runtime would get.  Settings TensorF
 are replayed as plain ``tf.config`` calls to capture TensorFlow's own error.
 
 To answer quickly it loads only TensorFlow's configuration modules
-(:func:`tfcompat_gpu._tf.lean_tensorflow`), not every API.  Never run this module in a user's
+(:func:`tfcompat_gpu.tfapi._tf.lean_tensorflow`), not every API.  Never run this module in a user's
 process.
 """
 
@@ -30,12 +30,12 @@ def _error(exc: BaseException) -> dict[str, str]:
 
 def _replay(tf: Any, fields: dict[str, Any], gpus: list[Any]) -> list[dict[str, Any]]:
     """Apply the GPU fields as plain ``tf.config`` calls, both ways round, keep what TF says."""
-    from tfcompat_gpu import _tf
+    from tfcompat_gpu.tfapi import _tf
 
     ids: list[int] = []
     visible = fields.get("visible_device_list")
     if isinstance(visible, str) and visible:
-        from tfcompat_gpu._kinds import parse_device_list
+        from tfcompat_gpu.settings.kinds import parse_device_list
 
         ids = list(parse_device_list(visible)[0])
     elif isinstance(visible, list):
@@ -85,12 +85,13 @@ def _replay(tf: Any, fields: dict[str, Any], gpus: list[Any]) -> list[dict[str, 
 
 
 def answer(request: dict[str, Any]) -> dict[str, Any]:
-    from tfcompat_gpu import _inventory, _tf
+    from tfcompat_gpu.machine import inventory as _inventory
+    from tfcompat_gpu.tfapi import _tf
 
     tf = _tf.lean_tensorflow()
-    from tfcompat_gpu._errors import GPUConfigError
-    from tfcompat_gpu._simgpu import simulate_gpus
-    from tfcompat_gpu.config import GPUConfig
+    from tfcompat_gpu.errors import GPUConfigError
+    from tfcompat_gpu.machine.simgpu import simulate_gpus
+    from tfcompat_gpu.settings.config import GPUConfig
 
     cards: list[dict[str, Any]] = request["gpus"]
     gpus = simulate_gpus(len(cards))

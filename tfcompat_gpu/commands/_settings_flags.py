@@ -2,7 +2,7 @@
 
 One table of value flags, one function that adds every settings flag to a parser, and one that
 reads the flags' fields back; the values are parsed like the ``TFCOMPAT_GPU_*`` variables
-(:func:`tfcompat_gpu._options.parse_text`).  Nothing here imports TensorFlow.
+(:func:`tfcompat_gpu.settings.options.parse_text`).  Nothing here imports TensorFlow.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import argparse
 import sys
 from typing import Any
 
-from tfcompat_gpu._options import parse_text
+from tfcompat_gpu.settings.options import parse_text
 
 __all__ = ["VALUE_FLAGS", "ExitTwoParser", "add_settings_arguments", "fields_from_flags"]
 

@@ -18,7 +18,7 @@ def main(argv: Sequence[str]) -> int:
     )
     parser.add_argument("--json", action="store_true", help="print JSON")
     args = parser.parse_args(list(argv)[1:])
-    from tfcompat_gpu.env_report import environment
+    from tfcompat_gpu.runtime.environment import environment
 
     env = environment()
     if args.json:

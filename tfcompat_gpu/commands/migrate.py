@@ -4,7 +4,7 @@ Prints a unified diff by default, rewrites in place with ``--write``, and with `
 1 when anything would change (for CI).  A file that cannot be read, parsed or written is
 reported as ``path: skipped: reason``, left untouched, and makes the run exit 1 at the end; the
 other files are still processed.  Exit 2 is a usage error.  Warnings (``path:line: why``) go
-to stderr.  Files are found as ``check`` finds them (:mod:`tfcompat_gpu._files`).
+to stderr.  Files are found as ``check`` finds them (:mod:`tfcompat_gpu.utils.files`).
 """
 
 from __future__ import annotations
@@ -145,8 +145,7 @@ def _git_quoted(name: str) -> str:
     if all(32 <= byte < 127 and byte not in b'"\\' for byte in raw):
         return name
     escaped = (
-        _C_ESCAPES.get(byte) or (chr(byte) if 32 <= byte < 127 else f"\\{byte:03o}")
-        for byte in raw
+        _C_ESCAPES.get(byte) or (chr(byte) if 32 <= byte < 127 else f"\\{byte:03o}") for byte in raw
     )
     return '"' + "".join(escaped) + '"'
 
@@ -167,7 +166,7 @@ def _shown(path: str, root: str) -> str:
 
 
 def _root(path: str, given: Sequence[str]) -> str:
-    """"" when ``path`` lies under the current folder, else the argument it was found
+    """ "" when ``path`` lies under the current folder, else the argument it was found
     under (a file's own folder when it was named itself)."""
     if not os.path.relpath(path).startswith(".." + os.sep) and os.path.relpath(path) != "..":
         return ""
@@ -191,11 +190,11 @@ def _migrate_one(job: _Job) -> _Outcome:
 
 
 def _migrate_file(job: _Job) -> _Outcome:
-    from tfcompat_gpu._notebooks import is_notebook
     from tfcompat_gpu.codemod._io import Skip, read_source, write_source
     from tfcompat_gpu.codemod._limits import TooComplex
     from tfcompat_gpu.codemod._notebook import cell_warnings, read_cells
     from tfcompat_gpu.codemod.api import migrate_source
+    from tfcompat_gpu.utils.notebooks import is_notebook
 
     path, target, mode, upgrade, root, keras = job
     outcome = _Outcome()
@@ -264,7 +263,7 @@ def _within(path: str, roots: Sequence[str]) -> bool:
 
 def _files(paths: Sequence[str], note: Callable[[str], None]) -> Iterator[str]:
     """The files to migrate, each real file once; links leading outside ``paths`` skipped."""
-    from tfcompat_gpu._files import iter_python_files
+    from tfcompat_gpu.utils.files import iter_python_files
 
     roots = [os.path.realpath(path) for path in paths]
     found = list(
@@ -312,9 +311,7 @@ def _migrate_batch(batch: list[_Job]) -> list[_Outcome]:
     return [_migrate_one(job) for job in batch]
 
 
-def _pooled(
-    jobs: list[_Job], workers: int, context: BaseContext
-) -> Iterator[_Outcome]:
+def _pooled(jobs: list[_Job], workers: int, context: BaseContext) -> Iterator[_Outcome]:
     """The outcomes in the order of ``jobs``; a file whose worker dies is a skipped file.
 
     A worker can die without a Python exception (a native parser's crash, the kernel's

@@ -18,11 +18,15 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tfcompat_gpu._errors import GPUConfigError
-from tfcompat_gpu._inventory import MB, Inventory, inventory, parse_auto, pick, with_visible
-from tfcompat_gpu._numbers import REAL_TEXT, parse_int, share_mb
-from tfcompat_gpu._nvml import GPUReading, Readings
-from tfcompat_gpu._settings_flags import ExitTwoParser, add_settings_arguments, fields_from_flags
+from tfcompat_gpu.commands._settings_flags import (
+    ExitTwoParser,
+    add_settings_arguments,
+    fields_from_flags,
+)
+from tfcompat_gpu.errors import GPUConfigError
+from tfcompat_gpu.machine.inventory import MB, Inventory, inventory, parse_auto, pick, with_visible
+from tfcompat_gpu.machine.nvml import GPUReading, Readings
+from tfcompat_gpu.utils.numbers import REAL_TEXT, parse_int, share_mb
 
 __all__ = ["main", "make_plan", "render"]
 
@@ -154,7 +158,7 @@ def _settings(ns: argparse.Namespace) -> tuple[dict[str, Any], list[str]]:
 
 
 def _read_settings(ns: argparse.Namespace) -> dict[str, Any]:
-    from tfcompat_gpu.config import GPUConfig
+    from tfcompat_gpu.settings.config import GPUConfig
 
     fields: dict[str, Any] = {}
     env = dict(os.environ)
@@ -181,7 +185,7 @@ def _child(request: dict[str, Any]) -> dict[str, Any]:
         [os.path.dirname(os.path.dirname(os.path.abspath(__file__))), env.get("PYTHONPATH", "")]
     )
     proc = subprocess.run(
-        [sys.executable, "-m", "tfcompat_gpu._planchild"],
+        [sys.executable, "-m", "tfcompat_gpu.commands._plan_child"],
         input=json.dumps(request),
         capture_output=True,
         text=True,

@@ -21,11 +21,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from tfcompat_gpu._errors import GPUConfigError, GPUConfigWarning
-from tfcompat_gpu._settings_flags import ExitTwoParser, add_settings_arguments, fields_from_flags
-from tfcompat_gpu.config import GPUConfig
-from tfcompat_gpu.patching import _legacy_keras
-from tfcompat_gpu.patching._children import RunMode, activate
+from tfcompat_gpu.commands._settings_flags import (
+    ExitTwoParser,
+    add_settings_arguments,
+    fields_from_flags,
+)
+from tfcompat_gpu.dropin import _legacy_keras
+from tfcompat_gpu.dropin._children import RunMode, activate
+from tfcompat_gpu.errors import GPUConfigError, GPUConfigWarning
+from tfcompat_gpu.settings.config import GPUConfig
 
 __all__ = ["REPORT_ENV", "main", "report"]
 
@@ -144,7 +148,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ns = _parser().parse_args(args)
     try:
         settings = _settings(ns)
-        from tfcompat_gpu.conflicts import get_conflict_policy, set_conflict_policy
+        from tfcompat_gpu.runtime.conflicts import get_conflict_policy, set_conflict_policy
 
         if ns.conflict_policy:
             set_conflict_policy(ns.conflict_policy)
@@ -180,7 +184,7 @@ def _auto(
     target: _Target, tf1: bool, legacy_keras: bool, settings: GPUConfig
 ) -> tuple[bool, bool, GPUConfig, str | None]:
     """Read the script (no import) and add the mode it needs; say so in one line."""
-    from tfcompat_gpu.patching import _auto
+    from tfcompat_gpu.dropin import _auto
 
     reading = _auto.read(target.code_path, target.source)
     choice = _auto.choose(
@@ -197,8 +201,10 @@ def _auto(
             _legacy_keras.check_available()
         except GPUConfigError as exc:
             # Not fatal: the guess may be wrong, and Keras 3 may run the script after all.
-            print(f"{_PROG}: warning: auto mode would run this script on tf_keras: {exc}",
-                  file=sys.stderr)
+            print(
+                f"{_PROG}: warning: auto mode would run this script on tf_keras: {exc}",
+                file=sys.stderr,
+            )
             choice = _auto.choose(
                 reading,
                 target.code_path,
@@ -375,7 +381,7 @@ def _run(
             _show_without_tool_frames(exc, script_tb)
             raise
         sys.excepthook(type(exc), exc, script_tb)
-        from tfcompat_gpu.patching._hints import Flags, hint  # only a failure needs them
+        from tfcompat_gpu.dropin._hints import Flags, hint  # only a failure needs them
 
         flags = Flags(
             tf1=mode.tf1,
@@ -413,11 +419,11 @@ def _show_without_tool_frames(exc: BaseException, script_tb: Any) -> None:
 
 def report() -> dict[str, Any]:
     """What took effect in this process: settings, their origin, every session, the TF config."""
-    from tfcompat_gpu import _tf
-    from tfcompat_gpu._state import STATE
-    from tfcompat_gpu.configuring import current_config
-    from tfcompat_gpu.conflicts import get_conflict_policy
-    from tfcompat_gpu.patching._sessions import seen_sessions
+    from tfcompat_gpu.dropin._sessions import seen_sessions
+    from tfcompat_gpu.runtime.configuring import current_config
+    from tfcompat_gpu.runtime.conflicts import get_conflict_policy
+    from tfcompat_gpu.runtime.state import STATE
+    from tfcompat_gpu.tfapi import _tf
 
     out: dict[str, Any] = {
         "config": current_config().to_dict(),

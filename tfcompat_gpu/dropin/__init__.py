@@ -10,7 +10,7 @@ Example::
 
 from __future__ import annotations
 
-from tfcompat_gpu.patching._install import install, is_installed, uninstall
-from tfcompat_gpu.patching.placement import GPUPlacement, on_gpu
+from tfcompat_gpu.dropin._install import install, is_installed, uninstall
+from tfcompat_gpu.dropin.placement import GPUPlacement, on_gpu
 
 __all__ = ["GPUPlacement", "install", "is_installed", "on_gpu", "uninstall"]

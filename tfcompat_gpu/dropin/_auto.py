@@ -29,14 +29,14 @@ import sys
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
-from tfcompat_gpu.patching._keras2_paths import KERAS2_MODULES
+from tfcompat_gpu.dropin._keras2_paths import KERAS2_MODULES
 
 __all__ = ["Choice", "Evidence", "Reading", "choose", "read", "visible_gpu_count"]
 
 _MAX_FILES = 64
 """Local modules read at most (a script beside a large source tree must not stall the start)."""
 
-# Names that exist only in tf.compat.v1 (tests/patching/test_auto.py checks each against the
+# Names that exist only in tf.compat.v1 (tests/dropin/test_auto.py checks each against the
 # installed TensorFlow: in compat.v1 and absent from the v2 API).
 V1_ONLY = frozenset(
     {
@@ -435,7 +435,7 @@ def read(path: str, source: bytes | str | None = None) -> Reading:
 
 def visible_gpu_count(environ: Mapping[str, str] | None = None) -> int | None:
     """GPUs TensorFlow will see here, without importing it; None when it cannot be told."""
-    from tfcompat_gpu._inventory import inventory
+    from tfcompat_gpu.machine.inventory import inventory
 
     env = os.environ if environ is None else environ
     machine = inventory(env)
@@ -532,6 +532,6 @@ def _notes(reading: Reading, main: str) -> Iterator[str]:
 
 
 def _keras_is_3() -> bool:
-    from tfcompat_gpu.patching._legacy_keras import keras_is_3
+    from tfcompat_gpu.dropin._legacy_keras import keras_is_3
 
     return keras_is_3()

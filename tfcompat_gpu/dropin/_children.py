@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
-from tfcompat_gpu.patching._tf1 import V1Import
+from tfcompat_gpu.dropin._tf1 import V1Import
 
 __all__ = ["CHILD_ENV", "RunMode", "activate", "bootstrap", "export"]
 
@@ -29,7 +29,7 @@ CHILD_ENV = "TFCOMPAT_GPU_RUN_MODE"
 _ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 _PREFIX = (
     f"import sys as _tfc_sys; _tfc_sys.path.insert(0, {_ROOT!r}); "
-    "from tfcompat_gpu.patching._children import bootstrap as _tfc_boot; "
+    "from tfcompat_gpu.dropin._children import bootstrap as _tfc_boot; "
     "del _tfc_sys.path[0]; _tfc_boot(); del _tfc_sys, _tfc_boot; "
 )
 
@@ -75,18 +75,18 @@ def activate(mode: RunMode) -> V1Import | None:
     Returns the ``--tf1`` import switch, not started yet (None without ``--tf1``).
     """
     import tfcompat_gpu
-    from tfcompat_gpu.config import GPUConfig
-    from tfcompat_gpu.patching import _sessions
+    from tfcompat_gpu.dropin import _sessions
+    from tfcompat_gpu.settings.config import GPUConfig
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the parent warned about these values already
         settings = GPUConfig(**mode.settings)
     if mode.policy:
-        from tfcompat_gpu.conflicts import set_conflict_policy
+        from tfcompat_gpu.runtime.conflicts import set_conflict_policy
 
         set_conflict_policy(mode.policy)  # type: ignore[arg-type]
     if mode.legacy_keras:
-        from tfcompat_gpu.patching import _legacy_keras
+        from tfcompat_gpu.dropin import _legacy_keras
 
         _legacy_keras.enable(v1=mode.tf1)
     tfcompat_gpu.install(legacy_keras=mode.legacy_keras)
@@ -100,13 +100,13 @@ def _on_tensorflow(settings: Any, tf1: bool) -> None:
     """Apply the settings (and ``--tf1``) once TensorFlow is imported, whoever imports it."""
     if not settings.to_dict() and not tf1:
         return
-    from tfcompat_gpu import _postimport
+    from tfcompat_gpu.utils import postimport as _postimport
 
     def hook(module: ModuleType) -> None:
         if tf1:
             module.compat.v1.disable_v2_behavior()
         if settings.to_dict():
-            from tfcompat_gpu.configuring import configure_at
+            from tfcompat_gpu.runtime.configuring import configure_at
 
             configure_at(settings, "tfcompat-gpu run options")
 
@@ -134,7 +134,7 @@ def export(mode: RunMode) -> None:
     if _hooked:
         return
     _hooked = True
-    from tfcompat_gpu import _postimport
+    from tfcompat_gpu.utils import postimport as _postimport
 
     # Looked up as module attributes at each start, so patching the modules reaches every
     # context (``get_context("spawn")``, ``set_start_method``, ``concurrent.futures``).

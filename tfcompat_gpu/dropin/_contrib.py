@@ -14,8 +14,8 @@ import sys
 from types import ModuleType
 from typing import Any
 
-from tfcompat_gpu import _tf
-from tfcompat_gpu._errors import GPUConfigError
+from tfcompat_gpu.errors import GPUConfigError
+from tfcompat_gpu.tfapi import _tf
 
 __all__ = ["NAMES", "contrib_module", "distribute_module"]
 
@@ -39,14 +39,14 @@ def _gpu_devices(num_gpus: int, field: str) -> list[str]:
             f"{field}: expected a non-negative int. Received: {field}={num_gpus!r}. "
             "Pass the number of GPUs to mirror over, e.g. MirroredStrategy(num_gpus=2)."
         )
-    from tfcompat_gpu.patching._discovery import logical_gpu_names
+    from tfcompat_gpu.dropin._discovery import logical_gpu_names
 
     present = len(logical_gpu_names())
     if num_gpus == 0:
         return ["/cpu:0"]
     if present >= num_gpus:
         return [f"/gpu:{i}" for i in range(num_gpus)]
-    from tfcompat_gpu.configuring import _warn_once
+    from tfcompat_gpu.runtime.configuring import _warn_once
 
     devices = [f"/gpu:{i}" for i in range(present)] or ["/cpu:0"]
     _warn_once(
@@ -96,11 +96,11 @@ def CollectiveAllReduceStrategy(num_gpus_per_worker: int = 0, communication: Any
     the GPUs with ``visible_device_list`` / ``CUDA_VISIBLE_DEVICES``).
     """
     tf = _tf.tf()
-    from tfcompat_gpu.patching._discovery import logical_gpu_names
+    from tfcompat_gpu.dropin._discovery import logical_gpu_names
 
     present = len(logical_gpu_names())
     if num_gpus_per_worker and num_gpus_per_worker != present:
-        from tfcompat_gpu.configuring import _warn_once
+        from tfcompat_gpu.runtime.configuring import _warn_once
 
         _warn_once(
             f"contrib-collective-{num_gpus_per_worker}-{present}",

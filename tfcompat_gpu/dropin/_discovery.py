@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tfcompat_gpu import _tf
+from tfcompat_gpu.tfapi import _tf
 
 __all__ = [
     "get_available_gpus",

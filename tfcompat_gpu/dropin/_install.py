@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
-from tfcompat_gpu._state import STATE
-from tfcompat_gpu.patching._legacy_keras import OPTIMIZERS
+from tfcompat_gpu.dropin._legacy_keras import OPTIMIZERS
+from tfcompat_gpu.runtime.state import STATE
 
 __all__ = ["MOVES", "Move", "install", "is_installed", "uninstall"]
 
@@ -50,7 +50,7 @@ def _v1(name: str) -> Callable[[ModuleType, Any], Any]:
 def _wrap_session_init(module: ModuleType, current: Any) -> Any:
     import wrapt
 
-    from tfcompat_gpu.patching import _sessions
+    from tfcompat_gpu.dropin import _sessions
 
     return wrapt.FunctionWrapper(current, _sessions.base_session_init)
 
@@ -58,14 +58,14 @@ def _wrap_session_init(module: ModuleType, current: Any) -> Any:
 def _wrap_server_init(module: ModuleType, current: Any) -> Any:
     import wrapt
 
-    from tfcompat_gpu.patching import _server
+    from tfcompat_gpu.dropin import _server
 
     return wrapt.FunctionWrapper(current, _server.server_init)
 
 
 def _keras_function(name: str) -> Callable[[ModuleType, Any], Any]:
     def make(module: ModuleType, current: Any) -> Any:
-        from tfcompat_gpu.patching import _keras
+        from tfcompat_gpu.dropin import _keras
 
         return _keras.session_function(name, module)
 
@@ -90,13 +90,13 @@ KERAS_BACKENDS: tuple[str, ...] = (
 
 
 def _tensorflow_backend(module: ModuleType, current: Any) -> Any:
-    from tfcompat_gpu.patching import _keras
+    from tfcompat_gpu.dropin import _keras
 
     return _keras.tensorflow_backend_of(module)
 
 
 def _keras2_optimizer(module: ModuleType, current: Any) -> Any:
-    from tfcompat_gpu.patching import _legacy_keras
+    from tfcompat_gpu.dropin import _legacy_keras
 
     return _legacy_keras.keras2_optimizer_init(module, current)
 
@@ -179,7 +179,7 @@ MOVES: tuple[Move, ...] = (
 
 def _legacy_gpu_moves() -> tuple[Move, ...]:
     # multi_gpu_model, tf.contrib.distribute, GPU discovery, monitored sessions
-    from tfcompat_gpu.patching import _legacy_gpu
+    from tfcompat_gpu.dropin import _legacy_gpu
 
     return _legacy_gpu.MOVES
 
@@ -232,7 +232,7 @@ def install(*, legacy_keras: bool | None = None) -> None:
         sess = tf.Session(config=tf.ConfigProto(gpu_options=tf.GPUOptions(allow_growth=True)))
     """
     global _installed
-    from tfcompat_gpu.patching import _legacy_keras
+    from tfcompat_gpu.dropin import _legacy_keras
 
     if legacy_keras is None:
         legacy_keras = _legacy_keras.requested()
@@ -242,10 +242,10 @@ def install(*, legacy_keras: bool | None = None) -> None:
         if _installed:
             return
         _installed = True
-        from tfcompat_gpu.patching import _sessions
+        from tfcompat_gpu.dropin import _sessions
 
         STATE.session_hook = _sessions.create_session
-        from tfcompat_gpu.patching import _keras, _legacy_gpu
+        from tfcompat_gpu.dropin import _keras, _legacy_gpu
 
         _extras[:] = [
             (_keras.install_finder, _keras.uninstall_finder),
@@ -253,7 +253,7 @@ def install(*, legacy_keras: bool | None = None) -> None:
         ]
         for start, _ in _extras:
             start()
-        from tfcompat_gpu import _postimport
+        from tfcompat_gpu.utils import postimport as _postimport
 
         for name in dict.fromkeys(move.module for move in MOVES):
             if name in _hooked:
@@ -288,7 +288,7 @@ def uninstall() -> None:
         for _, stop in reversed(_extras):
             stop()
         _extras.clear()
-        from tfcompat_gpu.patching import _legacy_keras
+        from tfcompat_gpu.dropin import _legacy_keras
 
         _legacy_keras.disable()
 

@@ -19,10 +19,10 @@ from collections.abc import Callable, Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from tfcompat_gpu import _tf
-from tfcompat_gpu._env import legacy_keras_requested
-from tfcompat_gpu._errors import GPUConfigError
-from tfcompat_gpu.config import GPUConfig
+from tfcompat_gpu.errors import GPUConfigError
+from tfcompat_gpu.settings.config import GPUConfig
+from tfcompat_gpu.settings.env_vars import legacy_keras_requested
+from tfcompat_gpu.tfapi import _tf
 
 if TYPE_CHECKING:
     from importlib.abc import Loader as _LoaderBase
@@ -105,8 +105,8 @@ def set_session(session: Any) -> None:
             "set_session: expected a tf.compat.v1.Session. Received: "
             f"{type(session).__name__} {session!r}. Create one with tf.compat.v1.Session(config=...)."
         )
-    from tfcompat_gpu.configuring import configure
-    from tfcompat_gpu.patching._sessions import request_of
+    from tfcompat_gpu.dropin._sessions import request_of
+    from tfcompat_gpu.runtime.configuring import configure
 
     request = request_of(session)
     if request is None:

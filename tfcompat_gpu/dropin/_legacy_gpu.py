@@ -1,6 +1,6 @@
 """The drop-in's moves for legacy multi-GPU, GPU-discovery and monitored-session code.
 
-Registered with the others in :mod:`tfcompat_gpu.patching._install` (same post-import hooks,
+Registered with the others in :mod:`tfcompat_gpu.dropin._install` (same post-import hooks,
 same ``uninstall()``), plus a module finder for the module paths old code imports that no longer
 exist: ``keras.utils.training_utils``, ``keras.utils.multi_gpu_utils``, ``tensorflow.contrib``
 and ``tensorflow.contrib.distribute``.  The finder sits last on ``sys.meta_path``, so a real
@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from tfcompat_gpu.patching._install import KERAS_BACKENDS, Move
+from tfcompat_gpu.dropin._install import KERAS_BACKENDS, Move
 
 if TYPE_CHECKING:
     from importlib.abc import Loader as _LoaderBase
@@ -54,7 +54,7 @@ def _wrapper(name: str) -> Callable[[ModuleType, Any], Any]:
     def make(module: ModuleType, current: Any) -> Any:
         import wrapt
 
-        from tfcompat_gpu.patching import _discovery, _monitored, _multi_gpu
+        from tfcompat_gpu.dropin import _discovery, _monitored, _multi_gpu
 
         owner = next(m for m in (_discovery, _monitored, _multi_gpu) if hasattr(m, name))
         return wrapt.FunctionWrapper(current, getattr(owner, name))
@@ -72,12 +72,12 @@ def _value(module_name: str, name: str) -> Callable[[ModuleType, Any], Any]:
 
 
 def _contrib(module: ModuleType, current: Any) -> Any:
-    from tfcompat_gpu.patching._contrib import contrib_module
+    from tfcompat_gpu.dropin._contrib import contrib_module
 
     return contrib_module()
 
 
-_DISCOVERY = "tfcompat_gpu.patching._discovery"
+_DISCOVERY = "tfcompat_gpu.dropin._discovery"
 
 MOVES: tuple[Move, ...] = (
     Move(
@@ -132,7 +132,7 @@ MOVES: tuple[Move, ...] = (
         Move(
             utils,
             "multi_gpu_model",
-            _value("tfcompat_gpu.patching._multi_gpu", "multi_gpu_model"),
+            _value("tfcompat_gpu.dropin._multi_gpu", "multi_gpu_model"),
             only_if_missing=True,
             why="multi_gpu_model was removed in TF 2.4; data-parallel with MirroredStrategy",
         )
@@ -175,7 +175,7 @@ class _Finder(_LoaderBase):
         return None
 
     def create_module(self, spec: importlib.machinery.ModuleSpec) -> ModuleType | None:
-        from tfcompat_gpu.patching import _contrib
+        from tfcompat_gpu.dropin import _contrib
 
         if spec.name == "tensorflow.contrib":
             return _contrib.contrib_module()
@@ -185,7 +185,7 @@ class _Finder(_LoaderBase):
 
     def exec_module(self, module: ModuleType) -> None:
         if module.__name__ in _UTILS_MODULES:
-            from tfcompat_gpu.patching._multi_gpu import multi_gpu_model
+            from tfcompat_gpu.dropin._multi_gpu import multi_gpu_model
 
             module.__doc__ = f"{module.__name__} of Keras 2, restored by tfcompat_gpu."
             module.multi_gpu_model = multi_gpu_model  # type: ignore[attr-defined]

@@ -23,9 +23,9 @@ from collections.abc import Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from tfcompat_gpu._env import legacy_keras_requested
-from tfcompat_gpu._errors import GPUConfigError
-from tfcompat_gpu.patching._keras2_paths import MOVED, RENAMED, build
+from tfcompat_gpu.dropin._keras2_paths import MOVED, RENAMED, build
+from tfcompat_gpu.errors import GPUConfigError
+from tfcompat_gpu.settings.env_vars import legacy_keras_requested
 
 if TYPE_CHECKING:
     from importlib.abc import Loader as _LoaderBase

@@ -20,8 +20,8 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from tfcompat_gpu import _tf
-from tfcompat_gpu._errors import GPUConfigError
+from tfcompat_gpu.errors import GPUConfigError
+from tfcompat_gpu.tfapi import _tf
 
 __all__ = [
     "compile_with_distribute",
@@ -43,7 +43,7 @@ _READING = (
 
 
 def _warn(key: str, message: str) -> None:
-    from tfcompat_gpu.configuring import _warn_once
+    from tfcompat_gpu.runtime.configuring import _warn_once
 
     _warn_once(key, message)
 
@@ -95,7 +95,7 @@ def replica_devices(gpus: Any) -> tuple[list[str], str | None]:
 
     An empty list means the template runs by itself (no GPU, or just GPU 0).
     """
-    from tfcompat_gpu.patching._discovery import logical_gpu_names
+    from tfcompat_gpu.dropin._discovery import logical_gpu_names
 
     present = len(logical_gpu_names())
     wanted = _requested_ids(gpus)

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from tfcompat_gpu import _tf
-from tfcompat_gpu._state import STATE
-from tfcompat_gpu._where import user_frame
-from tfcompat_gpu.config import GPUConfig
+from tfcompat_gpu.runtime.state import STATE
+from tfcompat_gpu.settings.config import GPUConfig
+from tfcompat_gpu.tfapi import _tf
+from tfcompat_gpu.utils.where import user_frame
 
 __all__ = ["server_init"]
 
@@ -34,8 +34,8 @@ def server_init(wrapped: Any, instance: Any, args: Any, kwargs: Any) -> Any:
     definition, job_name, task_index, protocol, config, start = _bind(*args, **kwargs)
     if config is not None and not isinstance(config, _tf.config_proto_class()):
         return wrapped(*args, **kwargs)  # TensorFlow's own TypeError says it best
-    from tfcompat_gpu.patching import _sessions
-    from tfcompat_gpu.sessions import prepare_session
+    from tfcompat_gpu.dropin import _sessions
+    from tfcompat_gpu.runtime.sessions import prepare_session
 
     request = GPUConfig() if config is None else GPUConfig.from_config_proto(config)
     with STATE.lock:

@@ -11,10 +11,10 @@ import threading
 import weakref
 from typing import Any
 
-from tfcompat_gpu import _tf
-from tfcompat_gpu._state import STATE
-from tfcompat_gpu._where import user_frame
-from tfcompat_gpu.config import GPUConfig
+from tfcompat_gpu.runtime.state import STATE
+from tfcompat_gpu.settings.config import GPUConfig
+from tfcompat_gpu.tfapi import _tf
+from tfcompat_gpu.utils.where import user_frame
 
 __all__ = ["base_session_init", "create_session", "request_of", "seen_sessions", "set_overrides"]
 
@@ -79,7 +79,7 @@ def base_session_init(wrapped: Any, instance: Any, args: Any, kwargs: Any) -> An
         request = handed
     else:
         request = GPUConfig() if config is None else GPUConfig.from_config_proto(config)
-    from tfcompat_gpu.sessions import prepare_session
+    from tfcompat_gpu.runtime.sessions import prepare_session
 
     with STATE.lock:
         if kind == "InteractiveSession" and _interactive_default(config):
@@ -100,7 +100,7 @@ def base_session_init(wrapped: Any, instance: Any, args: Any, kwargs: Any) -> An
             setup = prepare_session(request, where, kind)
             session_graph = graph if graph is not None else _tf.default_graph()
             if setup.device is not None:
-                from tfcompat_gpu.patching.placement import check_placeable
+                from tfcompat_gpu.dropin.placement import check_placeable
 
                 check_placeable(session_graph, setup.device, where)
         except BaseException:
@@ -112,7 +112,7 @@ def base_session_init(wrapped: Any, instance: Any, args: Any, kwargs: Any) -> An
         setup.undo()  # a session TensorFlow refused leaves no trace
         raise
     if setup.device is not None:
-        from tfcompat_gpu.patching.placement import place_graph
+        from tfcompat_gpu.dropin.placement import place_graph
 
         place_graph(session_graph, setup.device, where)
     with _lock:

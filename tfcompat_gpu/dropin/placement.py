@@ -14,11 +14,11 @@ import weakref
 from types import TracebackType
 from typing import Any
 
-from tfcompat_gpu import _tf
-from tfcompat_gpu._errors import GPUConfigConflictError
-from tfcompat_gpu._kinds import as_int
-from tfcompat_gpu._state import STATE
-from tfcompat_gpu._where import user_frame
+from tfcompat_gpu.errors import GPUConfigConflictError
+from tfcompat_gpu.runtime.state import STATE
+from tfcompat_gpu.settings.kinds import as_int
+from tfcompat_gpu.tfapi import _tf
+from tfcompat_gpu.utils.where import user_frame
 
 __all__ = ["GPUPlacement", "check_placeable", "on_gpu", "place_graph"]
 
@@ -113,8 +113,8 @@ def on_gpu(gpu_id: int, graph: Any = None) -> GPUPlacement:
         with tfcompat_gpu.on_gpu(1):
             x = tf.constant(1.0)            # on /device:GPU:0
     """
-    from tfcompat_gpu.conflicts import get_conflict_policy
-    from tfcompat_gpu.devices import extend_device_list, gpu_device
+    from tfcompat_gpu.runtime.conflicts import get_conflict_policy
+    from tfcompat_gpu.runtime.devices import extend_device_list, gpu_device
 
     number = as_int(gpu_id)  # numpy integers too
     if number is not None:

@@ -62,7 +62,7 @@ def check(
     ignored = _selectors(ignore, "ignore") or []
     if paths is None:
         from tfcompat_gpu.lint.config import select_codes
-        from tfcompat_gpu.lint.runtime import check_runtime
+        from tfcompat_gpu.lint.live import check_runtime
 
         codes = select_codes(chosen, (), ignored)
         report = Report([f for f in check_runtime() if f.code in codes])
@@ -78,7 +78,7 @@ def check(
             target_version=target_version,
         )
     if strict and report.findings:
-        from tfcompat_gpu._errors import GPUConfigError
+        from tfcompat_gpu.errors import GPUConfigError
 
         count = len(report.findings)
         raise GPUConfigError(

@@ -17,7 +17,6 @@ import tokenize
 import warnings
 from typing import Optional
 
-from tfcompat_gpu._notebooks import NotebookError, is_notebook, read_notebook
 from tfcompat_gpu.lint import rules as _rules  # noqa: F401  (registers the rule callbacks)
 from tfcompat_gpu.lint.context import FileContext, RawFinding
 from tfcompat_gpu.lint.prefilter import may_trigger
@@ -26,6 +25,7 @@ from tfcompat_gpu.lint.report import Finding
 from tfcompat_gpu.lint.textual import text_findings
 from tfcompat_gpu.lint.tolerant import repair
 from tfcompat_gpu.lint.walker import walk
+from tfcompat_gpu.utils.notebooks import NotebookError, is_notebook, read_notebook
 
 __all__ = [
     "MAX_BYTES",

@@ -8,9 +8,9 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
-from tfcompat_gpu._shown import shown, uri_path
 from tfcompat_gpu.lint.registry import RULES, Rule
 from tfcompat_gpu.lint.report import Finding, Report
+from tfcompat_gpu.utils.shown import shown, uri_path
 
 __all__ = ["FORMATS", "render"]
 

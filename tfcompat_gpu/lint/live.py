@@ -12,7 +12,6 @@ import sys
 from collections.abc import Mapping
 from typing import Any
 
-from tfcompat_gpu._options import same_value
 from tfcompat_gpu.lint.registry import RULES_BY_CODE, Severity
 from tfcompat_gpu.lint.report import Finding
 from tfcompat_gpu.lint.values import (
@@ -21,6 +20,7 @@ from tfcompat_gpu.lint.values import (
     fraction_problem,
     suggest_env_var,
 )
+from tfcompat_gpu.settings.options import same_value
 
 __all__ = ["ENVIRONMENT", "check_runtime"]
 
@@ -179,7 +179,7 @@ def _late_cuda_findings(env: Mapping[str, str]) -> list[Finding]:
     if cuda is None or "tensorflow" not in sys.modules:
         return []
     try:
-        from tfcompat_gpu import _tf
+        from tfcompat_gpu.tfapi import _tf
 
         if not _tf.runtime_started():
             return []
@@ -208,11 +208,11 @@ def check_runtime(env: Mapping[str, str] | None = None) -> list[Finding]:
     where = _CONFIG
     sessions: list[Any] = []
     try:
-        from tfcompat_gpu._state import STATE
+        from tfcompat_gpu.runtime.state import STATE
 
         sessions = list(STATE.sessions)
         where = STATE.applied_where or _CONFIG
-        from tfcompat_gpu.configuring import current_config
+        from tfcompat_gpu.runtime.configuring import current_config
 
         config = current_config()
     except ImportError:

@@ -7,8 +7,6 @@ import hashlib
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
-from tfcompat_gpu._files import iter_python_files
-from tfcompat_gpu._notebooks import is_notebook
 from tfcompat_gpu.lint.cache import FileCache, content_key, fingerprint
 from tfcompat_gpu.lint.config import (
     ConfigError,
@@ -21,6 +19,8 @@ from tfcompat_gpu.lint.engine import Target, check_bytes, read_path, unchecked
 from tfcompat_gpu.lint.prefilter import may_trigger
 from tfcompat_gpu.lint.report import Finding, Report
 from tfcompat_gpu.lint.target import TargetError, Targets, parse_target
+from tfcompat_gpu.utils.files import iter_python_files
+from tfcompat_gpu.utils.notebooks import is_notebook
 
 __all__ = ["default_jobs", "lint_paths"]
 

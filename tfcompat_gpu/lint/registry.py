@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from tfcompat_gpu._options import OPTIONS_BY_NAME
+from tfcompat_gpu.settings.options import OPTIONS_BY_NAME
 
 __all__ = [
     "RULES",

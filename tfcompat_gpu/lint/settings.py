@@ -10,9 +10,9 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Sequence
 
-from tfcompat_gpu._files import iter_python_files
 from tfcompat_gpu.lint.config import ConfigError, LintConfig, select_codes
 from tfcompat_gpu.lint.target import TargetError, Targets, parse_target
+from tfcompat_gpu.utils.files import iter_python_files
 
 __all__ = ["show_settings"]
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import re
 
-from tfcompat_gpu._options import OPTIONS
-from tfcompat_gpu._tfnames import canonical
+from tfcompat_gpu.settings.options import OPTIONS
+from tfcompat_gpu.tfapi.names import canonical
 
 __all__ = [
     "CONFIG_FIELDS",

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from tfcompat_gpu._env import KNOWN_ENV_VARS
-from tfcompat_gpu._kinds import parse_device_list
 from tfcompat_gpu.lint.registry import Severity
+from tfcompat_gpu.settings.env_vars import KNOWN_ENV_VARS
+from tfcompat_gpu.settings.kinds import parse_device_list
 
 __all__ = [
     "KNOWN_ENV_VARS",

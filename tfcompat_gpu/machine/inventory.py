@@ -1,6 +1,6 @@
 """This machine's GPUs as CUDA and TensorFlow will number them, and ``auto`` GPU selection.
 
-NVML (read through :mod:`tfcompat_gpu._nvml`) lists the GPUs in its own order.  CUDA numbers
+NVML (read through :mod:`tfcompat_gpu.machine.nvml`) lists the GPUs in its own order.  CUDA numbers
 them by ``CUDA_DEVICE_ORDER``: ``PCI_BUS_ID`` sorts by PCI bus id (``nvidia-smi``'s order);
 ``FASTEST_FIRST``, the default, puts the device CUDA guesses is fastest first and leaves the rest
 unspecified.  On a machine whose GPUs are all the same model the guess changes nothing and
@@ -21,9 +21,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from tfcompat_gpu._errors import GPUConfigError
-from tfcompat_gpu._numbers import INT_TEXT, parse_int, share_mb
-from tfcompat_gpu._nvml import GPUReading, NVMLUnavailable, Readings, read
+from tfcompat_gpu.errors import GPUConfigError
+from tfcompat_gpu.machine.nvml import GPUReading, NVMLUnavailable, Readings, read
+from tfcompat_gpu.utils.numbers import INT_TEXT, parse_int, share_mb
 
 __all__ = [
     "GPUInfo",

@@ -12,8 +12,8 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from tfcompat_gpu._errors import GPUConfigError
-from tfcompat_gpu._numbers import parse_int
+from tfcompat_gpu.errors import GPUConfigError
+from tfcompat_gpu.utils.numbers import parse_int
 
 __all__ = [
     "LAUNCHERS",

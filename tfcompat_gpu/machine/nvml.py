@@ -2,7 +2,7 @@
 
 It only reads: what each GPU is, its memory, utilisation and processes, in NVML's own device
 order.  What the readings mean for CUDA and TensorFlow (CUDA order, ``CUDA_VISIBLE_DEVICES``)
-is worked out in :mod:`tfcompat_gpu._inventory`, from these plain values, so that it can be tested
+is worked out in :mod:`tfcompat_gpu.machine.inventory`, from these plain values, so that it can be tested
 with recorded readings (:meth:`Readings.from_json`) on machines without a GPU.
 """
 
@@ -190,5 +190,5 @@ def _read_gpu(nvml: Any, index: int) -> GPUReading:
     )
 
 
-if __name__ == "__main__":  # python -m tfcompat_gpu._nvml: record this machine's readings
+if __name__ == "__main__":  # python -m tfcompat_gpu.machine.nvml: record this machine's readings
     print(read().to_json())

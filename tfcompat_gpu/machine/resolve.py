@@ -15,8 +15,8 @@ import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from tfcompat_gpu._errors import GPUConfigError
-from tfcompat_gpu._inventory import (
+from tfcompat_gpu.errors import GPUConfigError
+from tfcompat_gpu.machine.inventory import (
     Inventory,
     Selection,
     fraction_in_mb,
@@ -131,7 +131,7 @@ def resolve_auto(
 def _local_share() -> tuple[int, int] | None:
     """(local rank, local ranks) when a launcher started this process and says both."""
     try:
-        launchers = importlib.import_module("tfcompat_gpu._launchers")
+        launchers = importlib.import_module("tfcompat_gpu.machine.launchers")
     except ImportError:  # no launcher support in this build
         return None
     info = launchers.detect()

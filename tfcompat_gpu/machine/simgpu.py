@@ -18,7 +18,7 @@ __all__ = ["simulate_gpus"]
 
 def simulate_gpus(count: int) -> list[Any]:
     """Append ``count`` GPUs to the eager context's physical devices; return them."""
-    from tfcompat_gpu import _tf
+    from tfcompat_gpu.tfapi import _tf
 
     physical_device = _tf.tf().config.PhysicalDevice
     ctx = _tf.context()

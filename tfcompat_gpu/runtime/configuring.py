@@ -1,9 +1,9 @@
 """``configure()``: merge a request into the process configuration and apply it.
 
-Before the TensorFlow runtime starts, :func:`~tfcompat_gpu.planning.plan` translates the merged
-config and :func:`~tfcompat_gpu.planning.run_steps` applies it all or nothing; after, the request
-goes to :mod:`tfcompat_gpu.too_late`.  What took effect, and where it was asked for, is recorded
-in :data:`tfcompat_gpu._state.STATE`.
+Before the TensorFlow runtime starts, :func:`~tfcompat_gpu.runtime.planning.plan` translates the merged
+config and :func:`~tfcompat_gpu.runtime.planning.run_steps` applies it all or nothing; after, the request
+goes to :mod:`tfcompat_gpu.runtime.too_late`.  What took effect, and where it was asked for, is recorded
+in :data:`tfcompat_gpu.runtime.state.STATE`.
 """
 
 from __future__ import annotations
@@ -12,15 +12,15 @@ import logging
 import warnings
 from typing import Any
 
-from tfcompat_gpu import _tf
-from tfcompat_gpu._errors import GPUConfigError, GPUConfigWarning
-from tfcompat_gpu._machine import before_listing
-from tfcompat_gpu._options import OPTIONS_BY_NAME, unknown_setting
-from tfcompat_gpu._state import STATE
-from tfcompat_gpu._where import user_frame
-from tfcompat_gpu.config import GPUConfig
-from tfcompat_gpu.planning import Machine, plan, run_steps
-from tfcompat_gpu.too_late import configure_late
+from tfcompat_gpu.errors import GPUConfigError, GPUConfigWarning
+from tfcompat_gpu.machine.resolve import before_listing
+from tfcompat_gpu.runtime.planning import Machine, plan, run_steps
+from tfcompat_gpu.runtime.state import STATE
+from tfcompat_gpu.runtime.too_late import configure_late
+from tfcompat_gpu.settings.config import GPUConfig
+from tfcompat_gpu.settings.options import OPTIONS_BY_NAME, unknown_setting
+from tfcompat_gpu.tfapi import _tf
+from tfcompat_gpu.utils.where import user_frame
 
 __all__ = ["apply_request", "configure", "configure_at", "current_config", "record"]
 

@@ -13,11 +13,11 @@ import warnings
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from tfcompat_gpu._env import CONFLICT_POLICY_ENV
-from tfcompat_gpu._errors import GPUConfigConflictError, GPUConfigError, GPUConfigWarning
-from tfcompat_gpu._options import OPTIONS_BY_NAME, same_value, show_value
-from tfcompat_gpu._state import STATE
-from tfcompat_gpu.config import GPUConfig
+from tfcompat_gpu.errors import GPUConfigConflictError, GPUConfigError, GPUConfigWarning
+from tfcompat_gpu.runtime.state import STATE
+from tfcompat_gpu.settings.config import GPUConfig
+from tfcompat_gpu.settings.env_vars import CONFLICT_POLICY_ENV
+from tfcompat_gpu.settings.options import OPTIONS_BY_NAME, same_value, show_value
 
 __all__ = [
     "Conflict",
@@ -31,7 +31,6 @@ __all__ = [
 
 ConflictPolicy = Literal["error", "warn", "ignore", "remap"]
 _POLICIES: tuple[str, ...] = ("error", "warn", "ignore", "remap")
-
 
 
 @dataclass(frozen=True)
@@ -195,8 +194,11 @@ def report_conflicts(
         raise GPUConfigConflictError(message)
     # One request is said once: an Estimator (or a monitored session) and the Session it then
     # builds from the same config at the same line would otherwise report it twice.
-    key = "conflict:" + requested_where + ":" + repr(
-        sorted((c.field, show_value(c.field, c.requested)) for c in conflicts)
+    key = (
+        "conflict:"
+        + requested_where
+        + ":"
+        + repr(sorted((c.field, show_value(c.field, c.requested)) for c in conflicts))
     )
     if key in STATE.warned:
         return

@@ -9,12 +9,12 @@ conflicting with it.
 
 from __future__ import annotations
 
-from tfcompat_gpu import _tf
-from tfcompat_gpu._errors import GPUConfigError
-from tfcompat_gpu._kinds import as_int
-from tfcompat_gpu._state import STATE
-from tfcompat_gpu.config import GPUConfig
-from tfcompat_gpu.planning import choose_gpus
+from tfcompat_gpu.errors import GPUConfigError
+from tfcompat_gpu.runtime.planning import choose_gpus
+from tfcompat_gpu.runtime.state import STATE
+from tfcompat_gpu.settings.config import GPUConfig
+from tfcompat_gpu.settings.kinds import as_int
+from tfcompat_gpu.tfapi import _tf
 
 __all__ = ["extend_device_list", "gpu_device"]
 

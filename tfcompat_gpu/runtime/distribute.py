@@ -25,13 +25,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from tfcompat_gpu import _launchers, _tf
-from tfcompat_gpu._errors import GPUConfigError, TooLateError
-from tfcompat_gpu._launchers import LauncherInfo, local_rank
-from tfcompat_gpu._numbers import INT_TEXT, parse_int
-from tfcompat_gpu._state import STATE
-from tfcompat_gpu._where import user_frame
-from tfcompat_gpu.config import GPUConfig
+from tfcompat_gpu.errors import GPUConfigError, TooLateError
+from tfcompat_gpu.machine import launchers as _launchers
+from tfcompat_gpu.machine.launchers import LauncherInfo, local_rank
+from tfcompat_gpu.runtime.state import STATE
+from tfcompat_gpu.settings.config import GPUConfig
+from tfcompat_gpu.tfapi import _tf
+from tfcompat_gpu.utils.numbers import INT_TEXT, parse_int
+from tfcompat_gpu.utils.where import user_frame
 
 __all__ = ["StrategyPlan", "explain", "local_rank", "strategy"]
 
@@ -276,7 +277,7 @@ def _layout(cfg: GPUConfig | None) -> _Layout:
         visible = tfm.config.get_visible_devices("GPU")
         per_gpu = [len(tfm.config.get_logical_device_configuration(g) or ()) or 1 for g in visible]
     else:
-        from tfcompat_gpu.planning import choose_gpus
+        from tfcompat_gpu.runtime.planning import choose_gpus
 
         chosen = choose_gpus(cfg, len(physical)) if physical else []
         per_gpu = [len(cfg.memory_limits_for(i)) or 1 for i in chosen]
@@ -446,7 +447,7 @@ _UNCLUSTERED = (
 
 
 def _keras3_note() -> str | None:
-    from tfcompat_gpu._env import legacy_keras_requested
+    from tfcompat_gpu.settings.env_vars import legacy_keras_requested
 
     if _tf.version().release < (2, 16) or legacy_keras_requested():
         return None
@@ -540,7 +541,7 @@ def strategy(devices: Sequence[str] | None = None) -> Any:
     where = user_frame()
     with STATE.lock:
         if STATE.applied is None:
-            from tfcompat_gpu.configuring import apply_request
+            from tfcompat_gpu.runtime.configuring import apply_request
 
             apply_request(GPUConfig.from_env(), where)
         plan = _decide(devices, None)
@@ -565,11 +566,11 @@ def strategy(devices: Sequence[str] | None = None) -> Any:
     launcher = plan.launcher
     mismatch = [r for r in plan.reasons if r.startswith("TF_CONFIG lists") and "SLURM" in r]
     if mismatch:
-        from tfcompat_gpu.configuring import _warn_once
+        from tfcompat_gpu.runtime.configuring import _warn_once
 
         _warn_once("strategy-tf-config-slurm", mismatch[0] + ".")
     if devices is None and plan.kind != MULTI_WORKER and launcher and (launcher.size or 1) > 1:
-        from tfcompat_gpu.configuring import _warn_once
+        from tfcompat_gpu.runtime.configuring import _warn_once
 
         _warn_once(
             "strategy-unclustered",

@@ -11,9 +11,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from tfcompat_gpu import _tf
-from tfcompat_gpu._env import GPU_ENV_VARS, legacy_keras_requested
-from tfcompat_gpu.mode import Mode, detect_mode
+from tfcompat_gpu.runtime.mode import Mode, detect_mode
+from tfcompat_gpu.settings.env_vars import GPU_ENV_VARS, legacy_keras_requested
+from tfcompat_gpu.tfapi import _tf
 
 __all__ = ["Environment", "environment"]
 
@@ -76,8 +76,8 @@ def environment(*, import_tensorflow: bool = True) -> Environment:
 
         print(tfcompat_gpu.environment())
     """
-    from tfcompat_gpu._inventory import inventory
-    from tfcompat_gpu._machine import last_choice
+    from tfcompat_gpu.machine.inventory import inventory
+    from tfcompat_gpu.machine.resolve import last_choice
 
     report = _environment(import_tensorflow)
     choice = last_choice()
@@ -103,7 +103,7 @@ def _environment(import_tensorflow: bool) -> Environment:
     else:
         flavour, keras = "keras3", _dist_version("keras")
     gpus = tuple(d.name for d in _tf.physical_gpus())
-    from tfcompat_gpu.distribute import explain
+    from tfcompat_gpu.runtime.distribute import explain
 
     return Environment(
         str(tf_version),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import enum
 
-from tfcompat_gpu import _tf
+from tfcompat_gpu.tfapi import _tf
 
 __all__ = ["Mode", "detect_mode"]
 

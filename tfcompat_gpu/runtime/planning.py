@@ -15,12 +15,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from tfcompat_gpu import _proto, _tf
-from tfcompat_gpu._errors import GPUConfigError
-from tfcompat_gpu._machine import fraction_limits
-from tfcompat_gpu._options import OPTIONS_BY_NAME
-from tfcompat_gpu._state import STATE
-from tfcompat_gpu.config import GPUConfig
+from tfcompat_gpu.errors import GPUConfigError
+from tfcompat_gpu.machine.resolve import fraction_limits
+from tfcompat_gpu.runtime.state import STATE
+from tfcompat_gpu.settings import proto as _proto
+from tfcompat_gpu.settings.config import GPUConfig
+from tfcompat_gpu.settings.options import OPTIONS_BY_NAME
+from tfcompat_gpu.tfapi import _tf
 
 __all__ = [
     "SETTERS",
@@ -232,7 +233,7 @@ def choose_gpus(target: GPUConfig, count: int) -> list[int]:
         if gpu_id >= count:
             cuda = os.environ.get("CUDA_VISIBLE_DEVICES")
             after = f" (after CUDA_VISIBLE_DEVICES={cuda!r})" if cuda is not None else ""
-            from tfcompat_gpu._launchers import local_rank_note
+            from tfcompat_gpu.machine.launchers import local_rank_note
 
             note = local_rank_note(target.visible_device_list)
             raise GPUConfigError(

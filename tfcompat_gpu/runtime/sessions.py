@@ -3,8 +3,8 @@
 :func:`prepare_session` is the one path for a new session, the facade's :func:`session` and
 the drop-in's patched ``tf.Session`` alike: the first session sets the process-wide fields
 nothing set before, later ones are checked against the process config by
-:mod:`tfcompat_gpu.conflicts`, and the session gets the process config plus its own per-session
-fields.  Under ``install()`` the drop-in registers :attr:`~tfcompat_gpu._state.ProcessState.session_hook`
+:mod:`tfcompat_gpu.runtime.conflicts`, and the session gets the process config plus its own per-session
+fields.  Under ``install()`` the drop-in registers :attr:`~tfcompat_gpu.runtime.state.ProcessState.session_hook`
 and :func:`session` hands its request to it, so a session is prepared once.
 """
 
@@ -14,21 +14,22 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any
 
-from tfcompat_gpu import _proto, _tf
-from tfcompat_gpu._errors import GPUConfigError
-from tfcompat_gpu._options import OPTIONS, same_value
-from tfcompat_gpu._state import STATE, SessionRecord
-from tfcompat_gpu._where import user_frame
-from tfcompat_gpu.config import GPUConfig
-from tfcompat_gpu.configuring import apply_request, record
-from tfcompat_gpu.conflicts import (
+from tfcompat_gpu.errors import GPUConfigError
+from tfcompat_gpu.runtime.configuring import apply_request, record
+from tfcompat_gpu.runtime.conflicts import (
     Conflict,
     find_conflicts,
     get_conflict_policy,
     report_conflicts,
 )
-from tfcompat_gpu.devices import extend_device_list, gpu_device
-from tfcompat_gpu.planning import frozen
+from tfcompat_gpu.runtime.devices import extend_device_list, gpu_device
+from tfcompat_gpu.runtime.planning import frozen
+from tfcompat_gpu.runtime.state import STATE, SessionRecord
+from tfcompat_gpu.settings import proto as _proto
+from tfcompat_gpu.settings.config import GPUConfig
+from tfcompat_gpu.settings.options import OPTIONS, same_value
+from tfcompat_gpu.tfapi import _tf
+from tfcompat_gpu.utils.where import user_frame
 
 __all__ = ["SessionSetup", "as_request", "prepare_session", "session", "session_config"]
 
@@ -136,7 +137,7 @@ def prepare_session(config: Any, where: str, kind: str = "Session") -> SessionSe
     """Record a new session, check it against the process config, and return its setup.
 
     The first session of the process sets the process-wide fields nothing set before; later
-    ones are checked by :func:`~tfcompat_gpu.conflicts.report_conflicts`.  Under the
+    ones are checked by :func:`~tfcompat_gpu.runtime.conflicts.report_conflicts`.  Under the
     ``"remap"`` policy a session's own ``visible_device_list`` extends the process list instead
     of conflicting, and :attr:`SessionSetup.device` names where its graph belongs.  If the
     session is then not created, :meth:`SessionSetup.undo` puts everything back; if this

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from tfcompat_gpu.config import GPUConfig
+    from tfcompat_gpu.settings.config import GPUConfig
 
 __all__ = ["STATE", "ProcessState", "SessionRecord"]
 
@@ -37,7 +37,7 @@ class SessionRecord:
     def where(self) -> str:
         """``file:line`` in user code that created it (or ``"<unknown>"``)."""
         if isinstance(self._where, tuple):
-            from tfcompat_gpu._where import short_path
+            from tfcompat_gpu.utils.where import short_path
 
             self._where = f"{short_path(self._where[0])}:{self._where[1]}"
         return self._where

@@ -11,12 +11,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tfcompat_gpu import _tf
-from tfcompat_gpu._errors import TooLateError
-from tfcompat_gpu._options import OPTIONS_BY_NAME
-from tfcompat_gpu._state import STATE
-from tfcompat_gpu.config import GPUConfig
-from tfcompat_gpu.planning import Machine, Step, choose_gpus, plan, run_steps, setter_step
+from tfcompat_gpu.errors import TooLateError
+from tfcompat_gpu.runtime.planning import Machine, Step, choose_gpus, plan, run_steps, setter_step
+from tfcompat_gpu.runtime.state import STATE
+from tfcompat_gpu.settings.config import GPUConfig
+from tfcompat_gpu.settings.options import OPTIONS_BY_NAME
+from tfcompat_gpu.tfapi import _tf
 
 __all__ = ["configure_late"]
 

@@ -2,8 +2,8 @@
 
 Validation happens at construction, so an invalid value never reaches TensorFlow.  Reading a
 config from a ``ConfigProto``, the environment or a file only produces data; applying it to the
-process is the job of :mod:`tfcompat_gpu.configuring`.  Per-field checks and text parsing come
-from the options table (:mod:`tfcompat_gpu._options`).  Nothing here imports TensorFlow at
+process is the job of :mod:`tfcompat_gpu.runtime.configuring`.  Per-field checks and text parsing come
+from the options table (:mod:`tfcompat_gpu.settings.options`).  Nothing here imports TensorFlow at
 import time.
 """
 
@@ -17,8 +17,8 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from tfcompat_gpu._errors import GPUConfigError, GPUConfigWarning
-from tfcompat_gpu._kinds import (
+from tfcompat_gpu.errors import GPUConfigError, GPUConfigWarning
+from tfcompat_gpu.settings.kinds import (
     DeviceIds,
     FrozenDict,
     MemoryLimit,
@@ -26,7 +26,7 @@ from tfcompat_gpu._kinds import (
     fail,
     register_device_list_form,
 )
-from tfcompat_gpu._options import (
+from tfcompat_gpu.settings.options import (
     EXCLUSIVE,
     OPTIONS,
     OPTIONS_BY_NAME,
@@ -57,12 +57,12 @@ def _resolver(module: str, name: str) -> Callable[[str | None], Sequence[int]]:
 # NVML (_machine).
 register_device_list_form(
     "local_rank",
-    _resolver("tfcompat_gpu._launchers", "resolve_local_rank"),
+    _resolver("tfcompat_gpu.machine.launchers", "resolve_local_rank"),
     '"local_rank" (the GPU of this process\'s local rank) or "local_rank:K" (K GPUs per process)',
 )
 register_device_list_form(
     "auto",
-    _resolver("tfcompat_gpu._machine", "resolve_form"),
+    _resolver("tfcompat_gpu.machine.resolve", "resolve_form"),
     '"auto[:N]": the N GPUs with the most free memory (NVML)',
 )
 
@@ -106,7 +106,7 @@ class GPUConfig:
             raise fail("extra_proto", self.extra_proto, "serialized ConfigProto bytes")
         if self.extra_proto and "tensorflow" in sys.modules:
             # Checked here when TensorFlow is loaded anyway; otherwise where it is used.
-            from tfcompat_gpu import _proto
+            from tfcompat_gpu.settings import proto as _proto
 
             _proto.parse_extra(self.extra_proto)
         self._check_combinations()
@@ -199,7 +199,8 @@ class GPUConfig:
         """Dotted ConfigProto paths of the kept fields the facade does not model."""
         if not self.extra_proto:
             return {}
-        from tfcompat_gpu import _proto, _tf
+        from tfcompat_gpu.settings import proto as _proto
+        from tfcompat_gpu.tfapi import _tf
 
         return _tf.set_fields(_proto.parse_extra(self.extra_proto))
 
@@ -212,13 +213,13 @@ class GPUConfig:
         Fields the facade does not model (``graph_options``, ``allocator_type``, …) are kept in
         :attr:`extra_proto` and written back by :meth:`to_config_proto`.
         """
-        from tfcompat_gpu import _proto
+        from tfcompat_gpu.settings import proto as _proto
 
         return cls(**_proto.fields_from_proto(proto))
 
     def to_config_proto(self) -> Any:
         """A ``tf.compat.v1.ConfigProto`` carrying every set field, plus the kept extras."""
-        from tfcompat_gpu import _proto
+        from tfcompat_gpu.settings import proto as _proto
 
         return _proto.proto_from_config(self)
 
@@ -282,7 +283,7 @@ class GPUConfig:
         A ``.toml`` file (``pyproject.toml`` included) uses ``[tool.tfcompat-gpu]`` with the
         same keys, or a top-level ``[gpu]`` table.
         """
-        from tfcompat_gpu import _settings_files
+        from tfcompat_gpu.settings import files as _settings_files
 
         fields, where = _settings_files.read_fields(path)
         return _build(cls, fields, where)
@@ -301,6 +302,6 @@ def _build(cls: type[GPUConfig], fields: dict[str, Any], where: str) -> GPUConfi
 def _merge_extra(base: bytes, update: bytes) -> bytes:
     if not base:
         return update
-    from tfcompat_gpu import _proto
+    from tfcompat_gpu.settings import proto as _proto
 
     return _proto.merge_extra(base, update)

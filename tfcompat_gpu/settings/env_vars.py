@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 
-from tfcompat_gpu._options import OPTIONS
+from tfcompat_gpu.settings.options import OPTIONS
 
 __all__ = ["CONFLICT_POLICY_ENV", "GPU_ENV_VARS", "KNOWN_ENV_VARS", "legacy_keras_requested"]
 

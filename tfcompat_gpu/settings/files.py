@@ -17,10 +17,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tfcompat_gpu._errors import GPUConfigError
-from tfcompat_gpu._numbers import is_int
-from tfcompat_gpu._options import OPTIONS_BY_NAME, check_value, parse_text, resolve_key
-from tfcompat_gpu._shown import shown
+from tfcompat_gpu.errors import GPUConfigError
+from tfcompat_gpu.settings.options import OPTIONS_BY_NAME, check_value, parse_text, resolve_key
+from tfcompat_gpu.utils.numbers import is_int
+from tfcompat_gpu.utils.shown import shown
 
 __all__ = ["read_fields"]
 

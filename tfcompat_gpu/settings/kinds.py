@@ -3,7 +3,7 @@
 Each :class:`Kind` owns, for every option of its kind, the validation of a Python value (and
 its error text), the parsing of text (environment variables, INI and TOML files, command-line
 flags), TensorFlow's default and the plain form written to JSON.  The options table
-(:mod:`tfcompat_gpu._options`) gives every row one kind; :class:`~tfcompat_gpu.GPUConfig`, the
+(:mod:`tfcompat_gpu.settings.options`) gives every row one kind; :class:`~tfcompat_gpu.GPUConfig`, the
 readers, the conflict check, the lint and the codemod read values through it.
 
 ``visible_device_list`` has one parser, :func:`parse_device_list`, shared by the config, the
@@ -12,7 +12,7 @@ with :func:`register_device_list_form`.  Nothing here imports TensorFlow.
 
 Example::
 
-    >>> from tfcompat_gpu._kinds import parse_device_list
+    >>> from tfcompat_gpu.settings.kinds import parse_device_list
     >>> parse_device_list("1, 0")
     ((1, 0), None)
     >>> parse_device_list("0,,1")[1].reason
@@ -27,8 +27,8 @@ import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, ClassVar, NamedTuple, Union
 
-from tfcompat_gpu._errors import GPUConfigError
-from tfcompat_gpu._numbers import is_int, parse_float, parse_int
+from tfcompat_gpu.errors import GPUConfigError
+from tfcompat_gpu.utils.numbers import is_int, parse_float, parse_int
 
 __all__ = [
     "COUNT",

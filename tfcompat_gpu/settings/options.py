@@ -3,7 +3,7 @@
 Each row says where the option lives in a TF1 ``ConfigProto``, what TF2 call carries it, whether
 TensorFlow treats it as process-wide (first creator wins), whether it can still change once the
 runtime started, how exact the TF2 mapping is, and its value kind and TensorFlow default.  The
-kind (:mod:`tfcompat_gpu._kinds`) checks values and reads text; :class:`~tfcompat_gpu.GPUConfig`,
+kind (:mod:`tfcompat_gpu.settings.kinds`) checks values and reads text; :class:`~tfcompat_gpu.GPUConfig`,
 the readers, the proto conversion, the conflict check, the lint, the runner, the codemod and the
 README table read these rows, and the tests are parametrized over them.  Adding an option is one
 row here (plus one kind if its kind is new) and one field of ``GPUConfig``.
@@ -28,8 +28,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal, NamedTuple
 
-from tfcompat_gpu._errors import GPUConfigError
-from tfcompat_gpu._kinds import (
+from tfcompat_gpu.errors import GPUConfigError
+from tfcompat_gpu.settings.kinds import (
     COUNT,
     DEVICE_COUNT,
     DEVICE_IDS,
@@ -390,7 +390,7 @@ def fill_readme(text: str) -> str:
     return f"{head}{start}\n{markdown_table()}\n{end}{tail}"
 
 
-if __name__ == "__main__":  # python -m tfcompat_gpu._options README.md
+if __name__ == "__main__":  # python -m tfcompat_gpu.settings.options README.md
     import sys
     from pathlib import Path
 

@@ -4,7 +4,7 @@ Scalar options sit at their row's ``proto_path``; ``device_count`` is a map and
 ``memory_limit_mb`` becomes ``gpu_options.experimental.virtual_devices`` (one entry per visible
 GPU).  Everything a ``ConfigProto`` holds that no row models is kept as serialized bytes
 (``GPUConfig.extra_proto``) and written back.  TensorFlow's proto classes come from
-:mod:`tfcompat_gpu._tf`, which knows nothing of ``GPUConfig``.
+:mod:`tfcompat_gpu.tfapi._tf`, which knows nothing of ``GPUConfig``.
 """
 
 from __future__ import annotations
@@ -12,13 +12,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from tfcompat_gpu import _tf
-from tfcompat_gpu._errors import GPUConfigError
-from tfcompat_gpu._kinds import MemoryLimits, parse_device_list
-from tfcompat_gpu._options import OPTIONS, Option
+from tfcompat_gpu.errors import GPUConfigError
+from tfcompat_gpu.settings.kinds import MemoryLimits, parse_device_list
+from tfcompat_gpu.settings.options import OPTIONS, Option
+from tfcompat_gpu.tfapi import _tf
 
 if TYPE_CHECKING:
-    from tfcompat_gpu.config import GPUConfig
+    from tfcompat_gpu.settings.config import GPUConfig
 
 __all__ = [
     "fields_from_proto",

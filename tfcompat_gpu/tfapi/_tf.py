@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from types import ModuleType, SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
-from tfcompat_gpu._errors import GPUConfigError
+from tfcompat_gpu.errors import GPUConfigError
 
 if TYPE_CHECKING:
     from packaging.version import Version

@@ -1,6 +1,6 @@
 """Legacy multi-GPU names and their TF2 successors: one table for the lint and the codemod.
 
-Neither imports TensorFlow; the drop-in (:mod:`tfcompat_gpu.patching._contrib`) provides the same
+Neither imports TensorFlow; the drop-in (:mod:`tfcompat_gpu.dropin._contrib`) provides the same
 names at run time.
 """
 

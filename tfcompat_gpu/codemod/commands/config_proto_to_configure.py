@@ -23,7 +23,6 @@ from libcst.metadata import (
     ScopeProvider,
 )
 
-from tfcompat_gpu._options import option_for_proto_path
 from tfcompat_gpu.codemod import _emit_facade
 from tfcompat_gpu.codemod._base import MigrationCommand
 from tfcompat_gpu.codemod._dataflow import CannotFollow, Dataflow, JumpFinder
@@ -56,6 +55,7 @@ from tfcompat_gpu.codemod._proto_fields import (
     classify,
     optimizer_code,
 )
+from tfcompat_gpu.settings.options import option_for_proto_path
 
 __all__ = ["ConfigProtoToConfigureCommand"]
 
@@ -570,7 +570,8 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
         function = self.parent(block) if isinstance(block, cst.IndentedBlock) else None
         if not isinstance(function, cst.FunctionDef):
             raise CannotFollow(
-                "it is returned from somewhere else than a function body", "return outside a function"
+                "it is returned from somewhere else than a function body",
+                "return outside a function",
             )
         self._factories.add(function)
         if config.factory is not None:
@@ -620,7 +621,9 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
                     f"{function.name.value}() is used on line {self.line_of(name)} otherwise "
                     "than as the config of a tf.Session",
                     "factory "
-                    + self._use_construct(call if isinstance(call, cst.Call) else name, "other use"),
+                    + self._use_construct(
+                        call if isinstance(call, cst.Call) else name, "other use"
+                    ),
                 )
             config.sinks.append(sink)
         if not calls and self.target != "facade":
@@ -698,7 +701,8 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
         target = self._flow.definition(name)
         if target is None:
             raise CannotFollow(
-                f"{name.value} is assigned where the migration cannot follow it", "untraced GPUOptions"
+                f"{name.value} is assigned where the migration cannot follow it",
+                "untraced GPUOptions",
             )
         value = self._flow.assigned_value(target)
         if (
@@ -707,7 +711,8 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
             or GPU_OPTIONS not in self._kinds.get(value, set())
         ):
             raise CannotFollow(
-                f"{name.value} is not a GPUOptions built where it can be read", "untraced GPUOptions"
+                f"{name.value} is not a GPUOptions built where it can be read",
+                "untraced GPUOptions",
             )
         assigned = self._flow.assigned_name(value)
         assert assigned is not None
@@ -853,11 +858,7 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
                 config.conditional.setdefault(under, {})[key] = value
         if counts:
             base = config.settings.get("device_count")
-            items = (
-                [self.code_of(e) for e in base.elements]
-                if isinstance(base, cst.Dict)
-                else []
-            )
+            items = [self.code_of(e) for e in base.elements] if isinstance(base, cst.Dict) else []
             config.settings["device_count"] = cst.parse_expression(
                 "{" + ", ".join([*items, *counts]) + "}"
             )
@@ -962,7 +963,9 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
             plan.replace_anchor.add(anchor)
         plan.calls.update(calls)
         gone = sorted(remove | ({anchor} if config.anchor_replaced else set()), key=self.line_of)
-        plan.comments[anchor] = self._comments(gone, [sink for sink in calls if sink in config.sinks])
+        plan.comments[anchor] = self._comments(
+            gone, [sink for sink in calls if sink in config.sinks]
+        )
         self._migrated = True
         if self.target == "facade" and (
             new
@@ -971,7 +974,9 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
         ):
             self._needs_facade = True
 
-    def _plan_conditional(self, config: _Config) -> dict[cst.BaseStatement, list[cst.BaseStatement]]:
+    def _plan_conditional(
+        self, config: _Config
+    ) -> dict[cst.BaseStatement, list[cst.BaseStatement]]:
         """The ``configure()`` code that replaces each setting made under an ``if``.
 
         ``configure()`` merges successive calls, so the settings made under a condition become

@@ -6,9 +6,9 @@ from typing import ClassVar
 
 import libcst as cst
 
-from tfcompat_gpu._multigpu_names import CONTRIB_DISTRIBUTE
 from tfcompat_gpu.codemod._base import MigrationCommand
 from tfcompat_gpu.codemod._names import prefix_for
+from tfcompat_gpu.tfapi.multigpu_names import CONTRIB_DISTRIBUTE
 
 __all__ = ["ContribDistributeCommand"]
 

@@ -12,10 +12,10 @@ from typing import ClassVar
 
 import libcst as cst
 
-from tfcompat_gpu._multigpu_names import DISCOVERY_CALLS
 from tfcompat_gpu.codemod._base import MigrationCommand
 from tfcompat_gpu.codemod._imports import need_import, schedule_removal_by_node
 from tfcompat_gpu.codemod._names import tf_root_alias
+from tfcompat_gpu.tfapi.multigpu_names import DISCOVERY_CALLS
 
 __all__ = ["GpuDiscoveryCommand"]
 

@@ -19,8 +19,8 @@ from typing import ClassVar
 
 import libcst as cst
 
-from tfcompat_gpu._tf1_tables import GENERATOR_METHODS
 from tfcompat_gpu.codemod._base import MigrationCommand
+from tfcompat_gpu.tfapi.tf1_names import GENERATOR_METHODS
 
 __all__ = ["KerasGeneratorMethodsCommand"]
 

@@ -7,10 +7,10 @@ from typing import ClassVar
 import libcst as cst
 from libcst.metadata import ProviderT, ScopeProvider
 
-from tfcompat_gpu._tfnames import DEPRECATED_NAMES
 from tfcompat_gpu.codemod._base import MigrationCommand
 from tfcompat_gpu.codemod._names import prefix_for
 from tfcompat_gpu.codemod._triage import RENAME_PRECHECK
+from tfcompat_gpu.tfapi.names import DEPRECATED_NAMES
 
 __all__ = ["RENAMES", "RenameDeprecatedConfigCommand"]
 

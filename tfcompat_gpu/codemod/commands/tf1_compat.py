@@ -17,9 +17,9 @@ from typing import ClassVar
 
 import libcst as cst
 
-from tfcompat_gpu._tf1_tables import TF1_ONLY, TF1_ONLY_IN
 from tfcompat_gpu.codemod._base import MigrationCommand
 from tfcompat_gpu.codemod._names import dotted
+from tfcompat_gpu.tfapi.tf1_names import TF1_ONLY, TF1_ONLY_IN
 
 __all__ = ["EAGER_SAFE", "Tf1CompatCommand"]
 

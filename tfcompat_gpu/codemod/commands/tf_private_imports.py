@@ -27,9 +27,9 @@ from typing import ClassVar
 
 import libcst as cst
 
-from tfcompat_gpu._tf1_tables import KERAS_LAYERS, KERAS_MODELS, KERAS_UTILS
 from tfcompat_gpu.codemod._base import MigrationCommand
 from tfcompat_gpu.codemod._names import dotted
+from tfcompat_gpu.tfapi.tf1_names import KERAS_LAYERS, KERAS_MODELS, KERAS_UTILS
 
 __all__ = ["CONFIG_PB2_NAMES", "SESSION_MODULES", "TfPrivateImportsCommand"]
 

@@ -22,12 +22,12 @@ _STRATEGIES = (
     _D + "experimental.MultiWorkerMirroredStrategy",
     _D + "experimental.CentralStorageStrategy",
     "tfcompat_gpu.strategy",
-    "tfcompat_gpu.distribute.strategy",
+    "tfcompat_gpu.runtime.distribute.strategy",
 )
 _WITH_DEVICES = (
     _D + "MirroredStrategy",
     "tfcompat_gpu.strategy",
-    "tfcompat_gpu.distribute.strategy",
+    "tfcompat_gpu.runtime.distribute.strategy",
 )
 _C = "tensorflow.config."
 # The GPU settings a strategy freezes (the visible list, growth, virtual devices).
@@ -38,8 +38,8 @@ _GPU_SETTERS = (
     _C + "set_visible_devices",
     _C + "experimental.set_visible_devices",
 )
-_CONFIGURE = ("tfcompat_gpu.configure", "tfcompat_gpu.configuring.configure")
-_GPU_CONFIG = ("tfcompat_gpu.GPUConfig", "tfcompat_gpu.config.GPUConfig")
+_CONFIGURE = ("tfcompat_gpu.configure", "tfcompat_gpu.runtime.configuring.configure")
+_GPU_CONFIG = ("tfcompat_gpu.GPUConfig", "tfcompat_gpu.settings.config.GPUConfig")
 _GPU_NAME = re.compile(
     r"(?i)^(?:/job:[^/]+(?:/replica:\d+)?(?:/task:\d+)?)?/?(?:device:)?gpu:(\d+)$"
 )

@@ -1,14 +1,18 @@
 """Keras 2 and TensorFlow 1 API that Keras 3 / TensorFlow 2 reject: TFG036-TFG041.
 
 Each rule finds what one rewrite of ``tfcompat-gpu migrate`` fixes (``codemod/commands/
-keras_*.py``, ``tf1_compat.py``), from the same tables (:mod:`tfcompat_gpu._tf1_tables`).
+keras_*.py``, ``tf1_compat.py``), from the same tables (:mod:`tfcompat_gpu.tfapi.tf1_names`).
 """
 
 from __future__ import annotations
 
 import ast
 
-from tfcompat_gpu._tf1_tables import (
+from tfcompat_gpu.lint.context import FileContext
+from tfcompat_gpu.lint.dispatch import on_call, on_end, on_node, on_ref
+from tfcompat_gpu.lint.rules.legacy import legacy_replacement
+from tfcompat_gpu.lint.tfapi import canonical
+from tfcompat_gpu.tfapi.tf1_names import (
     GENERATOR_METHODS,
     KERAS_MOVED_MODULES,
     OPTIMIZER_ALIASES,
@@ -17,10 +21,6 @@ from tfcompat_gpu._tf1_tables import (
     TF1_ONLY,
     TF1_ONLY_IN,
 )
-from tfcompat_gpu.lint.context import FileContext
-from tfcompat_gpu.lint.dispatch import on_call, on_end, on_node, on_ref
-from tfcompat_gpu.lint.rules.legacy import legacy_replacement
-from tfcompat_gpu.lint.tfapi import canonical
 
 __all__: list[str] = []
 

@@ -6,16 +6,16 @@ from __future__ import annotations
 
 import ast
 
-from tfcompat_gpu._multigpu_names import (
+from tfcompat_gpu.lint.context import FileContext
+from tfcompat_gpu.lint.dispatch import on_call, on_end, on_node, on_ref
+from tfcompat_gpu.lint.tfapi import SESSIONS, canonical, display
+from tfcompat_gpu.tfapi.multigpu_names import (
     CONTRIB_DISTRIBUTE,
     DISCOVERY_CALLS,
     HOROVOD_GLOBAL,
     MULTI_GPU_MODEL,
     MULTI_GPU_MODULES,
 )
-from tfcompat_gpu.lint.context import FileContext
-from tfcompat_gpu.lint.dispatch import on_call, on_end, on_node, on_ref
-from tfcompat_gpu.lint.tfapi import SESSIONS, canonical, display
 
 __all__: list[str] = []
 
