@@ -17,26 +17,12 @@ from types import ModuleType
 from typing import Any
 
 from tfcompat_gpu.dropin._legacy_keras import OPTIMIZERS
+from tfcompat_gpu.dropin._moves import KERAS_BACKENDS, Move
 from tfcompat_gpu.runtime.state import STATE
 
-__all__ = ["MOVES", "Move", "install", "is_installed", "uninstall"]
+__all__ = ["KERAS_BACKENDS", "MOVES", "Move", "install", "is_installed", "uninstall"]
 
 _MISSING: Any = object()
-
-
-@dataclass(frozen=True)
-class Move:
-    """One attribute the drop-in sets when ``module`` is imported."""
-
-    module: str
-    """Module whose import triggers the move."""
-    target: str
-    """Dotted attribute path inside ``module`` (``"BaseSession.__init__"``, ``"Session"``)."""
-    make: Callable[[ModuleType, Any], Any]
-    """``(module, current value or _MISSING) -> new value``."""
-    only_if_missing: bool
-    """Leave the attribute alone when it exists (the real one wins)."""
-    why: str
 
 
 def _v1(name: str) -> Callable[[ModuleType, Any], Any]:
@@ -71,22 +57,6 @@ def _keras_function(name: str) -> Callable[[ModuleType, Any], Any]:
 
     make.__name__ = f"keras_{name}"
     return make
-
-
-# Where each Keras flavour keeps a ``backend`` namespace that legacy code reaches:
-# Keras 3 (``keras.backend``, ``tf.keras.backend`` = ``tf.compat.v1.keras.backend``), Keras 2 of
-# TF <= 2.15 (``keras.backend``, ``tf.keras.backend``, ``tf.compat.v1.keras.backend``) and
-# tf_keras (``tf_keras.backend`` and its v1/v2 API modules).  The real functions win where
-# they exist (the v1 API modules); the others get ones that delegate or emulate.
-KERAS_BACKENDS: tuple[str, ...] = (
-    "keras.backend",
-    "keras._tf_keras.keras.backend",
-    "keras.api._v2.keras.backend",
-    "keras.api._v1.keras.backend",
-    "tf_keras.backend",
-    "tf_keras.api._v2.keras.backend",
-    "tf_keras.api._v1.keras.backend",
-)
 
 
 def _tensorflow_backend(module: ModuleType, current: Any) -> Any:

@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from tfcompat_gpu.dropin._install import KERAS_BACKENDS, Move
+from tfcompat_gpu.dropin._moves import KERAS_BACKENDS, Move
 
 if TYPE_CHECKING:
     from importlib.abc import Loader as _LoaderBase

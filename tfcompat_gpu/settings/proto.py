@@ -10,23 +10,38 @@ GPU).  Everything a ``ConfigProto`` holds that no row models is kept as serializ
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from tfcompat_gpu.errors import GPUConfigError
-from tfcompat_gpu.settings.kinds import MemoryLimits, parse_device_list
+from tfcompat_gpu.settings.kinds import MemoryLimit, MemoryLimits, parse_device_list
 from tfcompat_gpu.settings.options import OPTIONS, Option
 from tfcompat_gpu.tfapi import _tf
 
-if TYPE_CHECKING:
-    from tfcompat_gpu.settings.config import GPUConfig
-
 __all__ = [
+    "Fields",
     "fields_from_proto",
     "merge_extra",
     "parse_extra",
     "proto_from_config",
     "write_fields",
 ]
+
+
+class Fields(Protocol):
+    """What the writers read of a config: a :class:`~tfcompat_gpu.settings.config.GPUConfig`.
+
+    Named here as a protocol so that this module, which ``GPUConfig`` imports, does not import
+    ``GPUConfig`` back; every option of the table is read by name with ``getattr``.
+    """
+
+    @property
+    def extra_proto(self) -> bytes: ...
+
+    @property
+    def memory_limit_mb(self) -> MemoryLimit | None: ...
+
+    @property
+    def visible_ids(self) -> tuple[int, ...] | None: ...
 
 
 _SPLIT: dict[str, tuple[tuple[str, ...], str]] = {}
@@ -126,7 +141,7 @@ def _read_virtual_devices(rest: Any, visible: str) -> Any:
     return per_gpu or None
 
 
-def write_fields(proto: Any, cfg: GPUConfig, options: Iterable[Option]) -> None:
+def write_fields(proto: Any, cfg: Fields, options: Iterable[Option]) -> None:
     """Write the fields of ``options`` that ``cfg`` sets into ``proto`` (not virtual devices).
 
     Explicit ``False`` / ``0`` values are written too (a proto merge would skip them).
@@ -144,7 +159,7 @@ def write_fields(proto: Any, cfg: GPUConfig, options: Iterable[Option]) -> None:
             raise AssertionError(f"{option.name} needs the GPU count: use proto_from_config")
 
 
-def proto_from_config(cfg: GPUConfig, num_gpus: int | None = None) -> Any:
+def proto_from_config(cfg: Fields, num_gpus: int | None = None) -> Any:
     """A ConfigProto with every set field of ``cfg`` plus its kept extras.
 
     Virtual devices need one entry per visible GPU: with no ``visible_device_list`` the count

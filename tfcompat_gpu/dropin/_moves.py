@@ -1,0 +1,45 @@
+"""What a drop-in move is, and where Keras keeps the ``backend`` namespaces legacy code reaches.
+
+Shared by the table of :mod:`tfcompat_gpu.dropin._install` and the legacy multi-GPU moves of
+:mod:`tfcompat_gpu.dropin._legacy_gpu`, which ``_install`` appends to its table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any
+
+__all__ = ["KERAS_BACKENDS", "Move"]
+
+
+@dataclass(frozen=True)
+class Move:
+    """One attribute the drop-in sets when ``module`` is imported."""
+
+    module: str
+    """Module whose import triggers the move."""
+    target: str
+    """Dotted attribute path inside ``module`` (``"BaseSession.__init__"``, ``"Session"``)."""
+    make: Callable[[ModuleType, Any], Any]
+    """``(module, current value or _MISSING) -> new value``."""
+    only_if_missing: bool
+    """Leave the attribute alone when it exists (the real one wins)."""
+    why: str
+
+
+# Where each Keras flavour keeps a ``backend`` namespace that legacy code reaches:
+# Keras 3 (``keras.backend``, ``tf.keras.backend`` = ``tf.compat.v1.keras.backend``), Keras 2 of
+# TF <= 2.15 (``keras.backend``, ``tf.keras.backend``, ``tf.compat.v1.keras.backend``) and
+# tf_keras (``tf_keras.backend`` and its v1/v2 API modules).  The real functions win where
+# they exist (the v1 API modules); the others get ones that delegate or emulate.
+KERAS_BACKENDS: tuple[str, ...] = (
+    "keras.backend",
+    "keras._tf_keras.keras.backend",
+    "keras.api._v2.keras.backend",
+    "keras.api._v1.keras.backend",
+    "tf_keras.backend",
+    "tf_keras.api._v2.keras.backend",
+    "tf_keras.api._v1.keras.backend",
+)
