@@ -8,7 +8,7 @@ from typing import Any
 
 from tfcompat_gpu.lint.flow import Flow
 from tfcompat_gpu.lint.registry import RULES_BY_CODE, Severity
-from tfcompat_gpu.lint.tfapi import CONFIG_FIELDS, TRACKED_ROOTS, for_target
+from tfcompat_gpu.lint.tfcalls import CONFIG_FIELDS, TRACKED_ROOTS, for_target
 
 __all__ = [
     "EVENTS_KEPT",

@@ -27,7 +27,7 @@ from tfcompat_gpu.lint.dispatch import (
     REF_HANDLERS,
 )
 from tfcompat_gpu.lint.rules import configproto
-from tfcompat_gpu.lint.tfapi import TRACKED_ROOTS
+from tfcompat_gpu.lint.tfcalls import TRACKED_ROOTS
 
 __all__ = [
     "COMMON_ROOTS",

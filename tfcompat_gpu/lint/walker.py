@@ -29,7 +29,7 @@ from tfcompat_gpu.lint.dispatch import (
     NODE_HANDLERS,
     REF_HANDLERS,
 )
-from tfcompat_gpu.lint.tfapi import (
+from tfcompat_gpu.lint.tfcalls import (
     DISABLES,
     ENUMERATES,
     NOTHING,

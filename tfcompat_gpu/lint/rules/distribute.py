@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from tfcompat_gpu.lint.context import FileContext
 from tfcompat_gpu.lint.dispatch import on_call, on_end, on_node
-from tfcompat_gpu.lint.tfapi import display
+from tfcompat_gpu.lint.tfcalls import display
 from tfcompat_gpu.lint.values import cuda_visible_count, parse_visible_device_list
 
 __all__: list[str] = []

@@ -6,7 +6,7 @@ import ast
 
 from tfcompat_gpu.lint.context import FileContext
 from tfcompat_gpu.lint.dispatch import on_node, on_ref
-from tfcompat_gpu.lint.tfapi import display
+from tfcompat_gpu.lint.tfcalls import display
 
 __all__ = ["legacy_replacement"]
 

@@ -11,7 +11,7 @@ import ast
 from tfcompat_gpu.lint.context import FileContext
 from tfcompat_gpu.lint.dispatch import on_call, on_end, on_node, on_ref
 from tfcompat_gpu.lint.rules.legacy import legacy_replacement
-from tfcompat_gpu.lint.tfapi import canonical
+from tfcompat_gpu.lint.tfcalls import canonical
 from tfcompat_gpu.tfapi.tf1_names import (
     GENERATOR_METHODS,
     KERAS_MOVED_MODULES,

@@ -8,7 +8,7 @@ import ast
 
 from tfcompat_gpu.lint.context import FileContext
 from tfcompat_gpu.lint.dispatch import on_call, on_end, on_node, on_ref
-from tfcompat_gpu.lint.tfapi import SESSIONS, canonical, display
+from tfcompat_gpu.lint.tfcalls import SESSIONS, canonical, display
 from tfcompat_gpu.tfapi.multigpu_names import (
     CONTRIB_DISTRIBUTE,
     DISCOVERY_CALLS,

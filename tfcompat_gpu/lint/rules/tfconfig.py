@@ -10,7 +10,7 @@ from tfcompat_gpu.lint.context import FileContext, expr_key
 from tfcompat_gpu.lint.dispatch import on_call, on_end, on_node, on_ref
 from tfcompat_gpu.lint.registry import TF2_CALLS
 from tfcompat_gpu.lint.rules.env import is_env_value
-from tfcompat_gpu.lint.tfapi import canonical, display
+from tfcompat_gpu.lint.tfcalls import canonical, display
 from tfcompat_gpu.tfapi.names import DEPRECATED_NAMES
 
 __all__: list[str] = []
