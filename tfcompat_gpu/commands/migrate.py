@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Optional, TextIO
 
 from tfcompat_gpu.codemod._io import split_lines
 from tfcompat_gpu.codemod._stack import KERAS_MAJORS
+from tfcompat_gpu.utils.words import plural
 
 if TYPE_CHECKING:
     from multiprocessing.context import BaseContext
@@ -502,8 +503,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         # what is left to do by hand, after the per-file lines
         what = "changed" if mode == "write" else "to change (diff above)"
         print(
-            f"tfcompat-gpu migrate: {changed} of {total} file(s) {what}, "
-            f"{warnings} warning(s) left to review by hand",
+            f"tfcompat-gpu migrate: {changed} of {plural(total, 'file')} {what}, "
+            f"{plural(warnings, 'warning')} left to review by hand",
             file=stderr,
         )
     return 1 if failed or (options.check and changed) else 0

@@ -27,6 +27,7 @@ from tfcompat_gpu.errors import GPUConfigError
 from tfcompat_gpu.machine.inventory import MB, Inventory, inventory, parse_auto, pick, with_visible
 from tfcompat_gpu.machine.nvml import GPUReading, Readings
 from tfcompat_gpu.utils.numbers import REAL_TEXT, parse_int, share_mb
+from tfcompat_gpu.utils.words import plural
 
 __all__ = ["main", "make_plan", "render"]
 
@@ -369,7 +370,7 @@ def _landing(parsed: dict[str, Any], logical: list[dict[str, Any]], soft: bool) 
             "spec": spec,
             "lands": None,
             "error": f"InvalidArgumentError at the first op: cannot satisfy device "
-            f"'{spec}' ({len(logical)} logical GPU(s), soft placement off)",
+            f"'{spec}' ({plural(len(logical), 'logical GPU')}, soft placement off)",
         }
     if kind in ("CPU", ""):
         return {"spec": spec, "lands": f"/device:CPU:{index}", "error": None}
@@ -410,14 +411,10 @@ def render(plan: dict[str, Any]) -> str:
     m = plan["machine"]
     cvd = m["cuda_visible_devices"]
     lines = [
-        f"Machine: {m['gpus']} GPU(s) ({m['source']}); CUDA_DEVICE_ORDER={m['cuda_device_order']}"
+        f"Machine: {plural(m['gpus'], 'GPU')} ({m['source']}); "
+        f"CUDA_DEVICE_ORDER={m['cuda_device_order']}"
         + ("" if m["order_exact"] else " (CUDA numbers estimated)")
-        + f"; CUDA_VISIBLE_DEVICES={cvd!r}"
-        if cvd is not None
-        else f"Machine: {m['gpus']} GPU(s) ({m['source']}); CUDA_DEVICE_ORDER="
-        f"{m['cuda_device_order']}"
-        + ("" if m["order_exact"] else " (CUDA numbers estimated)")
-        + "; CUDA_VISIBLE_DEVICES unset",
+        + ("; CUDA_VISIBLE_DEVICES unset" if cvd is None else f"; CUDA_VISIBLE_DEVICES={cvd!r}"),
         "Settings: "
         + (", ".join(f"{k}={v!r}" for k, v in plan["settings"].items()) or "none (defaults)"),
     ]
