@@ -18,11 +18,8 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tfcompat_gpu.commands._settings_flags import (
-    ExitTwoParser,
-    add_settings_arguments,
-    fields_from_flags,
-)
+from tfcompat_gpu.commands import _voice
+from tfcompat_gpu.commands._settings_flags import add_settings_arguments, fields_from_flags
 from tfcompat_gpu.errors import GPUConfigError
 from tfcompat_gpu.machine.inventory import MB, Inventory, inventory, parse_auto, pick, with_visible
 from tfcompat_gpu.machine.nvml import GPUReading, Readings
@@ -31,7 +28,7 @@ from tfcompat_gpu.utils.words import plural
 
 __all__ = ["main", "make_plan", "render"]
 
-_PROG = "tfcompat-gpu plan"
+_PROG = _voice.prog("plan")
 _SIZE = re.compile(rf"({REAL_TEXT})\s*(|m|mb|mib|g|gb|gib|t|tb|tib)\Z", re.IGNORECASE)
 _FLAG_OF = {
     "allow_growth": "--allow-growth",
@@ -40,8 +37,8 @@ _FLAG_OF = {
 }
 
 
-def _parser() -> ExitTwoParser:
-    parser = ExitTwoParser(
+def _parser() -> _voice.Parser:
+    parser = _voice.Parser(
         prog=_PROG,
         description="Print the device map GPU settings give, without starting TensorFlow here: "
         "physical GPU -> TensorFlow physical device -> logical devices.",
@@ -486,8 +483,10 @@ def render(plan: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+@_voice.returns_status
 def main(argv: Sequence[str]) -> int:
-    """``tfcompat-gpu plan``; ``argv`` starts with ``"plan"``.  Returns the exit status.
+    """``tfcompat-gpu plan``; ``argv`` starts with ``"plan"``.  Returns the exit status: 1 when
+    the settings fail (the plan says why), 2 for a usage or input error.
 
     Example::
 
@@ -518,11 +517,10 @@ def main(argv: Sequence[str]) -> int:
                 )
         plan = make_plan(fields, machine, ns.device or ("/gpu:0", "/gpu:1"), environ)
     except GPUConfigError as exc:
-        print(f"{_PROG}: error: {exc}", file=sys.stderr)
-        return 2
+        return _voice.error("plan", str(exc))
     plan["notes"] = list(dict.fromkeys([*plan["notes"], *notes]))
     if ns.format == "json":
         print(json.dumps(plan, indent=2))
     else:
         print(render(plan))
-    return 1 if plan["errors"] else 0
+    return _voice.FINDINGS if plan["errors"] else _voice.OK
