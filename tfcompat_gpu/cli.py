@@ -1,7 +1,8 @@
 """The ``tfcompat-gpu`` command: one entry point, one module per subcommand.
 
 Each subcommand lives in its own module and exposes ``main(argv) -> int``; this module only
-dispatches, so ``tfcompat-gpu check`` never pays for importing the runner or LibCST.
+dispatches, so ``tfcompat-gpu check`` never pays for importing the runner or LibCST.  How the
+commands speak (message prefix, exit statuses, streams) is :mod:`tfcompat_gpu.commands._voice`.
 """
 
 from __future__ import annotations
@@ -10,6 +11,8 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
+
+from tfcompat_gpu.commands import _voice
 
 __all__ = ["main"]
 
@@ -39,9 +42,12 @@ def _usage() -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``tfcompat-gpu``; returns the exit status."""
     args = list(sys.argv[1:] if argv is None else argv)
-    if not args or args[0] in ("-h", "--help", "help"):
+    if args and args[0] in ("-h", "--help", "help"):
         print(_usage())
-        return 0 if args else 2
+        return _voice.OK
+    if not args:
+        print(_usage(), file=sys.stderr)
+        return _voice.error("", "the following arguments are required: COMMAND")
     if args[0] == "--version":
         from tfcompat_gpu import __version__
 
@@ -49,8 +55,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     name, rest = args[0], args[1:]
     if name not in _COMMANDS:
-        print(f"tfcompat-gpu: unknown command {name!r}\n\n{_usage()}", file=sys.stderr)
-        return 2
+        print(_usage(), file=sys.stderr)
+        return _voice.error("", f"unknown command {name!r}")
     module = importlib.import_module(_COMMANDS[name][0])
     try:
         status: int = module.main([name, *rest])

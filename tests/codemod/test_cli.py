@@ -223,7 +223,7 @@ def test_summary_line_counts_changed_files_and_warnings(
     err = capsys.readouterr().err
     # train.py, odd.py (TF1 session kept: compat.v1) and keras2.py; clean.py untouched
     assert err.splitlines()[-1] == (
-        "tfcompat-gpu migrate: 3 of 4 file(s) changed, 2 warning(s) left to review by hand"
+        "tfcompat-gpu migrate: 3 of 4 files changed, 2 warnings left to review by hand"
     )
     assert (project / "keras2.py").read_text() == (
         "from keras.optimizers import SGD\nopt = SGD(learning_rate=0.1)\nmodel.fit(gen)\n"
@@ -235,4 +235,4 @@ def test_gpu_only_leaves_the_keras_api(project: Path, capsys: pytest.CaptureFixt
     assert main(["migrate", "--write", "--gpu-only", str(project)]) == 0
     assert (project / "keras2.py").read_text() == KERAS2
     assert (project / "pkg" / "odd.py").read_text() == LEFT_ALONE
-    assert "1 of 4 file(s) changed" in capsys.readouterr().err
+    assert "1 of 4 files changed" in capsys.readouterr().err

@@ -93,7 +93,7 @@ def test_migrated_scripts_run_with_plain_python(tmp_path: Path) -> None:
     shutil.copytree(SCRIPTS, copy)
     migrated = migrate_cli("--write", str(copy))
     assert migrated.returncode == 0, migrated.stderr
-    assert f"{len(NAMES)} of {len(NAMES)} file(s) changed" in migrated.stderr
+    assert f"{len(NAMES)} of {len(NAMES)} files changed" in migrated.stderr
     names = [n for n in NAMES if n not in NEEDS_TF_KERAS or importlib.util.find_spec("tf_keras")]
     with ThreadPoolExecutor(max_workers=2) as pool:
         results = dict(pool.map(_run, [copy / name for name in names]))

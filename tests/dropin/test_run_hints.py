@@ -183,9 +183,9 @@ def test_missing_tensorboard_gets_its_install_command(tmp_path):
     lines = run.err.rstrip("\n").splitlines()
     before = [line for line in lines if "needs tensorboard" in line]
     assert before == [
-        "tfcompat-gpu run: this script needs tensorboard (TensorBoard callback, line 2), which "
-        'TensorFlow no longer installs: pip install tensorboard (or pip install "tfcompat-gpu'
-        '[legacy-keras]")'
+        "tfcompat-gpu run: warning: this script needs tensorboard (TensorBoard callback, line 2), "
+        "which TensorFlow no longer installs: pip install tensorboard (or pip install "
+        '"tfcompat-gpu[legacy-keras]")'
     ]
     assert lines.index(before[0]) < lines.index("Traceback (most recent call last):")
     assert lines[-1] == (

@@ -43,7 +43,7 @@ def test_exit_1_with_findings_and_text_lines(
     assert status == 1
     first = out.splitlines()[0]
     assert first.startswith(f"{tree / 'bad.py'}:2:12: TFG003 ")
-    assert "Found 2 problems in 3 file(s)." in out
+    assert "Found 2 problems in 3 files." in out
 
 
 @pytest.mark.parametrize(

@@ -8,12 +8,11 @@ reads the flags' fields back; the values are parsed like the ``TFCOMPAT_GPU_*`` 
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import Any
 
 from tfcompat_gpu.settings.options import parse_text
 
-__all__ = ["VALUE_FLAGS", "ExitTwoParser", "add_settings_arguments", "fields_from_flags"]
+__all__ = ["VALUE_FLAGS", "add_settings_arguments", "fields_from_flags"]
 
 # flag -> (GPUConfig field, metavar, help)
 VALUE_FLAGS: dict[str, tuple[str, str, str]] = {
@@ -31,15 +30,6 @@ VALUE_FLAGS: dict[str, tuple[str, str, str]] = {
     "--intra-op-threads": ("intra_op_parallelism_threads", "N", "threads inside one op"),
     "--inter-op-threads": ("inter_op_parallelism_threads", "N", "ops run in parallel"),
 }
-
-
-class ExitTwoParser(argparse.ArgumentParser):
-    """A parser whose usage errors print ``PROG: error: ...`` and exit 2, never a traceback."""
-
-    def error(self, message: str) -> Any:
-        self.print_usage(sys.stderr)
-        print(f"{self.prog}: error: {message}", file=sys.stderr)
-        raise SystemExit(2)
 
 
 def add_settings_arguments(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:

@@ -1,4 +1,5 @@
-"""``tfcompat-gpu check | rules | explain``: exit 0 when clean, 1 with findings, 2 on errors."""
+"""``tfcompat-gpu check | rules | explain``: exit 0 when clean, 1 with findings, 2 on errors
+(a usage error, a path that does not exist, a bad configuration, an internal error)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,9 @@ import os
 import sys
 from collections.abc import Sequence
 
+from tfcompat_gpu.commands import _voice
 from tfcompat_gpu.lint.registry import RULES, RULES_BY_CODE, RULES_BY_NAME
+from tfcompat_gpu.utils.shown import shown
 
 __all__ = ["main"]
 
@@ -16,19 +19,9 @@ def _codes(value: str) -> list[str]:
     return [part.strip().upper() for part in value.split(",") if part.strip()]
 
 
-class _UsageError(Exception):
-    pass
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # type: ignore[override]
-        # argparse exits with 2 itself; raising keeps main() the one place that decides.
-        raise _UsageError(f"{self.prog}: {message}")
-
-
 def _check_parser() -> argparse.ArgumentParser:
-    parser = _Parser(
-        prog="tfcompat-gpu check",
+    parser = _voice.Parser(
+        prog=_voice.prog("check"),
         description="Lint Python files for TensorFlow GPU-configuration mistakes.",
     )
     parser.add_argument("paths", nargs="*", help="files or directories (default: .)")
@@ -104,6 +97,9 @@ def _check(argv: list[str]) -> int:
 
     args = _check_parser().parse_args(argv)
     paths = args.paths or ["."]
+    missing = _voice.first_missing(paths)
+    if missing is not None:
+        return _voice.error("check", f"no such file or directory: {shown(missing)}")
     progress = progress_line(sys.stderr, "checked") if args.format == "text" else None
     try:
         config = LintConfig() if args.isolated else load_config(args.config or find_config(paths))
@@ -135,9 +131,8 @@ def _check(argv: list[str]) -> int:
             progress=progress,
         )
     except ConfigError as exc:
-        print(f"tfcompat-gpu check: {exc}", file=sys.stderr)
-        return 2
-    status = 0 if report.ok or args.exit_zero else 1
+        return _voice.error("check", str(exc))
+    status = _voice.OK if report.ok or args.exit_zero else _voice.FINDINGS
     output = render(report, args.format, args.statistics)
     if output:
         try:
@@ -155,7 +150,7 @@ def _silence_stdout() -> None:
 
 
 def _rules(argv: list[str]) -> int:
-    parser = _Parser(prog="tfcompat-gpu rules", description="List the lint rules.")
+    parser = _voice.Parser(prog=_voice.prog("rules"), description="List the lint rules.")
     parser.add_argument("--format", choices=("text", "json"), default="text")
     args = parser.parse_args(argv)
     if args.format == "json":
@@ -187,16 +182,14 @@ def _rules(argv: list[str]) -> int:
 def _explain(argv: list[str]) -> int:
     from tfcompat_gpu.lint.docs import rule_page
 
-    parser = _Parser(prog="tfcompat-gpu explain", description="Print one rule's documentation.")
+    parser = _voice.Parser(
+        prog=_voice.prog("explain"), description="Print one rule's documentation."
+    )
     parser.add_argument("rule", help="a code (TFG003) or a name (misspelled-gpu-env-var)")
     args = parser.parse_args(argv)
     rule = RULES_BY_CODE.get(args.rule.upper()) or RULES_BY_NAME.get(args.rule.lower())
     if rule is None:
-        print(
-            f"tfcompat-gpu explain: unknown rule {args.rule!r}; see 'tfcompat-gpu rules'",
-            file=sys.stderr,
-        )
-        return 2
+        return _voice.error("explain", f"unknown rule {args.rule!r}; see 'tfcompat-gpu rules'")
     print(rule_page(rule, level=1))
     return 0
 
@@ -209,21 +202,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if not args or args[0] not in _SUBCOMMANDS:
         print("usage: tfcompat-gpu {check,rules,explain} ...", file=sys.stderr)
-        return 2
+        return _voice.error("", "expected one of the commands check, rules, explain")
     try:
         return _SUBCOMMANDS[args[0]](args[1:])
-    except _UsageError as exc:
-        print(str(exc), file=sys.stderr)
-        return 2
-    except SystemExit as exc:  # --help
-        return exc.code if isinstance(exc.code, int) else 0
+    except _voice.ParserExit as done:  # --help, or a usage error already printed
+        return done.status
     except BrokenPipeError:
         # The reader went away (`| head`): stop quietly, as other command-line tools do.
         _silence_stdout()
         return 0
     except Exception as exc:  # never a traceback in CI logs without a status of 2
-        print(f"tfcompat-gpu {args[0]}: internal error: {exc!r}", file=sys.stderr)
-        return 2
+        return _voice.error(args[0], f"internal error: {exc!r}")
 
 
 if __name__ == "__main__":

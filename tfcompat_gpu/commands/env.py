@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 from collections.abc import Sequence
+
+from tfcompat_gpu.commands import _voice
 
 __all__ = ["main"]
 
 
+@_voice.returns_status
 def main(argv: Sequence[str]) -> int:
-    parser = argparse.ArgumentParser(
-        prog="tfcompat-gpu env",
+    parser = _voice.Parser(
+        prog=_voice.prog("env"),
         description="Report TensorFlow, Keras, physical GPUs, GPU variables, the NVML inventory, "
         "the launcher and the tf.distribute strategy strategy() would return "
         "(imports TensorFlow, never starts its runtime).",
@@ -37,4 +39,4 @@ def main(argv: Sequence[str]) -> int:
         print(json.dumps(data, indent=2))
     else:
         print(env)
-    return 0
+    return _voice.OK

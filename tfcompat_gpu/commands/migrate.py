@@ -3,8 +3,8 @@
 Prints a unified diff by default, rewrites in place with ``--write``, and with ``--check`` exits
 1 when anything would change (for CI).  A file that cannot be read, parsed or written is
 reported as ``path: skipped: reason``, left untouched, and makes the run exit 1 at the end; the
-other files are still processed.  Exit 2 is a usage error.  Warnings (``path:line: why``) go
-to stderr.  Files are found as ``check`` finds them (:mod:`tfcompat_gpu.utils.files`).
+other files are still processed.  Exit 2 is a usage or input error (a path that does not exist,
+LibCST not installed).  Warnings (``path:line: why``) go to stderr.  Files are found as ``check`` finds them (:mod:`tfcompat_gpu.utils.files`).
 """
 
 from __future__ import annotations
@@ -21,6 +21,9 @@ from typing import TYPE_CHECKING, Optional, TextIO
 
 from tfcompat_gpu.codemod._io import split_lines
 from tfcompat_gpu.codemod._stack import KERAS_MAJORS
+from tfcompat_gpu.commands import _voice
+from tfcompat_gpu.utils.shown import shown
+from tfcompat_gpu.utils.words import plural
 
 if TYPE_CHECKING:
     from multiprocessing.context import BaseContext
@@ -28,24 +31,13 @@ if TYPE_CHECKING:
 __all__ = ["INSTALL_HINT", "main", "unified_diff"]
 
 INSTALL_HINT = (
-    'tfcompat-gpu migrate needs LibCST, an optional dependency: pip install "tfcompat-gpu[migrate]"'
+    'LibCST, an optional dependency, is not installed: pip install "tfcompat-gpu[migrate]"'
 )
 
 
 _Job = tuple[str, str, str, bool, str, Optional[int]]
 """(path, target, mode, upgrade the Keras/TF1 API, the folder the diff names the file from
 ("" for the current one), the Keras major to upgrade for (None: the installed one))."""
-
-
-class _UsageError(Exception):
-    pass
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # type: ignore[override]
-        # argparse would exit the interpreter; main() returns the status instead
-        self.print_usage(sys.stderr)
-        raise _UsageError(f"{self.prog}: error: {message}")
 
 
 def _jobs(text: str) -> int:
@@ -61,9 +53,9 @@ def _jobs(text: str) -> int:
     return value
 
 
-def _parser() -> _Parser:
-    parser = _Parser(
-        prog="tfcompat-gpu migrate",
+def _parser() -> _voice.Parser:
+    parser = _voice.Parser(
+        prog=_voice.prog("migrate"),
         description="Rewrite legacy TensorFlow GPU configuration (ConfigProto, set_session, "
         "deprecated tf.config names) into what TF2 honours.",
     )
@@ -395,25 +387,18 @@ class _Progress:
             self._stream.flush()
 
 
+@_voice.returns_status
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``migrate``; ``argv`` starts with the subcommand name. Returns the exit status."""
     args = list(sys.argv[1:] if argv is None else argv)
     if args and args[0] == "migrate":
         args = args[1:]
-    try:
-        options = _parser().parse_args(args)
-    except _UsageError as error:
-        print(error, file=sys.stderr)
-        return 2
-    except SystemExit as done:  # --help
-        return done.code if isinstance(done.code, int) else 0
-    missing = [p for p in options.paths if not os.path.lexists(p)]
-    if missing:
-        print(f"tfcompat-gpu migrate: no such file or directory: {missing[0]}", file=sys.stderr)
-        return 2
+    options = _parser().parse_args(args)
+    missing = _voice.first_missing(options.paths)
+    if missing is not None:
+        return _voice.error("migrate", f"no such file or directory: {shown(missing)}")
     if importlib.util.find_spec("libcst") is None:  # found, not loaded: most files need none
-        print(INSTALL_HINT, file=sys.stderr)
-        return 2
+        return _voice.error("migrate", INSTALL_HINT)
     from tfcompat_gpu.lint.paths import default_jobs
 
     stderr = sys.stderr
@@ -440,10 +425,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         for path in _files(options.paths, note)
     ]
     for root in sorted({job[4] for job in jobs} - {""}):
-        print(
-            f"tfcompat-gpu migrate: note: the diff names the files under {root} from there "
+        _voice.say(
+            "migrate",
+            "note",
+            f"the diff names the files under {root} from there "
             f"(outside the current folder): apply it in {root}",
-            file=stderr,
         )
     total = len(jobs)
     remembered_warnings = 0
@@ -502,8 +488,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         # what is left to do by hand, after the per-file lines
         what = "changed" if mode == "write" else "to change (diff above)"
         print(
-            f"tfcompat-gpu migrate: {changed} of {total} file(s) {what}, "
-            f"{warnings} warning(s) left to review by hand",
+            f"{_voice.prog('migrate')}: {changed} of {plural(total, 'file')} {what}, "
+            f"{plural(warnings, 'warning')} left to review by hand",
             file=stderr,
         )
-    return 1 if failed or (options.check and changed) else 0
+    return _voice.FINDINGS if failed or (options.check and changed) else _voice.OK

@@ -18,19 +18,17 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tfcompat_gpu.commands._settings_flags import (
-    ExitTwoParser,
-    add_settings_arguments,
-    fields_from_flags,
-)
+from tfcompat_gpu.commands import _voice
+from tfcompat_gpu.commands._settings_flags import add_settings_arguments, fields_from_flags
 from tfcompat_gpu.errors import GPUConfigError
 from tfcompat_gpu.machine.inventory import MB, Inventory, inventory, parse_auto, pick, with_visible
 from tfcompat_gpu.machine.nvml import GPUReading, Readings
 from tfcompat_gpu.utils.numbers import REAL_TEXT, parse_int, share_mb
+from tfcompat_gpu.utils.words import plural
 
 __all__ = ["main", "make_plan", "render"]
 
-_PROG = "tfcompat-gpu plan"
+_PROG = _voice.prog("plan")
 _SIZE = re.compile(rf"({REAL_TEXT})\s*(|m|mb|mib|g|gb|gib|t|tb|tib)\Z", re.IGNORECASE)
 _FLAG_OF = {
     "allow_growth": "--allow-growth",
@@ -39,8 +37,8 @@ _FLAG_OF = {
 }
 
 
-def _parser() -> ExitTwoParser:
-    parser = ExitTwoParser(
+def _parser() -> _voice.Parser:
+    parser = _voice.Parser(
         prog=_PROG,
         description="Print the device map GPU settings give, without starting TensorFlow here: "
         "physical GPU -> TensorFlow physical device -> logical devices.",
@@ -369,7 +367,7 @@ def _landing(parsed: dict[str, Any], logical: list[dict[str, Any]], soft: bool) 
             "spec": spec,
             "lands": None,
             "error": f"InvalidArgumentError at the first op: cannot satisfy device "
-            f"'{spec}' ({len(logical)} logical GPU(s), soft placement off)",
+            f"'{spec}' ({plural(len(logical), 'logical GPU')}, soft placement off)",
         }
     if kind in ("CPU", ""):
         return {"spec": spec, "lands": f"/device:CPU:{index}", "error": None}
@@ -410,14 +408,10 @@ def render(plan: dict[str, Any]) -> str:
     m = plan["machine"]
     cvd = m["cuda_visible_devices"]
     lines = [
-        f"Machine: {m['gpus']} GPU(s) ({m['source']}); CUDA_DEVICE_ORDER={m['cuda_device_order']}"
+        f"Machine: {plural(m['gpus'], 'GPU')} ({m['source']}); "
+        f"CUDA_DEVICE_ORDER={m['cuda_device_order']}"
         + ("" if m["order_exact"] else " (CUDA numbers estimated)")
-        + f"; CUDA_VISIBLE_DEVICES={cvd!r}"
-        if cvd is not None
-        else f"Machine: {m['gpus']} GPU(s) ({m['source']}); CUDA_DEVICE_ORDER="
-        f"{m['cuda_device_order']}"
-        + ("" if m["order_exact"] else " (CUDA numbers estimated)")
-        + "; CUDA_VISIBLE_DEVICES unset",
+        + ("; CUDA_VISIBLE_DEVICES unset" if cvd is None else f"; CUDA_VISIBLE_DEVICES={cvd!r}"),
         "Settings: "
         + (", ".join(f"{k}={v!r}" for k, v in plan["settings"].items()) or "none (defaults)"),
     ]
@@ -489,8 +483,10 @@ def render(plan: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+@_voice.returns_status
 def main(argv: Sequence[str]) -> int:
-    """``tfcompat-gpu plan``; ``argv`` starts with ``"plan"``.  Returns the exit status.
+    """``tfcompat-gpu plan``; ``argv`` starts with ``"plan"``.  Returns the exit status: 1 when
+    the settings fail (the plan says why), 2 for a usage or input error.
 
     Example::
 
@@ -521,11 +517,10 @@ def main(argv: Sequence[str]) -> int:
                 )
         plan = make_plan(fields, machine, ns.device or ("/gpu:0", "/gpu:1"), environ)
     except GPUConfigError as exc:
-        print(f"{_PROG}: error: {exc}", file=sys.stderr)
-        return 2
+        return _voice.error("plan", str(exc))
     plan["notes"] = list(dict.fromkeys([*plan["notes"], *notes]))
     if ns.format == "json":
         print(json.dumps(plan, indent=2))
     else:
         print(render(plan))
-    return 1 if plan["errors"] else 0
+    return _voice.FINDINGS if plan["errors"] else _voice.OK

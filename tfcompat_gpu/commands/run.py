@@ -21,11 +21,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from tfcompat_gpu.commands._settings_flags import (
-    ExitTwoParser,
-    add_settings_arguments,
-    fields_from_flags,
-)
+from tfcompat_gpu.commands import _voice
+from tfcompat_gpu.commands._settings_flags import add_settings_arguments, fields_from_flags
 from tfcompat_gpu.dropin import _legacy_keras
 from tfcompat_gpu.dropin._children import RunMode, activate
 from tfcompat_gpu.errors import GPUConfigError, GPUConfigWarning
@@ -34,7 +31,7 @@ from tfcompat_gpu.settings.config import GPUConfig
 __all__ = ["REPORT_ENV", "main", "report"]
 
 REPORT_ENV = "TFCOMPAT_GPU_REPORT"
-_PROG = "tfcompat-gpu run"
+_PROG = _voice.prog("run")
 
 
 class _Formatter(argparse.HelpFormatter):
@@ -64,8 +61,8 @@ def _columns() -> int:
     return columns if columns > 0 else 80
 
 
-def _parser() -> ExitTwoParser:
-    parser = ExitTwoParser(
+def _parser() -> _voice.Parser:
+    parser = _voice.Parser(
         prog=_PROG,
         formatter_class=_Formatter,
         description="Run a legacy TensorFlow/Keras script unmodified, GPU settings honoured.",
@@ -120,7 +117,7 @@ def _settings(ns: argparse.Namespace) -> GPUConfig:
             text = str(warning.message)
             if text not in shown:
                 shown.add(text)
-                print(f"{_PROG}: warning: {text} (from {source})", file=sys.stderr)
+                _voice.say("run", "warning", f"{text} (from {source})")
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", GPUConfigWarning)  # shown above already
             cfg = cfg.merged(part)
@@ -135,8 +132,11 @@ def _from_flags(ns: argparse.Namespace) -> GPUConfig:
         raise GPUConfigError(f"{exc} (from the command line)") from None
 
 
+@_voice.returns_status
 def main(argv: Sequence[str] | None = None) -> int:
-    """``tfcompat-gpu run``; ``argv`` starts with ``"run"``.  Returns the exit status.
+    """``tfcompat-gpu run``; ``argv`` starts with ``"run"``.  Returns the exit status: 2 for a
+    usage or input error before the script starts, else the script's own (a ``SystemExit`` the
+    script raises goes on to the caller, as under ``python script.py``).
 
     Example::
 
@@ -158,13 +158,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         if legacy_keras:
             _legacy_keras.check_available()  # before the script starts, naming the versions
     except GPUConfigError as exc:
-        print(f"{_PROG}: error: {exc}", file=sys.stderr)
-        return 2
+        return _voice.error("run", str(exc))
     try:
         target = _Target.find(ns.script)
     except _CannotRunError as exc:
-        print(f"{_PROG}: error: {exc}", file=sys.stderr)
-        return exc.status
+        return _voice.error("run", str(exc), exc.status)
     tf1 = ns.tf1
     chosen = None
     if ns.auto:
@@ -201,10 +199,7 @@ def _auto(
             _legacy_keras.check_available()
         except GPUConfigError as exc:
             # Not fatal: the guess may be wrong, and Keras 3 may run the script after all.
-            print(
-                f"{_PROG}: warning: auto mode would run this script on tf_keras: {exc}",
-                file=sys.stderr,
-            )
+            _voice.say("run", "warning", f"auto mode would run this script on tf_keras: {exc}")
             choice = _auto.choose(
                 reading,
                 target.code_path,
@@ -393,10 +388,11 @@ def _run(
             print(line, file=sys.stderr)
         if chosen:
             # A wrong guess must be impossible to miss: the last word after a failure.
-            print(
-                f"{_PROG}: note: auto mode chose {chosen} for this script; if that was wrong, "
+            _voice.say(
+                "run",
+                "note",
+                f"auto mode chose {chosen} for this script; if that was wrong, "
                 "rerun with --no-auto (and the flags you want)",
-                file=sys.stderr,
             )
         return 1
     finally:
@@ -451,4 +447,4 @@ def _write_report(path: str) -> None:
         with open(path, "w", encoding="utf-8") as handle:
             json.dump(data, handle, indent=2, sort_keys=True, default=str)
     except OSError as exc:  # checked before the run; the script's exit status still stands
-        print(f"{_PROG}: warning: cannot write the report to {path!r}: {exc}", file=sys.stderr)
+        _voice.say("run", "warning", f"cannot write the report to {path!r}: {exc}")

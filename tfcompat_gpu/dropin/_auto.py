@@ -519,13 +519,15 @@ def _notes(reading: Reading, main: str) -> Iterator[str]:
         if version is not None and version >= (2, 16):
             shown = ".".join(map(str, version))
             yield (
-                f"tfcompat-gpu run: this script uses tf.estimator ({reading.estimator[0].show(main)}), "
+                "tfcompat-gpu run: warning: this script uses tf.estimator "
+                f"({reading.estimator[0].show(main)}), "
                 f"which TensorFlow 2.16 removed (this is TensorFlow {shown}): run it on TensorFlow "
                 "2.15 with `tfcompat-gpu run --tf1`, or port it to Keras"
             )
     if reading.tensorboard and importlib.util.find_spec("tensorboard") is None:
         yield (
-            f"tfcompat-gpu run: this script needs tensorboard ({reading.tensorboard[0].show(main)}), "
+            "tfcompat-gpu run: warning: this script needs tensorboard "
+            f"({reading.tensorboard[0].show(main)}), "
             "which TensorFlow no longer installs: pip install tensorboard "
             '(or pip install "tfcompat-gpu[legacy-keras]")'
         )

@@ -11,6 +11,7 @@ from pathlib import Path
 from tfcompat_gpu.lint.registry import RULES, Rule
 from tfcompat_gpu.lint.report import Finding, Report
 from tfcompat_gpu.utils.shown import shown, uri_path
+from tfcompat_gpu.utils.words import plural
 
 __all__ = ["FORMATS", "render"]
 
@@ -22,10 +23,10 @@ def _text(report: Report, statistics: bool) -> str:
     if statistics:
         lines += [f"{n:5d}\t{code}\t{name}" for code, name, n in report.statistics()]
     if report.findings:
-        n = len(report.findings)
-        lines.append(f"Found {n} problem{'s' if n != 1 else ''} in {report.files} file(s).")
+        found = plural(len(report.findings), "problem")
+        lines.append(f"Found {found} in {plural(report.files, 'file')}.")
     else:
-        lines.append(f"All checks passed ({report.files} file(s)).")
+        lines.append(f"All checks passed ({plural(report.files, 'file')}).")
     return "\n".join(lines)
 
 

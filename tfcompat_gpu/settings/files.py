@@ -141,8 +141,13 @@ def _ini_entries(text: str, location: Path) -> tuple[str, list[_Entry]]:
         ) from None
     except configparser.Error as exc:
         line = getattr(exc, "lineno", None)
+        if line is None and isinstance(exc, configparser.ParsingError) and exc.errors:
+            line = exc.errors[0][0]
+        # configparser's message spans lines (file, line, the text): one line, as every error
+        detail = " ".join(part.strip() for part in str(exc).splitlines() if part.strip())
         raise GPUConfigError(
-            f"{_place(location, line)}: '{_place(location, None)}' is not a valid INI file: {exc}"
+            f"{_place(location, line)}: '{_place(location, None)}' is not a valid INI file: "
+            f"{detail}"
         ) from None
     lines = _ini_lines(text)
     if parser.has_section("DEFAULT"):
