@@ -12,7 +12,7 @@ from typing import Any
 
 from tfcompat_gpu.errors import GPUConfigError
 from tfcompat_gpu.machine.resolve import before_listing
-from tfcompat_gpu.runtime.planning import Machine, plan, run_steps
+from tfcompat_gpu.runtime.planning import TFDevices, plan, run_steps
 from tfcompat_gpu.runtime.state import STATE, warn_once
 from tfcompat_gpu.runtime.too_late import configure_late
 from tfcompat_gpu.settings.config import GPUConfig
@@ -72,19 +72,19 @@ def _request(cfg: object, fields: dict[str, Any]) -> GPUConfig:
 
 def apply_request(request: GPUConfig, where: str) -> GPUConfig:
     """Merge ``request`` into the process config and apply it; the caller holds ``STATE.lock``."""
-    target = (STATE.applied or GPUConfig()).merged(request)
+    merged = (STATE.applied or GPUConfig()).merged(request)
     # "auto": while TensorFlow has not listed its GPUs, CUDA_VISIBLE_DEVICES shows only the picked.
-    visible = before_listing(target.visible_device_list)
-    if visible != target.visible_device_list:
-        target = target.replace(visible_device_list=visible)
-    machine = Machine.read()
-    if machine.started:
-        return configure_late(request, target, machine, where)
-    steps, effective, notes = plan(target, machine)
+    visible = before_listing(merged.visible_device_list)
+    if visible != merged.visible_device_list:
+        merged = merged.replace(visible_device_list=visible)
+    tf_devices = TFDevices.read()
+    if tf_devices.started:
+        return configure_late(request, merged, tf_devices, where)
+    steps, effective, notes = plan(merged, tf_devices)
     run_steps(steps)
     for key, note in notes:
         warn_once(key, note)
-    for name, value in target.process_wide().items():
+    for name, value in merged.process_wide().items():
         if value != getattr(effective, name):
             STATE.requested_as[name] = (value, getattr(effective, name))
     record(effective, where)
