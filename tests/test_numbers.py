@@ -16,9 +16,9 @@ from nvmlfake import FakeNVML, recording
 from tfcompat_gpu import GPUConfig, GPUConfigError
 from tfcompat_gpu.commands._settings_flags import fields_from_flags
 from tfcompat_gpu.commands.plan import _logical_devices, _parser, _size_mb
+from tfcompat_gpu.machine.cluster import slurm_tasks, tasks_per_node
 from tfcompat_gpu.machine.inventory import fraction_in_mb, inventory, parse_auto
 from tfcompat_gpu.machine.launchers import detect
-from tfcompat_gpu.machine.cluster import slurm_tasks, tasks_per_node
 from tfcompat_gpu.settings.kinds import parse_device_list
 from tfcompat_gpu.utils.numbers import parse_float, parse_int, share_mb
 
