@@ -54,9 +54,12 @@ def _imports(name: str) -> Iterator[tuple[str, int]]:
                 f"{module}.{alias.name}" if f"{module}.{alias.name}" in MODULES else module
                 for alias in node.names
             ]
-        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
-            if re.fullmatch(r"tfcompat_gpu(?:\.\w+)+", node.value):
-                found = [node.value]
+        elif (
+            isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and re.fullmatch(r"tfcompat_gpu(?:\.\w+)+", node.value)
+        ):
+            found = [node.value]
         for target in found:
             # a dotted string may name an attribute: the longest module prefix is imported
             while target and target not in MODULES:
@@ -197,9 +200,7 @@ def _map_sections() -> dict[str, set[str]]:
         if heading:
             current = sections.setdefault(heading.group(1), set())
         elif current is not None:
-            current.update(
-                name for name in _names(line) if re.fullmatch(r"[\w]+\.py|[\w]+/", name)
-            )
+            current.update(name for name in _names(line) if re.fullmatch(r"[\w]+\.py|[\w]+/", name))
     return sections
 
 

@@ -16,9 +16,9 @@ from nvmlfake import FakeNVML, recording
 from tfcompat_gpu import GPUConfig, GPUConfigError
 from tfcompat_gpu.commands._settings_flags import fields_from_flags
 from tfcompat_gpu.commands.plan import _logical_devices, _parser, _size_mb
+from tfcompat_gpu.machine.cluster import slurm_tasks, tasks_per_node
 from tfcompat_gpu.machine.inventory import fraction_in_mb, inventory, parse_auto
 from tfcompat_gpu.machine.launchers import detect
-from tfcompat_gpu.runtime.distribute import _slurm_tasks, _tasks_per_node
 from tfcompat_gpu.settings.kinds import parse_device_list
 from tfcompat_gpu.utils.numbers import parse_float, parse_int, share_mb
 
@@ -77,11 +77,11 @@ def _launcher(text: str) -> object:
 
 
 def _slurm(text: str) -> object:
-    return _slurm_tasks({"SLURM_STEP_NUM_TASKS": text, "SLURM_PROCID": "0"}, None)
+    return slurm_tasks({"SLURM_STEP_NUM_TASKS": text, "SLURM_PROCID": "0"}, None)
 
 
 def _slurm_per_node(text: str) -> object:
-    return _tasks_per_node(f"{text.strip()}(x2)")[0]
+    return tasks_per_node(f"{text.strip()}(x2)")[0]
 
 
 def _memory_limit(text: str) -> object:

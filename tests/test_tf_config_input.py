@@ -15,7 +15,7 @@ import pytest
 from conftest import child_env, run_py
 
 from tfcompat_gpu import GPUConfigError
-from tfcompat_gpu.runtime.distribute import _tf_config_cluster
+from tfcompat_gpu.machine.cluster import tf_config_cluster
 
 _CLUSTER = {"worker": ["h1:2222", "h2:2222"]}
 
@@ -27,7 +27,7 @@ _CLUSTER = {"worker": ["h1:2222", "h2:2222"]}
 )
 def test_a_tf_config_that_is_not_an_object_is_an_error(raw):
     with pytest.raises(GPUConfigError, match="a JSON object") as caught:
-        _tf_config_cluster({"TF_CONFIG": raw})
+        tf_config_cluster({"TF_CONFIG": raw})
     assert repr(raw) in str(caught.value)
 
 
@@ -44,16 +44,16 @@ def test_a_tf_config_that_is_not_an_object_is_an_error(raw):
 )
 def test_a_task_index_must_be_an_int(task):
     with pytest.raises(GPUConfigError, match="task must name a job of the cluster and an index"):
-        _tf_config_cluster({"TF_CONFIG": json.dumps({"cluster": _CLUSTER, "task": task})})
+        tf_config_cluster({"TF_CONFIG": json.dumps({"cluster": _CLUSTER, "task": task})})
 
 
 @pytest.mark.parametrize("raw", ["{}", '{"cluster": {}}', "  "], ids=["empty", "no-jobs", "blank"])
 def test_an_object_without_a_cluster_is_local_training(raw):
-    assert _tf_config_cluster({"TF_CONFIG": raw}) is None
+    assert tf_config_cluster({"TF_CONFIG": raw}) is None
 
 
 def test_a_valid_index_is_read():
-    cluster = _tf_config_cluster(
+    cluster = tf_config_cluster(
         {"TF_CONFIG": json.dumps({"cluster": _CLUSTER, "task": {"type": "worker", "index": 1}})}
     )
     assert cluster is not None

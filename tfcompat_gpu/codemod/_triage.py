@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from typing import Literal, Protocol
 
 from tfcompat_gpu.codemod._astwalk import DEFINITIONS
-from tfcompat_gpu.tfapi.tf1_names import TF1_ONLY, TF1_ONLY_IN
+from tfcompat_gpu.tfapi.tf1_module_names import TF1_ONLY_IN
+from tfcompat_gpu.tfapi.tf1_names import TF1_ONLY
 
 __all__ = [
     "PRECHECKS",

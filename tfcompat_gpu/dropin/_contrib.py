@@ -46,10 +46,10 @@ def _gpu_devices(num_gpus: int, field: str) -> list[str]:
         return ["/cpu:0"]
     if present >= num_gpus:
         return [f"/gpu:{i}" for i in range(num_gpus)]
-    from tfcompat_gpu.runtime.configuring import _warn_once
+    from tfcompat_gpu.runtime.state import warn_once
 
     devices = [f"/gpu:{i}" for i in range(present)] or ["/cpu:0"]
-    _warn_once(
+    warn_once(
         f"contrib-{field}-{num_gpus}-{present}",
         f"tf.contrib.distribute.MirroredStrategy({field}={num_gpus}): this process has "
         f"{present} GPU(s); the strategy mirrors over {', '.join(devices)} instead.",
@@ -100,9 +100,9 @@ def CollectiveAllReduceStrategy(num_gpus_per_worker: int = 0, communication: Any
 
     present = len(logical_gpu_names())
     if num_gpus_per_worker and num_gpus_per_worker != present:
-        from tfcompat_gpu.runtime.configuring import _warn_once
+        from tfcompat_gpu.runtime.state import warn_once
 
-        _warn_once(
+        warn_once(
             f"contrib-collective-{num_gpus_per_worker}-{present}",
             f"tf.contrib.distribute.CollectiveAllReduceStrategy(num_gpus_per_worker="
             f"{num_gpus_per_worker}): TF2's MultiWorkerMirroredStrategy uses every GPU the worker "

@@ -43,9 +43,9 @@ _READING = (
 
 
 def _warn(key: str, message: str) -> None:
-    from tfcompat_gpu.runtime.configuring import _warn_once
+    from tfcompat_gpu.runtime.state import warn_once
 
-    _warn_once(key, message)
+    warn_once(key, message)
 
 
 def _root(model: Any) -> str:

@@ -1,4 +1,4 @@
-"""The callback registry: rule modules register here, the walk calls them.
+"""The callbacks rules register (by node, call, reference, end of file); the walk calls them.
 
 A rule registers by node class (:func:`on_node`), by the canonical qualified name of a called
 function (:func:`on_call`), for every resolved reference to an imported name (:func:`on_ref`),

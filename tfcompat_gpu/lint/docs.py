@@ -1,4 +1,4 @@
-"""Rule documentation generated from the registry.
+"""Rule documentation generated from the rule table (:mod:`tfcompat_gpu.lint.rule_table`).
 
 ``python -m tfcompat_gpu.lint.docs`` rewrites ``docs/rules.md`` and the span of ``README.md``
 between ``<!-- lint:start -->`` and ``<!-- lint:end -->``; ``--check`` only reports whether they

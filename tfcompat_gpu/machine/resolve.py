@@ -30,7 +30,7 @@ __all__ = [
     "AutoChoice",
     "before_listing",
     "fraction_as_limits",
-    "fraction_limits",
+    "fraction_as_limits_from_nvml",
     "gpus_listed",
     "last_choice",
     "resolve_auto",
@@ -247,7 +247,7 @@ def fraction_as_limits(
     return limits
 
 
-def fraction_limits(
+def fraction_as_limits_from_nvml(
     fraction: float, visible: Sequence[int], allow_growth: bool | None, tf_version: str
 ) -> dict[int, int]:
     """:func:`fraction_as_limits` with the cards' sizes from NVML, for ``configure()``."""

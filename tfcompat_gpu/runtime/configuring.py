@@ -8,14 +8,12 @@ in :data:`tfcompat_gpu.runtime.state.STATE`.
 
 from __future__ import annotations
 
-import logging
-import warnings
 from typing import Any
 
-from tfcompat_gpu.errors import GPUConfigError, GPUConfigWarning
+from tfcompat_gpu.errors import GPUConfigError
 from tfcompat_gpu.machine.resolve import before_listing
-from tfcompat_gpu.runtime.planning import Machine, plan, run_steps
-from tfcompat_gpu.runtime.state import STATE
+from tfcompat_gpu.runtime.planning import TFDevices, plan, run_steps
+from tfcompat_gpu.runtime.state import STATE, warn_once
 from tfcompat_gpu.runtime.too_late import configure_late
 from tfcompat_gpu.settings.config import GPUConfig
 from tfcompat_gpu.settings.options import OPTIONS_BY_NAME, unknown_setting
@@ -23,8 +21,6 @@ from tfcompat_gpu.tfapi import _tf
 from tfcompat_gpu.utils.where import user_frame
 
 __all__ = ["apply_request", "configure", "configure_at", "current_config", "record"]
-
-logger = logging.getLogger("tfcompat_gpu")
 
 
 def current_config() -> GPUConfig:
@@ -76,19 +72,19 @@ def _request(cfg: object, fields: dict[str, Any]) -> GPUConfig:
 
 def apply_request(request: GPUConfig, where: str) -> GPUConfig:
     """Merge ``request`` into the process config and apply it; the caller holds ``STATE.lock``."""
-    target = (STATE.applied or GPUConfig()).merged(request)
+    merged = (STATE.applied or GPUConfig()).merged(request)
     # "auto": while TensorFlow has not listed its GPUs, CUDA_VISIBLE_DEVICES shows only the picked.
-    visible = before_listing(target.visible_device_list)
-    if visible != target.visible_device_list:
-        target = target.replace(visible_device_list=visible)
-    machine = Machine.read()
-    if machine.started:
-        return configure_late(request, target, machine, where)
-    steps, effective, notes = plan(target, machine)
+    visible = before_listing(merged.visible_device_list)
+    if visible != merged.visible_device_list:
+        merged = merged.replace(visible_device_list=visible)
+    tf_devices = TFDevices.read()
+    if tf_devices.started:
+        return configure_late(request, merged, tf_devices, where)
+    steps, effective, notes = plan(merged, tf_devices)
     run_steps(steps)
     for key, note in notes:
-        _warn_once(key, note)
-    for name, value in target.process_wide().items():
+        warn_once(key, note)
+    for name, value in merged.process_wide().items():
         if value != getattr(effective, name):
             STATE.requested_as[name] = (value, getattr(effective, name))
     record(effective, where)
@@ -105,16 +101,3 @@ def record(effective: GPUConfig, where: str) -> None:
 
 def _runtime_starting() -> None:
     STATE.started_where = user_frame()
-
-
-def _warn_once(key: str, message: str) -> None:
-    if key in STATE.warned:
-        return
-    STATE.warned.add(key)
-    logger.info("%s", message)
-    # Attributed to the user's line: the call may come from deep inside TensorFlow (a session).
-    filename, _, line = user_frame().rpartition(":")
-    if filename and line.isdigit():
-        warnings.warn_explicit(message, GPUConfigWarning, filename, int(line))
-    else:
-        warnings.warn(message, GPUConfigWarning, stacklevel=4)

@@ -17,21 +17,24 @@ the strategy is chosen from what TensorFlow will really have:
 
 from __future__ import annotations
 
-import json
 import os
-import re
-import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from tfcompat_gpu.errors import GPUConfigError, TooLateError
 from tfcompat_gpu.machine import launchers as _launchers
+from tfcompat_gpu.machine.cluster import (
+    COORDINATED,
+    slurm_cluster,
+    slurm_resolver,
+    slurm_tasks,
+    tf_config_cluster,
+)
 from tfcompat_gpu.machine.launchers import LauncherInfo, local_rank
-from tfcompat_gpu.runtime.state import STATE
+from tfcompat_gpu.runtime.state import STATE, StrategyRecord, warn_once
 from tfcompat_gpu.settings.config import GPUConfig
 from tfcompat_gpu.tfapi import _tf
-from tfcompat_gpu.utils.numbers import INT_TEXT, parse_int
 from tfcompat_gpu.utils.where import user_frame
 
 __all__ = ["StrategyPlan", "explain", "local_rank", "strategy"]
@@ -39,8 +42,6 @@ __all__ = ["StrategyPlan", "explain", "local_rank", "strategy"]
 MIRRORED = "MirroredStrategy"
 MULTI_WORKER = "MultiWorkerMirroredStrategy"
 DEFAULT = "default strategy"
-
-_COORDINATED = ("chief", "worker")
 
 
 @dataclass(frozen=True)
@@ -127,142 +128,6 @@ class _Layout:
     cpus: int
 
 
-# -- what the environment says ---------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class _Cluster:
-    source: str
-    cluster: dict[str, tuple[str, ...]]
-    task: tuple[str, int]
-    num_workers: int
-    has_ps: bool = False
-
-
-def _tf_config_cluster(environ: Mapping[str, str]) -> _Cluster | None:
-    raw = environ.get("TF_CONFIG", "").strip()
-    if not raw:
-        return None
-    expected = (
-        'expected JSON such as {"cluster": {"worker": ["host1:port", "host2:port"]}, '
-        '"task": {"type": "worker", "index": 0}}'
-    )
-    try:
-        data = json.loads(raw)
-    except ValueError as exc:
-        raise GPUConfigError(
-            f"TF_CONFIG: {expected}. Received: TF_CONFIG={raw!r} ({exc})."
-        ) from None
-    if not isinstance(data, dict):
-        # TensorFlow's resolver calls .get() on the parsed value
-        # (tensorflow/python/distribute/cluster_resolver/tfconfig_cluster_resolver.py,
-        # _get_value_in_tfconfig): "[]" or "null" fails there, it does not mean "no cluster".
-        raise GPUConfigError(
-            f"TF_CONFIG: {expected}; a JSON object ({{...}}). Received: TF_CONFIG={raw!r}, "
-            f"a JSON {type(data).__name__.replace('NoneType', 'null')}. Unset TF_CONFIG for "
-            "training without a cluster."
-        )
-    cluster = data.get("cluster")
-    if not cluster:
-        return None  # TensorFlow treats a TF_CONFIG without a cluster as local training
-    if not isinstance(cluster, dict) or not all(
-        isinstance(tasks, list) and all(isinstance(t, str) for t in tasks)
-        for tasks in cluster.values()
-    ):
-        raise GPUConfigError(
-            f"TF_CONFIG: {expected}; each job maps to a list of 'host:port' strings. "
-            f"Received: cluster={cluster!r}."
-        )
-    task = data.get("task") or {}
-    if not isinstance(task, dict):
-        task = {"type": None, "given": task}
-    task_type, index = task.get("type"), task.get("index", 0)
-    if (
-        task_type not in cluster
-        # TensorFlow's int(task_info['index']) reads true as 1 (task_id in
-        # tfconfig_cluster_resolver.py): a bool is no index, whatever int() makes of it.
-        or type(index) is not int
-        or not 0 <= index < len(cluster[task_type])
-    ):
-        raise GPUConfigError(
-            f"TF_CONFIG: {expected}; task must name a job of the cluster and an index within it. "
-            f"Received: task={task!r}, jobs={sorted(cluster)}."
-        )
-    workers = sum(len(cluster.get(job, ())) for job in _COORDINATED)
-    return _Cluster(
-        "TF_CONFIG",
-        {job: tuple(tasks) for job, tasks in cluster.items()},
-        (str(task_type), index),
-        workers,
-        has_ps="ps" in cluster,
-    )
-
-
-def _tasks(cluster: _Cluster) -> int:
-    """Every task of the cluster, whatever its job (one process each)."""
-    return sum(len(tasks) for tasks in cluster.cluster.values())
-
-
-def _tasks_per_node(raw: str) -> list[int]:
-    """SLURM's ``2(x3),1`` -> [2, 2, 2, 1]."""
-    counts: list[int] = []
-    for part in raw.split(","):
-        match = re.fullmatch(rf"\s*({INT_TEXT})(?:\(x({INT_TEXT})\))?\s*", part)
-        if match is None:
-            raise GPUConfigError(
-                "SLURM_STEP_TASKS_PER_NODE: expected a SLURM task list such as '2(x3),1'. "
-                f"Received: SLURM_STEP_TASKS_PER_NODE={raw!r}."
-            )
-        counts += [int(match.group(1))] * int(match.group(2) or 1)
-    return counts
-
-
-def _slurm_tasks(environ: Mapping[str, str], launcher: LauncherInfo | None) -> int:
-    """Tasks of this SLURM step when SLURM launched this process (0: not a SLURM step)."""
-    if launcher is not None and not launcher.name.startswith("srun"):
-        return 0  # an MPI launcher inside an allocation: SLURM's step is the launcher's daemons
-    raw = environ.get("SLURM_STEP_NUM_TASKS", "").strip()
-    if not raw or "SLURM_PROCID" not in environ:
-        return 0
-    tasks = parse_int(raw)
-    if tasks is None:
-        raise GPUConfigError(
-            "SLURM_STEP_NUM_TASKS: expected the number of tasks of the step (an int). "
-            f"Received: SLURM_STEP_NUM_TASKS={raw!r}."
-        )
-    return tasks
-
-
-class _Resolvers:
-    """TensorFlow's cluster resolvers, built on demand (they import TensorFlow)."""
-
-    @staticmethod
-    def slurm(logical_gpus: int) -> Any:
-        tfm = _tf.tf()
-        base = tfm.distribute.cluster_resolver.SlurmClusterResolver
-        tasks = _tasks_per_node(os.environ.get("SLURM_STEP_TASKS_PER_NODE", "1"))
-
-        class _Resolver(base):  # type: ignore[misc, valid-type]
-            """SLURM's cluster, with this process's GPUs as configured (never set by TensorFlow)."""
-
-            def num_accelerators(
-                self, task_type: Any = None, task_id: Any = None, config_proto: Any = None
-            ) -> dict[str, int]:
-                return {"GPU": logical_gpus}
-
-        # One port and one (unused) GPU slot per task: GPUs are pinned by visible_device_list,
-        # and TensorFlow's CUDA_VISIBLE_DEVICES assignment would come after the driver read it.
-        most = max(tasks)
-        return _Resolver(gpus_per_node=most, gpus_per_task=1, auto_set_gpu=False)
-
-
-def _slurm_cluster(tasks: int) -> _Cluster:
-    resolver = _Resolvers.slurm(0)
-    spec = resolver.cluster_spec().as_dict()
-    cluster = {job: tuple(addresses) for job, addresses in spec.items()}
-    return _Cluster("SLURM", cluster, (resolver.task_type, resolver.task_id), tasks)
-
-
 # -- the process's devices -------------------------------------------------------------------
 
 
@@ -343,15 +208,15 @@ def _decide(devices: Sequence[str] | None, cfg: GPUConfig | None) -> StrategyPla
         else "no GPU is visible to TensorFlow"
     )
 
-    cluster = _tf_config_cluster(environ)
-    slurm_tasks = _slurm_tasks(environ, launcher)
-    if cluster is None and slurm_tasks > 1:
-        cluster = _slurm_cluster(slurm_tasks)
-    elif cluster is not None and slurm_tasks > 1 and slurm_tasks != _tasks(cluster):
+    cluster = tf_config_cluster(environ)
+    step_tasks = slurm_tasks(environ, launcher)
+    if cluster is None and step_tasks > 1:
+        cluster = slurm_cluster(step_tasks)
+    elif cluster is not None and step_tasks > 1 and step_tasks != cluster.tasks:
         # TF_CONFIG wins: TensorFlow's MultiWorkerMirroredStrategy builds its resolver from it
         # (TFConfigClusterResolver) and never looks at SLURM; the step's other tasks then
         # either wait for a cluster that never forms or train apart.
-        reasons.append(_MISMATCH.format(tasks=_tasks(cluster), slurm=slurm_tasks))
+        reasons.append(_MISMATCH.format(tasks=cluster.tasks, slurm=step_tasks))
     if cluster is not None and cluster.has_ps:
         raise GPUConfigError(
             "TF_CONFIG has 'ps' tasks: that is a parameter-server cluster, which strategy() does "
@@ -360,7 +225,7 @@ def _decide(devices: Sequence[str] | None, cfg: GPUConfig | None) -> StrategyPla
             "between-graph code as it is."
         )
     if devices is None and cluster is not None and cluster.num_workers > 1:
-        if cluster.task[0] not in _COORDINATED:
+        if cluster.task[0] not in COORDINATED:
             reasons.append(
                 f"this task is {cluster.task[0]!r} in a {cluster.source} cluster of "
                 f"{cluster.num_workers} workers: it trains nothing collectively"
@@ -492,8 +357,8 @@ def explain(devices: Sequence[str] | None = None) -> StrategyPlan:
         return StrategyPlan(
             "none", (), launcher=_safe_launcher(), reasons=(), error=str(exc).splitlines()[0]
         )
-    with _lock:
-        current = _current
+    with STATE.lock:
+        current = STATE.strategy
     if current is not None and current.plan.key != plan.key and _tf.runtime_started():
         return StrategyPlan(
             plan.kind,
@@ -514,17 +379,6 @@ def _safe_launcher() -> LauncherInfo | None:
 # -- building it -----------------------------------------------------------------------------
 
 
-@dataclass
-class _Current:
-    plan: StrategyPlan
-    strategy: Any
-    where: str
-
-
-_lock = threading.Lock()
-_current: _Current | None = None
-
-
 def strategy(devices: Sequence[str] | None = None) -> Any:
     """The process's ``tf.distribute`` strategy, after applying the GPU configuration.
 
@@ -537,7 +391,6 @@ def strategy(devices: Sequence[str] | None = None) -> Any:
         with tfcompat_gpu.strategy().scope():
             model = build_model()
     """
-    global _current
     where = user_frame()
     with STATE.lock:
         if STATE.applied is None:
@@ -545,8 +398,7 @@ def strategy(devices: Sequence[str] | None = None) -> Any:
 
             apply_request(GPUConfig.from_env(), where)
         plan = _decide(devices, None)
-        with _lock:
-            current = _current
+        current = STATE.strategy
         if current is not None:
             if current.plan.key == plan.key:
                 return current.strategy
@@ -561,25 +413,20 @@ def strategy(devices: Sequence[str] | None = None) -> Any:
                 "anything runs a TensorFlow op or builds a model."
             )
         built = _build(plan)
-        with _lock:
-            _current = _Current(plan, built, where)
+        STATE.strategy = StrategyRecord(plan, built, where)
     launcher = plan.launcher
     mismatch = [r for r in plan.reasons if r.startswith("TF_CONFIG lists") and "SLURM" in r]
     if mismatch:
-        from tfcompat_gpu.runtime.configuring import _warn_once
-
-        _warn_once("strategy-tf-config-slurm", mismatch[0] + ".")
+        warn_once("strategy-tf-config-slurm", mismatch[0] + ".")
     if devices is None and plan.kind != MULTI_WORKER and launcher and (launcher.size or 1) > 1:
-        from tfcompat_gpu.runtime.configuring import _warn_once
-
-        _warn_once(
+        warn_once(
             "strategy-unclustered",
             _UNCLUSTERED.format(name=launcher.name, size=launcher.size) + ".",
         )
     return built
 
 
-def _differs(current: _Current, plan: StrategyPlan) -> str:
+def _differs(current: StrategyRecord, plan: StrategyPlan) -> str:
     def says(p: StrategyPlan) -> str:
         return f"{p.kind} over {', '.join(p.devices)}"
 
@@ -608,7 +455,7 @@ def _build(plan: StrategyPlan) -> Any:
     )
     if plan.cluster_source == "SLURM":
         gpus = sum(1 for d in plan.devices if "GPU" in d)
-        resolver = _Resolvers.slurm(gpus)
+        resolver = slurm_resolver(gpus)
     else:
         resolver = tfm.distribute.cluster_resolver.TFConfigClusterResolver()
     return tfm.distribute.MultiWorkerMirroredStrategy(

@@ -1,7 +1,7 @@
 """Translate a :class:`GPUConfig` into changes of TensorFlow's state, and make them all or none.
 
-:func:`plan` produces data (a list of :class:`Step`) and checks everything against the machine
-(GPU ids, TensorFlow's capabilities) without changing anything; :func:`run_steps` is the one
+:func:`plan` produces data (a list of :class:`Step`) and checks everything against what
+TensorFlow sees (GPU ids, TensorFlow's capabilities) without changing anything; :func:`run_steps` is the one
 place that changes TensorFlow's device and thread settings, and it rolls the eager context back
 if TensorFlow rejects anything, so a failed call leaves the process exactly as it was.
 """
@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tfcompat_gpu.errors import GPUConfigError
-from tfcompat_gpu.machine.resolve import fraction_limits
+from tfcompat_gpu.machine.resolve import fraction_as_limits_from_nvml
 from tfcompat_gpu.runtime.state import STATE
 from tfcompat_gpu.settings import proto as _proto
 from tfcompat_gpu.settings.config import GPUConfig
@@ -25,8 +25,8 @@ from tfcompat_gpu.tfapi import _tf
 
 __all__ = [
     "SETTERS",
-    "Machine",
     "Step",
+    "TFDevices",
     "choose_gpus",
     "frozen",
     "plan",
@@ -55,13 +55,16 @@ class Step:
 
 
 @dataclass
-class Machine:
+class TFDevices:
+    """What TensorFlow sees of the machine: its physical GPUs and CPUs, and whether the
+    process-wide settings are already fixed (:func:`frozen`)."""
+
     gpus: list[Any]
     cpus: list[Any]
     started: bool
 
     @classmethod
-    def read(cls) -> Machine:
+    def read(cls) -> TFDevices:
         return cls(_tf.physical_gpus(), _tf.physical_cpus(), frozen())
 
 
@@ -71,24 +74,24 @@ def frozen() -> bool:
 
 
 def plan(
-    target: GPUConfig, machine: Machine | None = None
+    config: GPUConfig, tf_devices: TFDevices | None = None
 ) -> tuple[list[Step], GPUConfig, list[tuple[str, str]]]:
-    """Translate ``target`` into steps for this machine: (steps, effective config, warnings).
+    """Translate ``config`` into steps here: (steps, effective config, warnings).
 
     Each warning is ``(key, message)``; a key is reported once per process.
 
-    Validates everything against the machine (GPU ids, TF capabilities) and changes nothing.
+    Validates everything against ``tf_devices`` (GPU ids, TF capabilities) and changes nothing.
     """
-    machine = machine or Machine.read()
+    tf_devices = tf_devices or TFDevices.read()
     tfm = _tf.tf()
     steps: list[Step] = []
     notes: list[tuple[str, str]] = []
-    effective = target
+    effective = config
     base = _tf.config_proto_class()()
-    gpus = machine.gpus
+    gpus = tf_devices.gpus
 
     if not gpus:
-        gpu_fields = [name for name, _ in target.items() if OPTIONS_BY_NAME[name].gpu]
+        gpu_fields = [name for name, _ in config.items() if OPTIONS_BY_NAME[name].gpu]
         if gpu_fields:
             notes.append(
                 (
@@ -99,17 +102,17 @@ def plan(
             )
             # Kept in the base config so sessions carry them as TF1 did; virtual devices are
             # left out: even a CPU build refuses to start with virtual GPUs it cannot create.
-            recorded = {n: getattr(target, n) for n in gpu_fields if n != "memory_limit_mb"}
+            recorded = {n: getattr(config, n) for n in gpu_fields if n != "memory_limit_mb"}
             base.MergeFrom(_proto.proto_from_config(GPUConfig(**recorded), num_gpus=1))
     else:
-        chosen = choose_gpus(target, len(gpus))
+        chosen = choose_gpus(config, len(gpus))
         if (
-            target.visible_device_list is not None
-            or (target.device_count or {}).get("GPU") is not None
+            config.visible_device_list is not None
+            or (config.device_count or {}).get("GPU") is not None
         ):
-            if chosen != sorted(chosen) and target.visible_device_list is not None:
+            if chosen != sorted(chosen) and config.visible_device_list is not None:
                 message = (
-                    f"visible_device_list={target.visible_device_list!r} asks for a reorder, which "
+                    f"visible_device_list={config.visible_device_list!r} asks for a reorder, which "
                     "TF2 cannot express: GPUs are numbered in physical order "
                     f"({','.join(map(str, sorted(chosen)))}). Use CUDA_VISIBLE_DEVICES to reorder."
                 )
@@ -124,21 +127,21 @@ def plan(
                 )
             )
         visible = [gpus[i] for i in sorted(chosen)]
-        if target.allow_growth is not None:
+        if config.allow_growth is not None:
             for gpu in visible:
                 steps.append(
                     Step(
                         "allow_growth",
-                        f"tf.config.experimental.set_memory_growth({gpu.name!r}, {target.allow_growth})",
+                        f"tf.config.experimental.set_memory_growth({gpu.name!r}, {config.allow_growth})",
                         functools.partial(
-                            tfm.config.experimental.set_memory_growth, gpu, target.allow_growth
+                            tfm.config.experimental.set_memory_growth, gpu, config.allow_growth
                         ),
                     )
                 )
-        if target.memory_limit_mb is not None:
-            _check_limit_ids(target, len(gpus), chosen)
+        if config.memory_limit_mb is not None:
+            _check_limit_ids(config, len(gpus), chosen)
             for gpu_id in sorted(chosen):
-                limits = target.memory_limits_for(gpu_id)
+                limits = config.memory_limits_for(gpu_id)
                 if not limits:
                     continue
                 logical = [tfm.config.LogicalDeviceConfiguration(memory_limit=mb) for mb in limits]
@@ -153,25 +156,27 @@ def plan(
                     )
                 )
 
-    counts = dict(target.device_count or {})
+    counts = dict(config.device_count or {})
     cpu_count = counts.pop("CPU", None)
     counts.pop("GPU", None)
     if cpu_count is not None:
         if cpu_count == 0:
             raise GPUConfigError(
                 'device_count: expected "CPU" >= 1. Received: device_count='
-                f"{dict(target.device_count or {})!r}. TensorFlow needs a CPU device; "
+                f"{dict(config.device_count or {})!r}. TensorFlow needs a CPU device; "
                 'drop the "CPU" entry to keep its default of 1.'
             )
-        if cpu_count > 1 or _tf.context().get_logical_device_configuration(machine.cpus[0]):
+        if cpu_count > 1 or _tf.context().get_logical_device_configuration(tf_devices.cpus[0]):
             logical_cpus = [tfm.config.LogicalDeviceConfiguration() for _ in range(cpu_count)]
             steps.append(
                 Step(
                     "device_count",
-                    f"tf.config.set_logical_device_configuration('{machine.cpus[0].name}', "
+                    f"tf.config.set_logical_device_configuration('{tf_devices.cpus[0].name}', "
                     f"[LogicalDeviceConfiguration()] * {cpu_count})",
                     functools.partial(
-                        tfm.config.set_logical_device_configuration, machine.cpus[0], logical_cpus
+                        tfm.config.set_logical_device_configuration,
+                        tf_devices.cpus[0],
+                        logical_cpus,
                     ),
                 )
             )
@@ -180,20 +185,22 @@ def plan(
             f"device_count[{kind!r}] is ignored: TF2 only configures CPU and GPU device counts."
         )
         notes.append((message, message))
-    if target.allow_growth and gpus and (cpu_count or 1) > 1:
+    if config.allow_growth and gpus and (cpu_count or 1) > 1:
         # Logical CPUs sit in the same map as virtual GPUs, and TensorFlow then drops growth.
         base.gpu_options.allow_growth = True
 
     for name in SETTERS:
-        value = getattr(target, name)
+        value = getattr(config, name)
         if value is not None:
             steps.append(setter_step(name, value))
 
-    fraction = target.per_process_gpu_memory_fraction
+    fraction = config.per_process_gpu_memory_fraction
     if fraction is not None and gpus and not _tf.private_api_available():
         # No internal path on this TensorFlow: the allocator's own cap, total x fraction, as a
         # memory_limit, with the cards' sizes from NVML.
-        caps = fraction_limits(fraction, sorted(chosen), target.allow_growth, str(_tf.version()))
+        caps = fraction_as_limits_from_nvml(
+            fraction, sorted(chosen), config.allow_growth, str(_tf.version())
+        )
         for gpu_id, mb in caps.items():
             logical = [tfm.config.LogicalDeviceConfiguration(memory_limit=mb)]
             steps.append(
@@ -209,8 +216,8 @@ def plan(
     elif fraction is not None:
         _tf.require_private_api("per_process_gpu_memory_fraction", fraction)
         base.gpu_options.per_process_gpu_memory_fraction = fraction
-    if target.extra_proto:
-        base.MergeFrom(_proto.parse_extra(target.extra_proto))
+    if config.extra_proto:
+        base.MergeFrom(_proto.parse_extra(config.extra_proto))
     if base.ListFields():
         _tf.require_private_api("base ConfigProto fields", sorted(_tf.set_fields(base)))
         steps.append(
@@ -227,28 +234,28 @@ def _names(devices: list[Any]) -> str:
     return "[" + ", ".join(repr(d.name) for d in devices) + "]"
 
 
-def choose_gpus(target: GPUConfig, count: int) -> list[int]:
-    ids = list(target.visible_ids) if target.visible_ids is not None else list(range(count))
+def choose_gpus(config: GPUConfig, count: int) -> list[int]:
+    ids = list(config.visible_ids) if config.visible_ids is not None else list(range(count))
     for gpu_id in ids:
         if gpu_id >= count:
             cuda = os.environ.get("CUDA_VISIBLE_DEVICES")
             after = f" (after CUDA_VISIBLE_DEVICES={cuda!r})" if cuda is not None else ""
             from tfcompat_gpu.machine.launchers import local_rank_note
 
-            note = local_rank_note(target.visible_device_list)
+            note = local_rank_note(config.visible_device_list)
             raise GPUConfigError(
                 f"visible_device_list: 'visible_device_list' listed an invalid GPU id '{gpu_id}' "
                 f"but visible device count is {count}{after}. Received: "
-                f"visible_device_list={target.visible_device_list!r}. Expected ids from 0 to "
+                f"visible_device_list={config.visible_device_list!r}. Expected ids from 0 to "
                 f"{count - 1}: they count the GPUs left after CUDA_VISIBLE_DEVICES, not nvidia-smi's."
                 + (f" {note}" if note else "")
             )
-    gpu_count = (target.device_count or {}).get("GPU")
+    gpu_count = (config.device_count or {}).get("GPU")
     return ids[:gpu_count] if gpu_count is not None else ids
 
 
-def _check_limit_ids(target: GPUConfig, count: int, chosen: list[int]) -> None:
-    limits = target.memory_limit_mb
+def _check_limit_ids(config: GPUConfig, count: int, chosen: list[int]) -> None:
+    limits = config.memory_limit_mb
     if not isinstance(limits, Mapping):
         return
     for gpu_id in limits:

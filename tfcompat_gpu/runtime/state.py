@@ -2,21 +2,28 @@
 
 TensorFlow creates GPU allocators and thread pools once per process; this module remembers the
 values that won, and who asked for them, so that later requests can be compared against them.
-It is the facade's one place of process state (:data:`STATE`): the conflict policy and the
-session hook the drop-in registers live here too.  Nothing here imports TensorFlow.
+It is the facade's one place of process state (:data:`STATE`): the conflict policy, the
+session hook the drop-in registers, the one ``strategy()`` of the process and the one-time
+warnings already given (:func:`warn_once`) live here too.  Nothing here imports TensorFlow.
 """
 
 from __future__ import annotations
 
+import logging
 import threading
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from tfcompat_gpu.errors import GPUConfigWarning
+from tfcompat_gpu.utils.where import user_frame
+
 if TYPE_CHECKING:
+    from tfcompat_gpu.runtime.distribute import StrategyPlan
     from tfcompat_gpu.settings.config import GPUConfig
 
-__all__ = ["STATE", "ProcessState", "SessionRecord"]
+__all__ = ["STATE", "ProcessState", "SessionRecord", "StrategyRecord", "warn_once"]
 
 
 class SessionRecord:
@@ -46,6 +53,15 @@ class SessionRecord:
         return f"SessionRecord(config={self.config!r}, where={self.where!r}, kind={self.kind!r})"
 
 
+@dataclass(frozen=True)
+class StrategyRecord:
+    """The strategy ``strategy()`` built for the process, what it was, and where it was asked."""
+
+    plan: StrategyPlan
+    strategy: Any
+    where: str
+
+
 @dataclass
 class ProcessState:
     lock: threading.RLock = field(default_factory=threading.RLock)
@@ -64,10 +80,29 @@ class ProcessState:
     """The conflict policy set by ``set_conflict_policy()`` (None: the environment's, or the
     default)."""
     warned: set[str] = field(default_factory=set)
-    """Keys of one-time warnings already given."""
+    """Keys of one-time warnings already given (by :func:`warn_once`)."""
     requested_as: dict[str, tuple[Any, Any]] = field(default_factory=dict)
     """Field -> (value requested, value in force) where applying changed the value (a reorder
     ``"1,0"`` TF2 applies as ``"0,1"``): asking for the requested value again is no conflict."""
+    strategy: StrategyRecord | None = None
+    """The strategy ``strategy()`` returned (None: not called yet): one per process."""
 
 
 STATE = ProcessState()
+
+
+def warn_once(key: str, message: str) -> None:
+    """Warn ``message`` (a :class:`GPUConfigWarning`, also logged) the first time ``key`` is seen.
+
+    The warning is attributed to the user's line, as the call may come from deep inside
+    TensorFlow (a session); where no user line is known, to the caller's caller's caller.
+    """
+    if key in STATE.warned:
+        return
+    STATE.warned.add(key)
+    logging.getLogger("tfcompat_gpu").info("%s", message)
+    filename, _, line = user_frame().rpartition(":")
+    if filename and line.isdigit():
+        warnings.warn_explicit(message, GPUConfigWarning, filename, int(line))
+    else:
+        warnings.warn(message, GPUConfigWarning, stacklevel=4)

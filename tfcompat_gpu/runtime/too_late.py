@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tfcompat_gpu.errors import TooLateError
-from tfcompat_gpu.runtime.planning import Machine, Step, choose_gpus, plan, run_steps, setter_step
+from tfcompat_gpu.runtime.planning import Step, TFDevices, choose_gpus, plan, run_steps, setter_step
 from tfcompat_gpu.runtime.state import STATE
 from tfcompat_gpu.settings.config import GPUConfig
 from tfcompat_gpu.settings.options import OPTIONS_BY_NAME
@@ -21,7 +21,7 @@ from tfcompat_gpu.tfapi import _tf
 __all__ = ["configure_late"]
 
 
-def _active_values(machine: Machine) -> dict[str, Any]:
+def _active_values(tf_devices: TFDevices) -> dict[str, Any]:
     """Process-wide values in force, in the comparable form of :func:`_requested_values`."""
     ctx = _tf.context()
     base = _tf.base_config()
@@ -30,11 +30,13 @@ def _active_values(machine: Machine) -> dict[str, Any]:
         "intra_op_parallelism_threads": ctx._intra_op_parallelism_threads or 0,
         "inter_op_parallelism_threads": ctx._inter_op_parallelism_threads or 0,
     }
-    cpu_config = ctx.get_logical_device_configuration(machine.cpus[0]) if machine.cpus else None
+    cpu_config = (
+        ctx.get_logical_device_configuration(tf_devices.cpus[0]) if tf_devices.cpus else None
+    )
     values["device_count"] = {"CPU": len(cpu_config) if cpu_config else 1}
-    if machine.gpus:
+    if tf_devices.gpus:
         visible = ctx.get_visible_devices("GPU")
-        ids = [machine.gpus.index(gpu) for gpu in visible]
+        ids = [tf_devices.gpus.index(gpu) for gpu in visible]
         values["visible_device_list"] = tuple(ids)
         values["device_count"]["GPU"] = len(ids)
         growth = {bool(ctx.get_memory_growth(gpu)) for gpu in visible}
@@ -58,21 +60,21 @@ def _limits_by_gpu(cfg: GPUConfig, ids: tuple[int, ...] | list[int]) -> dict[int
     return {i: tuple(cfg.memory_limits_for(i)) for i in ids if cfg.memory_limits_for(i)}
 
 
-def _requested_values(request: GPUConfig, machine: Machine) -> dict[str, Any]:
+def _requested_values(request: GPUConfig, tf_devices: TFDevices) -> dict[str, Any]:
     values: dict[str, Any] = {}
     for name, value in request.items():
         option = OPTIONS_BY_NAME[name]
         if option.after_start:
             continue
         if name == "visible_device_list":
-            if machine.gpus:
-                values[name] = tuple(sorted(choose_gpus(request, len(machine.gpus))))
+            if tf_devices.gpus:
+                values[name] = tuple(sorted(choose_gpus(request, len(tf_devices.gpus))))
             else:
                 values[name] = request.visible_ids
         elif name == "memory_limit_mb":
             ids = (
-                sorted(choose_gpus(request, len(machine.gpus)))
-                if machine.gpus
+                sorted(choose_gpus(request, len(tf_devices.gpus)))
+                if tf_devices.gpus
                 else list(request.visible_ids or (0,))
             )
             values[name] = _limits_by_gpu(request, ids)
@@ -84,11 +86,11 @@ def _requested_values(request: GPUConfig, machine: Machine) -> dict[str, Any]:
 
 
 def configure_late(
-    request: GPUConfig, target: GPUConfig, machine: Machine, where: str
+    request: GPUConfig, merged: GPUConfig, tf_devices: TFDevices, where: str
 ) -> GPUConfig:
-    active = _active_values(machine)
+    active = _active_values(tf_devices)
     changes = []
-    for name, wanted in _requested_values(request, machine).items():
+    for name, wanted in _requested_values(request, tf_devices).items():
         current = active.get(name)
         if name == "device_count":
             current = {k: v for k, v in (current or {}).items() if k in wanted}
@@ -106,7 +108,7 @@ def configure_late(
             if not OPTIONS_BY_NAME[name].process_wide
         }
         if open_fields:
-            steps.extend(plan(GPUConfig(**open_fields), machine)[0])
+            steps.extend(plan(GPUConfig(**open_fields), tf_devices)[0])
             changes = [change for change in changes if change[0] not in open_fields]
     if changes:
         raise TooLateError(_too_late_message(changes, where))
@@ -114,9 +116,9 @@ def configure_late(
         if OPTIONS_BY_NAME[name].after_start:
             steps.append(setter_step(name, value))
     run_steps(steps)
-    STATE.applied = target
+    STATE.applied = merged
     STATE.applied_where = where
-    return target
+    return merged
 
 
 def _too_late_message(changes: list[tuple[str, Any, Any]], where: str) -> str:

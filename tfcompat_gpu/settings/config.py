@@ -23,7 +23,7 @@ from tfcompat_gpu.settings.kinds import (
     FrozenDict,
     MemoryLimit,
     MemoryLimits,
-    fail,
+    invalid_value,
     register_device_list_form,
 )
 from tfcompat_gpu.settings.options import (
@@ -103,7 +103,7 @@ class GPUConfig:
             if value is not None:
                 object.__setattr__(self, option.name, option.kind.check(option.name, value))
         if not isinstance(self.extra_proto, bytes):
-            raise fail("extra_proto", self.extra_proto, "serialized ConfigProto bytes")
+            raise invalid_value("extra_proto", self.extra_proto, "serialized ConfigProto bytes")
         if self.extra_proto and "tensorflow" in sys.modules:
             # Checked here when TensorFlow is loaded anyway; otherwise where it is used.
             from tfcompat_gpu.settings import proto as _proto

@@ -45,7 +45,7 @@ __all__ = [
     "TextError",
     "as_int",
     "device_list_forms",
-    "fail",
+    "invalid_value",
     "is_bool",
     "parse_device_list",
     "register_device_list_form",
@@ -86,7 +86,7 @@ class FrozenDict(Mapping[Any, Any]):
         return repr(self._data)
 
 
-def fail(name: str, value: object, expected: str, fix: str = "") -> GPUConfigError:
+def invalid_value(name: str, value: object, expected: str, fix: str = "") -> GPUConfigError:
     """The error for an invalid value: field, what was expected, what was received, the fix."""
     message = f"{name}: expected {expected}. Received: {name}={value!r}."
     if fix:
@@ -182,7 +182,7 @@ class Switch(Kind):
     def check(self, name: str, value: object) -> bool:
         if is_bool(value):
             return bool(value)
-        raise fail(name, value, "True, False or None", "Pass a bool, e.g. True.")
+        raise invalid_value(name, value, "True, False or None", "Pass a bool, e.g. True.")
 
     def parse(self, text: str) -> bool:
         if text.lower() in _TRUE:
@@ -204,9 +204,9 @@ class Count(Kind):
             hint = ""
             if isinstance(value, str):
                 hint = f"Convert it first, e.g. {name}=int(os.environ[...])."
-            raise fail(name, value, expected, hint)
+            raise invalid_value(name, value, expected, hint)
         if not 0 <= count <= INT32_MAX:
-            raise fail(name, value, expected)
+            raise invalid_value(name, value, expected)
         return count
 
     def parse(self, text: str) -> int:
@@ -223,10 +223,10 @@ class Fraction(Kind):
     def check(self, name: str, value: object) -> float:
         expected = "a float in (0, 1] or None"
         if type(value) is not float and (is_bool(value) or not isinstance(value, numbers.Real)):
-            raise fail(name, value, expected, "Pass a number such as 0.3.")
+            raise invalid_value(name, value, expected, "Pass a number such as 0.3.")
         fraction = float(value)
         if math.isnan(fraction) or math.isinf(fraction) or fraction <= 0:
-            raise fail(
+            raise invalid_value(
                 name,
                 value,
                 expected,
@@ -258,28 +258,30 @@ class MemoryLimits(Kind):
         single = as_int(value)
         items = [value] if single is not None else _items(value)
         if items is None:
-            raise fail(name, whole, self._EXPECTED)
+            raise invalid_value(name, whole, self._EXPECTED)
         if not items:
-            raise fail(
+            raise invalid_value(
                 name, whole, self._EXPECTED, "An empty list would create no GPU device at all."
             )
         limits = []
         for item in items:
             mb = as_int(item)
             if mb is None or not 0 < mb <= INT32_MAX:
-                raise fail(name, whole, self._EXPECTED, f"{item!r} is not a memory size in MB.")
+                raise invalid_value(
+                    name, whole, self._EXPECTED, f"{item!r} is not a memory size in MB."
+                )
             limits.append(mb)
         return tuple(limits)
 
     def check(self, name: str, value: object) -> int | tuple[int, ...] | FrozenDict:
         if isinstance(value, Mapping):
             if not value:
-                raise fail(name, value, "a non-empty dict {gpu_id: [MB, ...]}")
+                raise invalid_value(name, value, "a non-empty dict {gpu_id: [MB, ...]}")
             per_gpu = {}
             for key, limits in value.items():
                 gpu_id = as_int(key)
                 if gpu_id is None or gpu_id < 0:
-                    raise fail(
+                    raise invalid_value(
                         name,
                         value,
                         "a dict keyed by GPU id (an int >= 0)",
@@ -427,10 +429,10 @@ class DeviceIds(Kind):
         else:
             items = _items(value)
             if items is None:
-                raise fail(name, value, self._EXPECTED)
+                raise invalid_value(name, value, self._EXPECTED)
             ids = self._from_ints(name, items, value)
         if not ids:
-            raise fail(
+            raise invalid_value(
                 name, value, self._EXPECTED, 'To hide every GPU use device_count={"GPU": 0}.'
             )
         return ",".join(map(str, ids))
@@ -443,9 +445,11 @@ class DeviceIds(Kind):
         if problem is None:
             return ids
         if problem.duplicate is not None:
-            raise fail(name, value, self._EXPECTED, f"GPU id {problem.duplicate} is listed twice.")
+            raise invalid_value(
+                name, value, self._EXPECTED, f"GPU id {problem.duplicate} is listed twice."
+            )
         words = "".join(f" or {form.help}" for form in _FORMS.values())
-        raise fail(
+        raise invalid_value(
             name,
             value,
             self._EXPECTED + words,
@@ -460,14 +464,14 @@ class DeviceIds(Kind):
         for entry in value:
             gpu_id = as_int(entry)
             if gpu_id is None or gpu_id < 0:
-                raise fail(
+                raise invalid_value(
                     name,
                     value if shown is None else shown,
                     self._EXPECTED,
                     f"Entry {entry!r} is not a GPU id.",
                 )
             if gpu_id in ids:
-                raise fail(
+                raise invalid_value(
                     name,
                     value if shown is None else shown,
                     self._EXPECTED,
@@ -494,17 +498,17 @@ class DeviceCount(Kind):
 
     def check(self, name: str, value: object) -> FrozenDict:
         if not isinstance(value, Mapping):
-            raise fail(name, value, self._EXPECTED)
+            raise invalid_value(name, value, self._EXPECTED)
         counts = {}
         for key, count in value.items():
             if not isinstance(key, str) or not _type_name(key):
                 fix = (
                     f"Device types are upper case: {key.upper()!r}." if isinstance(key, str) else ""
                 )
-                raise fail(name, value, self._EXPECTED, fix)
+                raise invalid_value(name, value, self._EXPECTED, fix)
             number = as_int(count)
             if number is None or not 0 <= number <= INT32_MAX:
-                raise fail(
+                raise invalid_value(
                     name, value, self._EXPECTED, f"The count for {key!r} must be an int >= 0."
                 )
             counts[str(key)] = number

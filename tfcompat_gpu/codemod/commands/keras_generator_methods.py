@@ -20,7 +20,7 @@ from typing import ClassVar
 import libcst as cst
 
 from tfcompat_gpu.codemod._base import MigrationCommand
-from tfcompat_gpu.tfapi.tf1_names import GENERATOR_METHODS
+from tfcompat_gpu.tfapi.keras_names import GENERATOR_METHODS
 
 __all__ = ["KerasGeneratorMethodsCommand"]
 

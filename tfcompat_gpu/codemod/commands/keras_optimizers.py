@@ -18,7 +18,7 @@ import libcst as cst
 from tfcompat_gpu.codemod._base import MigrationCommand
 from tfcompat_gpu.codemod._imports import need_import
 from tfcompat_gpu.codemod._names import dotted, tf_root_alias, top_level_imports
-from tfcompat_gpu.tfapi.tf1_names import OPTIMIZER_ALIASES, OPTIMIZER_CLASSES, OPTIMIZER_MODULES
+from tfcompat_gpu.tfapi.keras_names import OPTIMIZER_ALIASES, OPTIMIZER_CLASSES, OPTIMIZER_MODULES
 
 __all__ = ["KerasOptimizersCommand"]
 

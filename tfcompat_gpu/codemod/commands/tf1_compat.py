@@ -19,7 +19,8 @@ import libcst as cst
 
 from tfcompat_gpu.codemod._base import MigrationCommand
 from tfcompat_gpu.codemod._names import dotted
-from tfcompat_gpu.tfapi.tf1_names import TF1_ONLY, TF1_ONLY_IN
+from tfcompat_gpu.tfapi.tf1_module_names import TF1_ONLY_IN
+from tfcompat_gpu.tfapi.tf1_names import TF1_ONLY
 
 __all__ = ["EAGER_SAFE", "Tf1CompatCommand"]
 

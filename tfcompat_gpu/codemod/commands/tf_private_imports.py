@@ -29,7 +29,7 @@ import libcst as cst
 
 from tfcompat_gpu.codemod._base import MigrationCommand
 from tfcompat_gpu.codemod._names import dotted
-from tfcompat_gpu.tfapi.tf1_names import KERAS_LAYERS, KERAS_MODELS, KERAS_UTILS
+from tfcompat_gpu.tfapi.keras_names import KERAS_LAYERS, KERAS_MODELS, KERAS_UTILS
 
 __all__ = ["CONFIG_PB2_NAMES", "SESSION_MODULES", "TfPrivateImportsCommand"]
 

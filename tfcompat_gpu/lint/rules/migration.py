@@ -1,7 +1,8 @@
 """Keras 2 and TensorFlow 1 API that Keras 3 / TensorFlow 2 reject: TFG036-TFG041.
 
 Each rule finds what one rewrite of ``tfcompat-gpu migrate`` fixes (``codemod/commands/
-keras_*.py``, ``tf1_compat.py``), from the same tables (:mod:`tfcompat_gpu.tfapi.tf1_names`).
+keras_*.py``, ``tf1_compat.py``), from the same tables (:mod:`tfcompat_gpu.tfapi.keras_names`,
+:mod:`~tfcompat_gpu.tfapi.tf1_names`, :mod:`~tfcompat_gpu.tfapi.tf1_module_names`).
 """
 
 from __future__ import annotations
@@ -12,15 +13,15 @@ from tfcompat_gpu.lint.context import FileContext
 from tfcompat_gpu.lint.dispatch import on_call, on_end, on_node, on_ref
 from tfcompat_gpu.lint.rules.legacy import legacy_replacement
 from tfcompat_gpu.lint.tfcalls import canonical
-from tfcompat_gpu.tfapi.tf1_names import (
+from tfcompat_gpu.tfapi.keras_names import (
     GENERATOR_METHODS,
     KERAS_MOVED_MODULES,
     OPTIMIZER_ALIASES,
     OPTIMIZER_CLASSES,
     OPTIMIZER_MODULES,
-    TF1_ONLY,
-    TF1_ONLY_IN,
 )
+from tfcompat_gpu.tfapi.tf1_module_names import TF1_ONLY_IN
+from tfcompat_gpu.tfapi.tf1_names import TF1_ONLY
 
 __all__: list[str] = []
 
