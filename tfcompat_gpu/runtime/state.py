@@ -20,7 +20,6 @@ from tfcompat_gpu.errors import GPUConfigWarning
 from tfcompat_gpu.utils.where import user_frame
 
 if TYPE_CHECKING:
-    from tfcompat_gpu.runtime.distribute import StrategyPlan
     from tfcompat_gpu.settings.config import GPUConfig
 
 __all__ = ["STATE", "ProcessState", "SessionRecord", "StrategyRecord", "warn_once"]
@@ -57,7 +56,9 @@ class SessionRecord:
 class StrategyRecord:
     """The strategy ``strategy()`` built for the process, what it was, and where it was asked."""
 
-    plan: StrategyPlan
+    plan: Any
+    """The ``runtime.distribute.StrategyPlan`` it was built from (not named as a type here:
+    ``distribute`` imports this module, and no two modules import each other)."""
     strategy: Any
     where: str
 
