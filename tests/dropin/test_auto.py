@@ -388,8 +388,8 @@ def test_without_tf_keras_the_run_goes_on_and_says_why(tmp_path, monkeypatch, ca
     monkeypatch.setattr(_auto, "_keras_is_3", lambda: True)
     script = tmp_path / "train.py"
     script.write_text("import tensorflow as tf\nfrom keras.optimizers import SGD\nSGD(lr=1)\n")
-    target = runner._Target.find(str(script))
-    tf1, legacy, _, chosen = runner._auto(target, False, False, GPUConfig())
+    found = runner._Script.find(str(script))
+    tf1, legacy, _, chosen = runner._auto(found, False, False, GPUConfig())
     assert (tf1, legacy, chosen) == (False, False, None)
     err = capsys.readouterr().err
     assert err == (

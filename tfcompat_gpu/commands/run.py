@@ -160,34 +160,34 @@ def main(argv: Sequence[str] | None = None) -> int:
     except GPUConfigError as exc:
         return _voice.error("run", str(exc))
     try:
-        target = _Target.find(ns.script)
+        script = _Script.find(ns.script)
     except _CannotRunError as exc:
         return _voice.error("run", str(exc), exc.status)
     tf1 = ns.tf1
     chosen = None
     if ns.auto:
-        tf1, legacy_keras, settings, chosen = _auto(target, tf1, legacy_keras, settings)
+        tf1, legacy_keras, settings, chosen = _auto(script, tf1, legacy_keras, settings)
     mode = RunMode(
         settings=settings.to_dict(),
         tf1=tf1,
         legacy_keras=legacy_keras,
         policy=ns.conflict_policy or None,
-        script_dirs=target.folders,
+        script_dirs=script.folders,
     )
     sys.argv = [ns.script, *ns.args]
-    return _run(target, mode, report_path=report_path, chosen=chosen)
+    return _run(script, mode, report_path=report_path, chosen=chosen)
 
 
 def _auto(
-    target: _Target, tf1: bool, legacy_keras: bool, settings: GPUConfig
+    script: _Script, tf1: bool, legacy_keras: bool, settings: GPUConfig
 ) -> tuple[bool, bool, GPUConfig, str | None]:
     """Read the script (no import) and add the mode it needs; say so in one line."""
     from tfcompat_gpu.dropin import _auto
 
-    reading = _auto.read(target.code_path, target.source)
+    reading = _auto.read(script.code_path, script.source)
     choice = _auto.choose(
         reading,
-        target.code_path,
+        script.code_path,
         tf1=tf1,
         legacy_keras=legacy_keras,
         soft_placement=settings.to_dict().get("allow_soft_placement"),
@@ -202,7 +202,7 @@ def _auto(
             _voice.say("run", "warning", f"auto mode would run this script on tf_keras: {exc}")
             choice = _auto.choose(
                 reading,
-                target.code_path,
+                script.code_path,
                 tf1=tf1,
                 legacy_keras=True,  # as if given: nothing more to choose for Keras
                 soft_placement=settings.to_dict().get("allow_soft_placement"),
@@ -267,7 +267,7 @@ class _CannotRunError(Exception):
 
 
 @dataclass(frozen=True)
-class _Target:
+class _Script:
     """What ``python ARG`` would run: a file, or the ``__main__`` of a folder or zip file."""
 
     code_path: str
@@ -280,7 +280,7 @@ class _Target:
     spec: Any = None
 
     @classmethod
-    def find(cls, arg: str) -> _Target:
+    def find(cls, arg: str) -> _Script:
         path = os.path.abspath(arg)
         if os.path.isdir(path):
             return cls._main_of(arg, path)
@@ -302,7 +302,7 @@ class _Target:
         return cls(path, real, tuple(dict.fromkeys((os.path.dirname(path), real))), source)
 
     @classmethod
-    def _main_of(cls, arg: str, path: str) -> _Target:
+    def _main_of(cls, arg: str, path: str) -> _Script:
         import pkgutil
 
         finder: Any = pkgutil.get_importer(path)
@@ -331,24 +331,24 @@ class _Target:
 
 
 def _run(
-    target: _Target, mode: RunMode, *, report_path: str | None, chosen: str | None = None
+    script: _Script, mode: RunMode, *, report_path: str | None, chosen: str | None = None
 ) -> int:
     v1 = activate(mode)
-    sys.path[0] = target.path0
+    sys.path[0] = script.path0
     main_module = types.ModuleType("__main__")
     main_module.__dict__.update(
         {
-            "__file__": target.code_path,
+            "__file__": script.code_path,
             "__builtins__": __builtins__,
             "__cached__": None,
-            "__spec__": target.spec,
-            "__loader__": getattr(target.spec, "loader", None),
+            "__spec__": script.spec,
+            "__loader__": getattr(script.spec, "loader", None),
         }
     )
     sys.modules["__main__"] = main_module
     try:
         try:
-            code = compile(target.source, target.code_path, "exec", dont_inherit=True)
+            code = compile(script.source, script.code_path, "exec", dont_inherit=True)
         except (SyntaxError, ValueError) as exc:  # as Python shows it: no traceback above it
             import traceback
 
@@ -366,7 +366,7 @@ def _run(
         raise
     except BaseException as exc:  # shown as Python shows it, from the script's frames on
         tb = exc.__traceback__
-        while tb is not None and tb.tb_frame.f_code.co_filename != target.code_path:
+        while tb is not None and tb.tb_frame.f_code.co_filename != script.code_path:
             tb = tb.tb_next
         script_tb = tb or exc.__traceback__
         exc.__traceback__ = script_tb  # what sys.excepthook shows
