@@ -2,12 +2,11 @@ from __future__ import annotations
 
 import ast
 import importlib.util
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests._child import run
 from tests.lint.helpers import FIXTURES, expected
 from tfcompat_gpu.lint.flake8_plugin import Plugin
 from tfcompat_gpu.lint.registry import default_codes
@@ -56,11 +55,7 @@ def test_same_findings_as_check(path: Path) -> None:
 def test_through_flake8(tmp_path: Path) -> None:
     path = tmp_path / "t.py"
     path.write_text(SOURCE + "os.environ['CUDA_VISIBLE_DEVCIES'] = '1'  # noqa: TFG003\n")
-    proc = subprocess.run(
-        [sys.executable, "-m", "flake8", "--select", "TFG", str(path)],
-        capture_output=True,
-        text=True,
-    )
+    proc = run(["-m", "flake8", "--select", "TFG", str(path)])
     assert proc.returncode == 1, proc.stderr
     lines = proc.stdout.splitlines()
     assert [line.split(": ", 1)[1].split()[0] for line in lines] == ["TFG003", "TFG001"]
