@@ -7,7 +7,8 @@ tf.config setters and ``context().config`` run unchanged, only the device list i
 from __future__ import annotations
 
 import pytest
-from conftest import run_py
+
+from tests._child import run_py
 
 pytestmark = pytest.mark.tf
 

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from conftest import run_py
+
+from tests._child import run_py
 
 pytestmark = pytest.mark.tf
 

@@ -7,18 +7,17 @@ TensorFlow lists its GPUs the choice goes to ``CUDA_VISIBLE_DEVICES``; after, Te
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import textwrap
 
 import pytest
-from conftest import ROOT, TESTS, child_env, run_py
+
+from tests._child import TESTS, cli, run_py
 
 pytestmark = pytest.mark.tf
 
 FAKE = {
     "FAKE_NVML_RECORDING": "v100x4",
-    "PYTHONPATH": f"{TESTS / 'fake_nvml'}:{ROOT}:{TESTS}",
+    "PYTHONPATH": str(TESTS / "fake_nvml"),
 }
 
 
@@ -101,11 +100,12 @@ def test_run_resolves_auto_when_the_script_imports_tensorflow(tmp_path, script_c
         lines.append(f"os.environ['CUDA_VISIBLE_DEVICES'] = {script_cvd!r}")
     lines += ["import tensorflow as tf", "print('CVD=' + os.environ['CUDA_VISIBLE_DEVICES'])"]
     script.write_text("\n".join(lines) + "\n")
-    proc = subprocess.run(
-        [sys.executable, "-m", "tfcompat_gpu", "run", "--visible-devices", flag, str(script)],
-        capture_output=True,
-        text=True,
-        env=child_env({**FAKE, "CUDA_DEVICE_ORDER": "PCI_BUS_ID"}),
+    proc = cli(
+        "run",
+        "--visible-devices",
+        flag,
+        str(script),
+        env={**FAKE, "CUDA_DEVICE_ORDER": "PCI_BUS_ID"},
         cwd=tmp_path,
         timeout=300,
     )

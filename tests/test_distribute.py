@@ -9,11 +9,10 @@ SLURM variables; real multi-worker runs are in test_multi_worker.py.
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
-from conftest import child_env, run_py
+
+from tests._child import cli, run_py
 
 pytestmark = pytest.mark.tf
 
@@ -251,13 +250,7 @@ def test_multi_worker_after_the_runtime_started_is_too_late():
 
 
 def _env_json(extra: dict[str, str]) -> dict:
-    proc = subprocess.run(
-        [sys.executable, "-m", "tfcompat_gpu", "env", "--json"],
-        env=child_env(extra),
-        capture_output=True,
-        text=True,
-        timeout=240,
-    )
+    proc = cli("env", "--json", env=extra, timeout=240)
     assert proc.returncode == 0, proc.stderr
     data = json.loads(proc.stdout)
     assert data["runtime_started"] is False
@@ -352,13 +345,7 @@ def test_env_reports_the_plan_without_starting_the_runtime(extra, expected):
 
 
 def test_env_text_shows_the_strategy_and_why():
-    proc = subprocess.run(
-        [sys.executable, "-m", "tfcompat_gpu", "env"],
-        env=child_env(_TWO_WORKERS),
-        capture_output=True,
-        text=True,
-        timeout=240,
-    )
+    proc = cli("env", env=_TWO_WORKERS, timeout=240)
     assert proc.returncode == 0, proc.stderr
     text = proc.stdout
     assert "Runtime started: no" in text

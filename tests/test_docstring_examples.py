@@ -6,7 +6,8 @@ import doctest
 import importlib
 
 import pytest
-from conftest import ROOT
+
+from tests._child import ROOT
 
 PACKAGE = ROOT / "tfcompat_gpu"
 

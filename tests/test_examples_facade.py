@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import ast
-import subprocess
-import sys
 
 import pytest
-from conftest import ROOT, child_env
+
+from tests._child import ROOT, run
 
 pytestmark = pytest.mark.tf
 
@@ -38,14 +37,7 @@ def test_every_facade_example_is_listed():
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_facade_example_runs_with_its_settings(name):
-    proc = subprocess.run(
-        [sys.executable, str(FACADE / name)],
-        capture_output=True,
-        text=True,
-        env=child_env(),
-        timeout=300,
-        cwd=FACADE,
-    )
+    proc = run([str(FACADE / name)], timeout=300, cwd=FACADE)
     assert proc.returncode == 0, proc.stderr[-3000:]
     lines = [line for line in proc.stdout.splitlines() if line.startswith("effective: ")]
     assert len(lines) == 1, proc.stdout

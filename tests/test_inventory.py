@@ -9,13 +9,11 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import subprocess
-import sys
 
 import pytest
-from conftest import ROOT, child_env, run_py
 from nvmlfake import FakeNVML, recording
 
+from tests._child import ROOT, cli, run_py
 from tfcompat_gpu import GPUConfigError
 from tfcompat_gpu.machine.inventory import fraction_in_mb, inventory, parse_auto, pick
 from tfcompat_gpu.machine.nvml import NVMLUnavailable, Readings, read
@@ -248,14 +246,7 @@ def test_import_tfcompat_gpu_imports_neither_tensorflow_nor_nvml():
 
 
 def test_env_command_shows_the_inventory_and_goes_on_without_nvml():
-    proc = subprocess.run(
-        [sys.executable, "-m", "tfcompat_gpu", "env", "--json"],
-        capture_output=True,
-        text=True,
-        env=child_env(),
-        cwd=ROOT,
-        timeout=300,
-    )
+    proc = cli("env", "--json", cwd=ROOT, timeout=300)
     assert proc.returncode == 0, proc.stderr
     data = json.loads(proc.stdout)
     # The TensorFlow-free legs run this too: there the report says TensorFlow is absent.

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 from cases import BAD_COMBINATIONS, BAD_VALUES
-from conftest import run_py
+
+from tests._child import run_py
 
 pytestmark = pytest.mark.tf
 

@@ -8,10 +8,10 @@ per-process local rank beside the inherited one.
 from __future__ import annotations
 
 import pytest
-from conftest import ROOT, TESTS, run_py
 from nvmlfake import FakeNVML, recording
 from test_local_rank import ALL_LAUNCHER_VARS
 
+from tests._child import TESTS, run_py
 from tfcompat_gpu import GPUConfigError, local_rank
 from tfcompat_gpu.machine.inventory import inventory, pick
 from tfcompat_gpu.machine.launchers import detect
@@ -130,7 +130,7 @@ def test_auto_under_a_backwards_cuda_visible_devices_warns_of_no_reorder():
         """,
         env={
             "FAKE_NVML_RECORDING": "v100x4",
-            "PYTHONPATH": f"{TESTS / 'fake_nvml'}:{ROOT}:{TESTS}",
+            "PYTHONPATH": str(TESTS / "fake_nvml"),
             "CUDA_DEVICE_ORDER": "PCI_BUS_ID",
             "CUDA_VISIBLE_DEVICES": "3,2,1,0",
         },

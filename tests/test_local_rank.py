@@ -8,13 +8,11 @@ TensorFlow's own ``tf.config`` setters and ``context().config`` run unchanged.
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 import textwrap
 
 import pytest
-from conftest import ROOT, child_env, run_py
 
+from tests._child import TESTS, cli, run_py, start
 from tfcompat_gpu import GPUConfig, GPUConfigError, local_rank
 from tfcompat_gpu.machine.launchers import LAUNCHERS, LOCAL_RANK_VARS, detect
 
@@ -272,36 +270,13 @@ def test_tf1_horovod_pattern_pins_one_gpu_per_process_under_run(tmp_path, sessio
     procs = []
     for rank in (0, 1):
         report = tmp_path / f"report{rank}.json"
-        env = child_env(
-            {
-                "OMPI_COMM_WORLD_LOCAL_RANK": str(rank),
-                "OMPI_COMM_WORLD_SIZE": "2",
-                "SIMGPU_DIR": str(ROOT / "tests"),
-            }
-        )
-        command = [
-            sys.executable,
-            "-m",
-            "tfcompat_gpu",
-            "run",
-            "--report",
-            str(report),
-            str(script),
-        ]
-        procs.append(
-            (
-                rank,
-                report,
-                subprocess.Popen(
-                    command,
-                    env=env,
-                    cwd=tmp_path,
-                    text=True,
-                    stdout=subprocess.PIPE,
-                    stderr=subprocess.PIPE,
-                ),
-            )
-        )
+        env = {
+            "OMPI_COMM_WORLD_LOCAL_RANK": str(rank),
+            "OMPI_COMM_WORLD_SIZE": "2",
+            "SIMGPU_DIR": str(TESTS),
+        }
+        command = ["-m", "tfcompat_gpu", "run", "--report", str(report), str(script)]
+        procs.append((rank, report, start(command, env=env, cwd=tmp_path)))
     for rank, report, proc in procs:
         out, err = proc.communicate(timeout=240)
         assert proc.returncode == 0, err[-3000:]
@@ -335,14 +310,7 @@ def test_run_flag_and_variable_accept_local_rank(tmp_path):
         ([], {"TFCOMPAT_GPU_VISIBLE_DEVICES": "local_rank", "MPI_LOCALRANKID": "3"}),
         (["--visible-devices", "local_rank"], {}),
     ):
-        proc = subprocess.run(
-            [sys.executable, "-m", "tfcompat_gpu", "run", *flags, str(script)],
-            env=child_env(extra),
-            cwd=tmp_path,
-            capture_output=True,
-            text=True,
-            timeout=240,
-        )
+        proc = cli("run", *flags, str(script), env=extra, cwd=tmp_path, timeout=240)
         results.append(proc)
     ok1, ok2, missing = results
     assert ok1.returncode == 0, ok1.stderr

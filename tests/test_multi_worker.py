@@ -11,11 +11,11 @@ from __future__ import annotations
 import json
 import socket
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, child_env
+
+from tests._child import ROOT, start
 
 pytestmark = pytest.mark.tf
 
@@ -66,17 +66,8 @@ def test_two_keras_workers_with_tf_config_end_with_the_same_weights():
     procs = []
     for index in range(2):
         tf_config = {"cluster": cluster, "task": {"type": "worker", "index": index}}
-        env = child_env({"TF_CONFIG": json.dumps(tf_config), **_keras_env()})
-        procs.append(
-            subprocess.Popen(
-                [sys.executable, str(EXAMPLES / "tf2_multi_worker_keras.py")],
-                env=env,
-                cwd=EXAMPLES,
-                text=True,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-            )
-        )
+        env = {"TF_CONFIG": json.dumps(tf_config), **_keras_env()}
+        procs.append(start([str(EXAMPLES / "tf2_multi_worker_keras.py")], env=env, cwd=EXAMPLES))
     results = [json.loads(out.strip().splitlines()[-1]) for out, _ in _finish(procs, 240)]
     first, second = results
     for result in results:
@@ -97,21 +88,16 @@ def test_tf1_parameter_server_script_runs_unmodified_under_run_tf1(tmp_path: Pat
     ]
     script = str(EXAMPLES / "tf1_parameter_server.py")
 
-    def start(job: str, index: int) -> subprocess.Popen[str]:
+    def task(job: str, index: int) -> subprocess.Popen[str]:
         report = tmp_path / f"{job}{index}.json"
-        command = [sys.executable, "-m", "tfcompat_gpu", "run", "--tf1", "--report", str(report)]
-        return subprocess.Popen(
-            [*command, script, *hosts, f"--job_name={job}", f"--task_index={index}"],
-            env=child_env(),
-            cwd=tmp_path,
-            text=True,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
+        command = ["-m", "tfcompat_gpu", "run", "--tf1", "--report", str(report)]
+        return start(
+            [*command, script, *hosts, f"--job_name={job}", f"--task_index={index}"], cwd=tmp_path
         )
 
-    ps = start("ps", 0)
+    ps = task("ps", 0)
     try:
-        chief = start("worker", 0)
+        chief = task("worker", 0)
         # The other worker waits for the chief's initialization; starting it once the chief's
         # session exists keeps it from sleeping through TF1's 30 s recovery wait.
         assert chief.stdout is not None
@@ -119,7 +105,7 @@ def test_tf1_parameter_server_script_runs_unmodified_under_run_tf1(tmp_path: Pat
         assert ready.strip() == "worker 0: session ready", (
             chief.stderr.read() if chief.stderr else ""
         )
-        other = start("worker", 1)
+        other = task("worker", 1)
         (out0, err0), (out1, err1) = _finish([chief, other], 240)
     finally:
         ps.kill()

@@ -8,12 +8,10 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 
 import pytest
-from conftest import ROOT, child_env
 
+from tests._child import ROOT, cli, start
 from tfcompat_gpu.lint.formats import FORMATS, render
 from tfcompat_gpu.lint.report import Finding, Report
 from tfcompat_gpu.utils.shown import shown, uri_path
@@ -39,13 +37,7 @@ def named(request, tmp_path):
 
 
 def _check(fmt: str, where) -> bytes:  # type: ignore[no-untyped-def]
-    proc = subprocess.run(
-        [sys.executable, "-m", "tfcompat_gpu", "check", "--format", fmt, "."],
-        capture_output=True,
-        env=child_env(),
-        cwd=where,
-        timeout=120,
-    )
+    proc = cli("check", "--format", fmt, ".", cwd=where, timeout=120, text=False)
     assert b"Traceback" not in proc.stderr
     assert b"internal error" not in proc.stderr, proc.stderr
     assert proc.returncode == 1, proc.stderr
@@ -118,13 +110,7 @@ def test_a_settings_file_with_a_strange_name_is_named_in_the_error(tmp_path):
 )
 def test_a_closed_pipe_ends_the_command_quietly(args):
     # The reader closes before the command writes (as `| head -2` does once it has its lines).
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "tfcompat_gpu", *args],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        env=child_env(),
-        cwd=ROOT,
-    )
+    proc = start(["-m", "tfcompat_gpu", *args], cwd=ROOT, text=False)
     assert proc.stdout is not None
     proc.stdout.close()
     _, err = proc.communicate(timeout=300)

@@ -7,35 +7,20 @@ simulates their GPUs as TensorFlow physical devices (``tfcompat_gpu.machine.simg
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
-from conftest import ROOT, child_env, run_py
 from nvmlfake import FakeNVML, recording
 
+from tests._child import ROOT, cli, run_py
 from tfcompat_gpu.commands.plan import make_plan, render
 from tfcompat_gpu.machine.inventory import inventory
 
 pytestmark = pytest.mark.tf
 
 
-def clean_env(extra: dict[str, str] | None = None) -> dict[str, str]:
-    """The test process's variables without CUDA's: the machines here are described."""
-    env = {k: v for k, v in child_env(extra).items() if not k.startswith("CUDA_")}
-    env.update(extra or {})
-    return env
-
-
 def plan(*args: str, env: dict[str, str] | None = None) -> tuple[int, dict, str]:
-    proc = subprocess.run(
-        [sys.executable, "-m", "tfcompat_gpu", "plan", "--format", "json", *args],
-        capture_output=True,
-        text=True,
-        env=clean_env(env),
-        cwd=ROOT,
-        timeout=300,
-    )
+    # without the test process's CUDA variables: the machines here are described
+    proc = cli("plan", "--format", "json", *args, env=env, drop=("CUDA_",), cwd=ROOT)
     data = json.loads(proc.stdout) if proc.stdout.strip().startswith("{") else {}
     return proc.returncode, data, proc.stderr
 
@@ -153,23 +138,7 @@ def test_settings_come_from_variables_and_files_as_for_run(tmp_path):
 
 
 def test_text_output_names_the_map_and_what_answered():
-    proc = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "tfcompat_gpu",
-            "plan",
-            "--gpus",
-            "2",
-            "--cuda-visible-devices",
-            "1",
-        ],
-        capture_output=True,
-        text=True,
-        env=clean_env(),
-        cwd=ROOT,
-        timeout=300,
-    )
+    proc = cli("plan", "--gpus", "2", "--cuda-visible-devices", "1", drop=("CUDA_",), cwd=ROOT)
     assert proc.returncode == 0, proc.stderr
     assert "cuda 0 00000000:01:00.0" in proc.stdout
     assert "removed by CUDA_VISIBLE_DEVICES" in proc.stdout

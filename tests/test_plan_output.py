@@ -10,24 +10,15 @@ import argparse
 import json
 import re
 import subprocess
-import sys
 
 import pytest
-from conftest import ROOT, child_env
 
+from tests._child import ROOT, cli
 from tfcompat_gpu.commands.plan import _described
 
 
 def plan(*args: str) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in child_env().items() if not k.startswith("CUDA_")}
-    return subprocess.run(
-        [sys.executable, "-m", "tfcompat_gpu", "plan", *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=ROOT,
-        timeout=300,
-    )
+    return cli("plan", *args, drop=("CUDA_",), cwd=ROOT)
 
 
 @pytest.mark.tf

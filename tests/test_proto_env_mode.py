@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from conftest import run_py
+
+from tests._child import cli, run_py
 
 pytestmark = pytest.mark.tf
 
@@ -225,18 +226,8 @@ def test_only_one_module_imports_tensorflow():
 
 def test_env_command_reports_json():
     import json
-    import subprocess
-    import sys
 
-    from conftest import child_env
-
-    proc = subprocess.run(
-        [sys.executable, "-m", "tfcompat_gpu", "env", "--json"],
-        capture_output=True,
-        text=True,
-        env=child_env({"CUDA_VISIBLE_DEVICES": "0"}),
-        timeout=300,
-    )
+    proc = cli("env", "--json", env={"CUDA_VISIBLE_DEVICES": "0"}, timeout=300)
     assert proc.returncode == 0, proc.stderr[-2000:]
     data = json.loads(proc.stdout)
     assert data["gpu_env"]["CUDA_VISIBLE_DEVICES"] == "0"

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from conftest import ROOT
 
+from tests._child import ROOT
 from tfcompat_gpu.settings.options import OPTIONS, fill_readme
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")

@@ -4,7 +4,8 @@ as the GPUConfig it is: prepared once, never turned into a ConfigProto and read 
 from __future__ import annotations
 
 import pytest
-from conftest import run_py
+
+from tests._child import run_py
 
 pytestmark = pytest.mark.tf
 

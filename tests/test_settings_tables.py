@@ -7,12 +7,9 @@ the lint's.
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import pytest
-from conftest import ROOT, child_env
 
+from tests._child import ROOT, cli
 from tfcompat_gpu import GPUConfig, GPUConfigError
 
 CASES = {
@@ -60,14 +57,7 @@ def test_the_lint_table_is_left_to_the_lint(tmp_path):
 def test_plan_config_refuses_the_file_before_planning(tmp_path):
     path = tmp_path / "pyproject.toml"
     path.write_text(CASES["sub-table"][0], encoding="utf-8")
-    proc = subprocess.run(
-        [sys.executable, "-m", "tfcompat_gpu", "plan", "--gpus", "1", "--config", str(path)],
-        capture_output=True,
-        text=True,
-        env=child_env(),
-        cwd=ROOT,
-        timeout=120,
-    )
+    proc = cli("plan", "--gpus", "1", "--config", str(path), cwd=ROOT, timeout=120)
     assert proc.returncode == 2
     assert f"{path}:4 [tool.tfcompat-gpu] gpu_options" in proc.stderr
     assert "Traceback" not in proc.stderr

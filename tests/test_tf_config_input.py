@@ -8,12 +8,10 @@ is said in the strategy's reasons.
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
-from conftest import child_env, run_py
 
+from tests._child import cli, run_py
 from tfcompat_gpu import GPUConfigError
 from tfcompat_gpu.machine.cluster import tf_config_cluster
 
@@ -70,13 +68,7 @@ def test_tf_config_beside_a_slurm_step_with_another_task_count_is_said():
         "SLURM_STEP_NODELIST": "gpu[01-02]",
         "SLURM_STEP_TASKS_PER_NODE": "2(x2)",
     }
-    proc = subprocess.run(
-        [sys.executable, "-m", "tfcompat_gpu", "env", "--json"],
-        env=child_env(env),
-        capture_output=True,
-        text=True,
-        timeout=240,
-    )
+    proc = cli("env", "--json", env=env, timeout=240)
     assert proc.returncode == 0, proc.stderr
     plan = json.loads(proc.stdout)["distribution"]
     assert plan["cluster_source"] == "TF_CONFIG"

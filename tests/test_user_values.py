@@ -7,8 +7,8 @@ import json
 
 import numpy as np
 import pytest
-from conftest import run_py
 
+from tests._child import run_py
 from tfcompat_gpu import GPUConfig, GPUConfigError
 
 

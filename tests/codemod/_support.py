@@ -1,27 +1,22 @@
-"""Helpers for the codemod tests that run migrated code in a fresh interpreter."""
+"""Helpers for the codemod tests: ``migrate`` and migrated code in a child (:mod:`tests._child`)."""
 
 from __future__ import annotations
 
 import importlib.util
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests._child import ROOT, cli, run
+
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 LEGACY = ROOT / "legacy_examples"
 
 
-def child_env() -> dict[str, str]:
-    # each script starts from a clean process: no project variables, no forced growth
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("TFCOMPAT_GPU_", "TF_FORCE"))}
-    env["TF_CPP_MIN_LOG_LEVEL"] = "3"
-    env["CUDA_VISIBLE_DEVICES"] = env.get("CUDA_VISIBLE_DEVICES", "")
-    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")])
-    return env
+# Migrated scripts run on the CPU unless the test process names GPUs itself.
+NO_GPUS = {"CUDA_VISIBLE_DEVICES": os.environ.get("CUDA_VISIBLE_DEVICES", "")}
 
 
 def needs_tensorflow() -> None:
@@ -30,36 +25,18 @@ def needs_tensorflow() -> None:
         pytest.skip("TensorFlow is not installed")
 
 
-def run_script(
+def run_file(
     path: Path, runner: tuple[str, ...] | None = None, timeout: float = 240
 ) -> subprocess.CompletedProcess[str]:
     """Run ``path`` with ``python``, or with ``tfcompat-gpu run RUNNER...`` when given."""
-    command = [sys.executable, str(path)]
-    if runner is not None:
-        command = [sys.executable, "-m", "tfcompat_gpu", "run", *runner, str(path)]
-    return subprocess.run(
-        command,
-        cwd=path.parent,
-        env=child_env(),
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        check=False,
-    )
+    command = [str(path)] if runner is None else ["-m", "tfcompat_gpu", "run", *runner, str(path)]
+    return run(command, cwd=path.parent, env=NO_GPUS, timeout=timeout)
 
 
 def migrate_cli(
     *args: str, cwd: Path | None = None, timeout: float = 120
 ) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "tfcompat_gpu", "migrate", *args],
-        cwd=cwd,
-        env=child_env(),
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        check=False,
-    )
+    return cli("migrate", *args, cwd=cwd, timeout=timeout)
 
 
 def migrate_in_fresh_process(
@@ -77,9 +54,7 @@ def migrate_in_fresh_process(
         f"extra = [m for m in {list(not_loaded)!r} if m in sys.modules]\n"
         "assert not extra, f'loaded: {extra}'\n"
     )
-    return subprocess.run(
-        [sys.executable, "-c", code], env=child_env(), capture_output=True, text=True, check=False
-    )
+    return run(["-c", code])
 
 
 def split_warning(warning: str) -> tuple[int, str]:

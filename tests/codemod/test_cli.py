@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -12,8 +10,9 @@ pytest.importorskip("libcst")
 
 from _support import SAMPLE_LEGACY as LEGACY
 from _support import SAMPLE_MIGRATED as MIGRATED
-from _support import child_env, migrate_cli
+from _support import migrate_cli
 
+from tests._child import run
 from tfcompat_gpu.cli import main as tfcompat_main
 from tfcompat_gpu.commands.migrate import INSTALL_HINT, main
 
@@ -131,9 +130,7 @@ def test_without_libcst_says_how_to_install(project: Path) -> None:
         "from tfcompat_gpu.commands.migrate import main\n"
         f"raise SystemExit(main(['migrate', {str(project)!r}]))\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", code], env=child_env(), capture_output=True, text=True, check=False
-    )
+    done = run(["-c", code])
     assert done.returncode == 2
     assert INSTALL_HINT in done.stderr
     assert 'pip install "tfcompat-gpu[migrate]"' in done.stderr
@@ -147,9 +144,7 @@ def test_never_imports_tensorflow(project: Path) -> None:
         "assert not any(m == 'tensorflow' or m.startswith('keras') for m in sys.modules), "
         "sorted(sys.modules)\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", code], env=child_env(), capture_output=True, text=True, check=False
-    )
+    done = run(["-c", code])
     assert done.returncode == 0, done.stderr
 
 

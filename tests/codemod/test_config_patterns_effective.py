@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 import textwrap
 from pathlib import Path
 
@@ -22,8 +21,9 @@ import pytest
 
 pytest.importorskip("libcst")
 
-from _support import child_env, needs_tensorflow
+from _support import NO_GPUS, needs_tensorflow
 
+from tests._child import start
 from tfcompat_gpu.codemod.api import migrate_source
 
 _TESTS = Path(__file__).resolve().parents[1]
@@ -227,13 +227,7 @@ def _start(script: str, argv: list[str], env: dict[str, str], path: Path) -> sub
         assert "to_config_proto()" in utils.code
         assert utils.warnings == ()
     (path.parent / "train_utils.py").write_text(_TRAIN_UTILS if utils is None else utils.code)
-    return subprocess.Popen(
-        [sys.executable, str(path), *argv],
-        env={**child_env(), **env},
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    return start([str(path), *argv], env={**NO_GPUS, **env})
 
 
 def _effective(process: subprocess.Popen[str], path: Path) -> dict[str, object]:

@@ -8,8 +8,7 @@ import pytest
 
 pytest.importorskip("libcst")
 
-from _support import ROOT
-
+from tests._child import ROOT
 from tfcompat_gpu.codemod.api import migrate_source
 
 

@@ -10,7 +10,6 @@ import ast
 import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -19,9 +18,10 @@ pytest.importorskip("libcst")
 
 from _support import SAMPLE_LEGACY as LEGACY
 from _support import SAMPLE_MIGRATED as MIGRATED
-from _support import child_env, migrate_cli
+from _support import migrate_cli
 from binding_forms import available
 
+from tests._child import cli, run
 from tfcompat_gpu.codemod._engine import _migrate, commands_for
 from tfcompat_gpu.codemod._focus import Focus, focus, unfocus
 from tfcompat_gpu.codemod._limits import MAX_DEPTH, TooComplex, depth
@@ -69,15 +69,7 @@ sys.exit(main(sys.argv[1:]))
 def test_a_worker_that_dies_is_a_skipped_file_never_a_hang(tmp_path: Path) -> None:
     for n in range(10):
         (tmp_path / f"f{n}.py").write_text(CHAIN if n == 4 else LEGACY)
-    done = subprocess.run(
-        [sys.executable, "-c", _WITHOUT_CHECK, "migrate", "-j2", "."],
-        cwd=tmp_path,
-        env=child_env(),
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    done = run(["-c", _WITHOUT_CHECK, "migrate", "-j2", "."], cwd=tmp_path, timeout=120)
     assert done.returncode == 1, done.stderr[-2000:]
     assert "f4.py: skipped: the process migrating it died" in done.stderr
     assert done.stdout.count("+++ b/") == 9
@@ -125,14 +117,7 @@ def test_odd_file_names_give_a_diff_git_applies(tmp_path: Path, name: str) -> No
     work = tmp_path / "work"
     work.mkdir()
     (work / name).write_text(LEGACY)
-    done = subprocess.run(
-        [sys.executable, "-m", "tfcompat_gpu", "migrate", "."],
-        cwd=work,
-        env=child_env(),
-        capture_output=True,
-        timeout=120,
-        check=False,
-    )
+    done = cli("migrate", ".", cwd=work, timeout=120, text=False)
     assert done.returncode == 0, done.stderr
     header = done.stdout.split(b"\n")[:2]
     assert header[0].startswith(b"--- "), header

@@ -15,7 +15,6 @@ import importlib.util
 import os
 import shutil
 import subprocess
-import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -23,8 +22,9 @@ import pytest
 
 pytest.importorskip("libcst")
 
-from _support import child_env, migrate_cli, needs_tensorflow
+from _support import NO_GPUS, migrate_cli, needs_tensorflow
 
+from tests._child import run
 from tfcompat_gpu.codemod.api import migrate_source
 
 SCRIPTS = Path(__file__).resolve().parent / "legacy_scripts"
@@ -69,18 +69,10 @@ def test_script_is_migrated_once_for_all(name: str) -> None:
 
 
 def _run(path: Path) -> tuple[str, subprocess.CompletedProcess[str]]:
-    env = child_env()
+    env = dict(NO_GPUS)
     if path.name in NEEDS_TF_KERAS:
         env["TF_USE_LEGACY_KERAS"] = "1"
-    done = subprocess.run(
-        [sys.executable, str(path)],
-        cwd=path.parent,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
+    done = run([str(path)], env=env, cwd=path.parent, timeout=300)
     return path.name, done
 
 

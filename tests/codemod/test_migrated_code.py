@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import re
 import shutil
-import subprocess
-import sys
 import textwrap
 from dataclasses import dataclass
 from importlib.metadata import version
@@ -22,14 +20,15 @@ pytest.importorskip("libcst")
 from _support import (
     FIXTURES,
     LEGACY,
+    NO_GPUS,
     assert_warnings,
-    child_env,
     migrate_cli,
     needs_tensorflow,
-    run_script,
+    run_file,
 )
 from cases_rewrites import CASES
 
+from tests._child import run
 from tfcompat_gpu.codemod.api import migrate_source
 
 # rules the migration addresses: assignments to tf.config functions, TF1-only names
@@ -57,7 +56,7 @@ def test_migrated_fixture_runs(source: Path, tmp_path: Path) -> None:
     needs_tensorflow()
     target = "tf2" if source.name in TF2_TARGET else "facade"
     copy = _migrate_copy(source, tmp_path, target)
-    done = run_script(copy)
+    done = run_file(copy)
     assert done.returncode == 0, f"{copy.read_text()}\n{done.stderr[-3000:]}"
     assert "ok" in done.stdout
 
@@ -216,7 +215,7 @@ def test_migrated_legacy_example_runs_and_is_clean(
         return
     if not expected.keras2 and int(version("keras").split(".")[0]) < 3:
         return
-    done = run_script(migrated, expected.runner)
+    done = run_file(migrated, expected.runner)
     assert done.returncode == 0, f"{migrated.read_text()}\n{done.stderr[-3000:]}"
 
 
@@ -288,13 +287,6 @@ def test_tf2_visible_device_list_runs_with_and_without_gpus(
             """
         )
     )
-    done = subprocess.run(
-        [sys.executable, str(script)],
-        env=child_env(),
-        capture_output=True,
-        text=True,
-        timeout=240,
-        check=False,
-    )
+    done = run([str(script)], env=NO_GPUS, timeout=240)
     assert done.returncode == 0, f"{script.read_text()}\n{done.stderr[-3000:]}"
     assert f"visible: {visible!r}" in done.stdout, done.stdout

@@ -7,8 +7,7 @@ import pytest
 
 pytest.importorskip("libcst")
 
-from conftest import run_py
-
+from tests._child import run_py
 from tfcompat_gpu.codemod.api import migrate_source
 from tfcompat_gpu.codemod.commands.tf_private_imports import (
     _KERAS_MODULES,

@@ -19,23 +19,15 @@ pytest.importorskip("libcst")
 
 from _support import SAMPLE_LEGACY as LEGACY
 from _support import SAMPLE_MIGRATED as MIGRATED
-from _support import child_env
 
+from tests._child import cli
 from tfcompat_gpu.commands.migrate import main
 
 
 def _cli(
     *args: str, cwd: Path, preexec: object = None, timeout: float = 120
 ) -> subprocess.CompletedProcess[bytes]:
-    return subprocess.run(
-        [sys.executable, "-m", "tfcompat_gpu", "migrate", *args],
-        cwd=cwd,
-        env=child_env(),
-        capture_output=True,
-        timeout=timeout,
-        check=False,
-        preexec_fn=preexec,  # type: ignore[arg-type]
-    )
+    return cli("migrate", *args, cwd=cwd, timeout=timeout, text=False, preexec_fn=preexec)
 
 
 def test_a_failed_write_leaves_the_original_whole(tmp_path: Path) -> None:

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
@@ -12,8 +9,9 @@ import pytest
 
 pytest.importorskip("libcst")
 
-from _support import child_env, migrate_cli
+from _support import migrate_cli
 
+from tests._child import run
 from tfcompat_gpu.codemod._stack import installed_keras
 from tfcompat_gpu.codemod.api import migrate_source
 
@@ -51,18 +49,13 @@ def test_installed_keras_reads_metadata(
     tmp_path: Path, versions: dict[str, str], expected: int
 ) -> None:
     root = _fake_dists(tmp_path, **versions)
-    env = child_env()
-    env["PYTHONPATH"] = os.pathsep.join([str(root), env.get("PYTHONPATH", "")])
-    done = subprocess.run(
+    done = run(
         [
-            sys.executable,
             "-c",
             "import sys; from tfcompat_gpu.codemod._stack import installed_keras;"
             "print(installed_keras(), 'tensorflow' in sys.modules, 'keras' in sys.modules)",
         ],
-        env=env,
-        capture_output=True,
-        text=True,
+        env={"PYTHONPATH": str(root)},
         timeout=60,
         check=True,
     )

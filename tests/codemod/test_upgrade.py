@@ -57,7 +57,7 @@ def test_each_upgrade_precheck_belongs_to_a_command() -> None:
     ids=["keras2", "tf1"],
 )
 def test_migrate_doc_before_after_is_the_migration(head: str, tail: str) -> None:
-    from _support import ROOT
+    from tests._child import ROOT
 
     doc = (ROOT / "docs" / "migrate.md").read_text(encoding="utf-8")
     start = doc.index(head) + len(head)

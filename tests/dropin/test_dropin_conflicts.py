@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from dropin_support import run_script
+
+from tests._child import run_script
 
 pytestmark = pytest.mark.tf
 
@@ -20,7 +21,7 @@ FIX_MEMORY = (
 
 TWO_DEVICE_LISTS = """
     import tensorflow as tf
-    from dropin_support import emit
+    from tests._child import emit
     def gpu(ids): return tf.ConfigProto(gpu_options=tf.GPUOptions(visible_device_list=ids))
     s1 = tf.Session(config=gpu("1"))
     try:
@@ -56,7 +57,7 @@ def test_device_list_conflict_raises_with_the_exact_message(tmp_path):
 MEMORY = """
     import warnings
     import tensorflow as tf
-    from dropin_support import emit
+    from tests._child import emit
     warnings.simplefilter("always")
     first = tf.GPUOptions(per_process_gpu_memory_fraction=0.3)
     s1 = tf.Session(config=tf.ConfigProto(gpu_options=first))
@@ -113,7 +114,7 @@ def test_memory_fraction_and_growth_conflicts_warn_by_default(tmp_path):
 
 POLICIES = """
     import os, tensorflow as tf, tfcompat_gpu
-    from dropin_support import emit
+    from tests._child import emit
     out = {}
     s1 = tf.Session(config=tf.ConfigProto(gpu_options=tf.GPUOptions(allow_growth=True)))
     for policy in ("error", "ignore", "warn"):
@@ -152,7 +153,7 @@ def test_policies_from_api_and_environment(tmp_path):
 EVERY_KIND = """
     import warnings
     import tensorflow as tf
-    from dropin_support import emit, flavour
+    from tests._child import emit, flavour
     warnings.simplefilter("always")
     tf.compat.v1.disable_eager_execution()
     s1 = tf.Session(config=tf.ConfigProto(gpu_options=tf.GPUOptions(allow_growth=True)))
@@ -194,7 +195,7 @@ def test_every_session_kind_is_checked(tmp_path):
 EAGER_FIRST = """
     import warnings
     import tensorflow as tf
-    from dropin_support import emit
+    from tests._child import emit
     warnings.simplefilter("always")
     x = tf.constant(1.0) + 1.0  # starts the eager runtime with TensorFlow's defaults
     with warnings.catch_warnings(record=True) as caught:
@@ -228,7 +229,7 @@ THREADS = """
     import tensorflow as tf
     import tfcompat_gpu
     from tfcompat_gpu.runtime.state import STATE
-    from dropin_support import emit
+    from tests._child import emit
     tf.compat.v1.disable_eager_execution()
     start = threading.Barrier(16)
     results = [None] * 16

@@ -7,7 +7,8 @@ shows that the runtime is left alone is that a ``configure()`` made afterwards s
 from __future__ import annotations
 
 import pytest
-from dropin_support import run_child, run_script
+
+from tests._child import run_py, run_script
 
 pytestmark = pytest.mark.tf
 
@@ -17,7 +18,7 @@ DISCOVERY = """
     tfcompat_gpu.install()
     import tensorflow as tf
     from keras import backend as K
-    from dropin_support import emit
+    from tests._child import emit
     from simgpu import simulate_gpus
     from tfcompat_gpu.tfapi import _tf
     gpus = simulate_gpus({count})
@@ -52,7 +53,7 @@ DISCOVERY = """
     ids=["two-gpus", "no-gpu", "visible-list"],
 )
 def test_discovery_answers_without_starting_the_runtime(count, setup, names):
-    out = run_child(DISCOVERY.format(count=count, setup=setup))
+    out = run_py(DISCOVERY.format(count=count, setup=setup))
     assert out["K"] == names
     assert out["KTF"] == names
     assert out["is_gpu_available"] is bool(names)
@@ -69,7 +70,7 @@ def test_graph_mode_names_and_set_session_after_discovery(tmp_path):
         """
         import tensorflow as tf
         from keras import backend as K
-        from dropin_support import emit
+        from tests._child import emit
         from simgpu import simulate_gpus
         from tfcompat_gpu.tfapi import _tf
         simulate_gpus(2)
@@ -99,7 +100,7 @@ def test_list_local_devices_gets_the_process_config(tmp_path):
         import tfcompat_gpu
         tfcompat_gpu.configure(device_count={"CPU": 2})
         from tensorflow.python.client import device_lib
-        from dropin_support import emit
+        from tests._child import emit
         emit(sorted(d.name for d in device_lib.list_local_devices() if d.device_type == "CPU"))
     """
     under = run_script(tmp_path, code)

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, child_env
+
+from tests._child import ROOT, cli
 
 pytestmark = pytest.mark.tf
 
@@ -17,14 +16,7 @@ EXAMPLES = ROOT / "legacy_examples"
 
 def _run(tmp_path: Path, name: str, *flags: str) -> tuple[str, dict]:
     report = tmp_path / "report.json"
-    proc = subprocess.run(
-        [sys.executable, "-m", "tfcompat_gpu", "run", "--report", str(report), *flags, name],
-        capture_output=True,
-        text=True,
-        cwd=EXAMPLES,
-        env=child_env(),
-        timeout=300,
-    )
+    proc = cli("run", "--report", str(report), *flags, name, cwd=EXAMPLES, timeout=300)
     assert proc.returncode == 0, proc.stderr
     return proc.stdout.strip().splitlines()[-1], json.loads(report.read_text())
 
@@ -75,14 +67,7 @@ def test_tf1_two_sessions_two_gpus_remapped(tmp_path):
 
 
 def test_tf1_two_sessions_two_gpus_without_remap_fails_with_the_conflict(tmp_path):
-    proc = subprocess.run(
-        [sys.executable, "-m", "tfcompat_gpu", "run", "--tf1", "tf1_two_sessions_two_gpus.py"],
-        capture_output=True,
-        text=True,
-        cwd=EXAMPLES,
-        env=child_env(),
-        timeout=300,
-    )
+    proc = cli("run", "--tf1", "tf1_two_sessions_two_gpus.py", cwd=EXAMPLES, timeout=300)
     assert proc.returncode == 1
     assert (
         "tfcompat_gpu.errors.GPUConfigConflictError: Conflicting process-wide GPU options "

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, child_env
+
+from tests._child import ROOT, cli, run
 
 pytestmark = pytest.mark.tf
 
@@ -19,29 +19,13 @@ def _run(
     tmp_path: Path, name: str, *flags: str, cwd: Path = EXAMPLES
 ) -> tuple[subprocess.CompletedProcess[str], dict | None]:
     report = tmp_path / "report.json"
-    proc = subprocess.run(
-        [sys.executable, "-m", "tfcompat_gpu", "run", "--report", str(report), *flags, name],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        env=child_env(),
-        timeout=300,
-    )
+    proc = cli("run", "--report", str(report), *flags, name, cwd=cwd, timeout=300)
     return proc, json.loads(report.read_text()) if report.exists() else None
 
 
 def _flavour() -> str:
 
-    code = (
-        "import sys; sys.path.insert(0, %r); from dropin_support import flavour; print(flavour())"
-    )
-    out = subprocess.run(
-        [sys.executable, "-c", code % str(ROOT / "tests" / "dropin")],
-        capture_output=True,
-        text=True,
-        env=child_env(),
-        timeout=120,
-    )
+    out = run(["-c", "from tests._child import flavour; print(flavour())"], timeout=120)
     return out.stdout.strip().splitlines()[-1]
 
 

@@ -10,14 +10,15 @@ asking for something else still conflicts. Two simulated physical GPUs stand in 
 from __future__ import annotations
 
 import pytest
-from dropin_support import run_script
+
+from tests._child import run_script
 
 pytestmark = pytest.mark.tf
 
 SCRIPT = """
     import warnings
     import tensorflow as tf
-    from dropin_support import emit
+    from tests._child import emit
     from simgpu import simulate_gpus
     simulate_gpus(2)
     out = {}

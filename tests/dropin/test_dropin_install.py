@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from dropin_support import run_child as run_py
 
+from tests._child import run_py
 from tfcompat_gpu.dropin._install import MOVES
 
 pytestmark = pytest.mark.tf
@@ -31,7 +31,7 @@ _TABLE = """
     import sys
     import tfcompat_gpu
     from tfcompat_gpu.dropin._install import MOVES, _MISSING, _resolve
-    from dropin_support import flavour
+    from tests._child import flavour
     {before}
     import tensorflow as tf
     flavour_name = flavour()
@@ -110,7 +110,7 @@ def test_uninstall_restores_every_touched_namespace_exactly():
         from keras import backend as K            # bound before install: a cached reference
         import keras
         from tensorflow.python.client import session as session_module
-        from dropin_support import flavour
+        from tests._child import flavour
         import tfcompat_gpu
         from tfcompat_gpu.dropin._install import MOVES
         flavour_name = flavour()

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from dropin_support import run_child
+
+from tests._child import run_py
 
 pytestmark = pytest.mark.tf
 
@@ -11,7 +12,7 @@ PATHS = """
     import tensorflow as tf
     from keras import backend as K              # bound before install(): a cached reference
     import tfcompat_gpu
-    from dropin_support import emit, flavour
+    from tests._child import emit, flavour
     tfcompat_gpu.install()
     import keras.backend.tensorflow_backend as KTF
     from keras.backend.tensorflow_backend import set_session as ktf_set_session
@@ -43,7 +44,7 @@ PATHS = """
 
 
 def test_every_set_session_path_works_and_get_session_returns_the_session():
-    out = run_child(PATHS)
+    out = run_py(PATHS)
     same = out["same"]
     everything = sorted(
         [
@@ -64,7 +65,7 @@ def test_every_set_session_path_works_and_get_session_returns_the_session():
 KERAS3_APPLY = """
     import tensorflow as tf
     import tfcompat_gpu
-    from dropin_support import emit, flavour
+    from tests._child import emit, flavour
     tfcompat_gpu.install()
     from keras import backend as K
     before = tf.config.get_soft_device_placement()
@@ -87,7 +88,7 @@ KERAS3_APPLY = """
 
 
 def test_keras3_set_session_applies_the_session_config_to_the_process():
-    out = run_child(KERAS3_APPLY)
+    out = run_py(KERAS3_APPLY)
     if out["flavour"] != "keras3":
         pytest.skip("the real set_session of this flavour keeps the session for Keras")
     assert out["soft"] is True
@@ -103,7 +104,7 @@ def test_keras3_set_session_applies_the_session_config_to_the_process():
 GET_DEFAULT = """
     import tensorflow as tf
     import tfcompat_gpu
-    from dropin_support import emit, flavour
+    from tests._child import emit, flavour
     tf.compat.v1.disable_eager_execution()
     tfcompat_gpu.install()
     tfcompat_gpu.configure(allow_growth=True, inter_op_parallelism_threads=3)
@@ -116,7 +117,7 @@ GET_DEFAULT = """
 
 
 def test_get_session_without_set_session_has_the_process_config():
-    out = run_child(GET_DEFAULT)
+    out = run_py(GET_DEFAULT)
     assert out["growth"] is True
     assert out["inter"] == 3
     assert out["again"] is True

@@ -8,14 +8,15 @@ and a later session with other values must name both call sites.
 from __future__ import annotations
 
 import pytest
-from dropin_support import run_script
+
+from tests._child import run_script
 
 pytestmark = pytest.mark.tf
 
 GRAPH = """
 import sys, tempfile, warnings
 import tensorflow as tf
-from dropin_support import emit
+from tests._child import emit
 
 warnings.simplefilter("always")
 config = tf.ConfigProto()
@@ -83,7 +84,7 @@ def test_first_monitored_session_sets_the_process_config(tmp_path, kind):
 ESTIMATOR = """
 import tempfile, warnings
 import tensorflow as tf
-from dropin_support import emit
+from tests._child import emit
 try:
     import tensorflow_estimator  # noqa: F401
 except ImportError:

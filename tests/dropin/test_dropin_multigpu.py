@@ -7,8 +7,8 @@ GPU choice runs TensorFlow's own device configuration over simulated physical GP
 from __future__ import annotations
 
 import pytest
-from dropin_support import run_child
 
+from tests._child import run_py
 from tfcompat_gpu import GPUConfigError
 from tfcompat_gpu.dropin import _multi_gpu
 
@@ -41,7 +41,7 @@ TEMPLATE_KEEPS_WEIGHTS = """
     tfcompat_gpu.install()
     tfcompat_gpu.configure(device_count={"CPU": 2})
     import tensorflow as tf
-    from dropin_support import emit, flavour
+    from tests._child import emit, flavour
     from tfcompat_gpu.dropin._multi_gpu import parallel_model
     keras = tf.keras
     Callback = keras.callbacks.Callback
@@ -102,7 +102,7 @@ TEMPLATE_KEEPS_WEIGHTS = """
 
 
 def test_template_holds_the_trained_weights_after_every_training_call():
-    out = run_child(TEMPLATE_KEEPS_WEIGHTS)
+    out = run_py(TEMPLATE_KEEPS_WEIGHTS)
     expected_calls = {"fit", "train_on_batch"}
     if out["flavour"] != "keras3":
         expected_calls.add("fit_generator")
@@ -123,7 +123,7 @@ EVERY_PATH = """
     tfcompat_gpu.install()
     import tensorflow as tf
     import keras
-    from dropin_support import emit, flavour
+    from tests._child import emit, flavour
     from keras.utils import multi_gpu_model as from_keras_utils
     from keras.utils.training_utils import multi_gpu_model as from_training_utils
     from keras.utils.multi_gpu_utils import multi_gpu_model as from_multi_gpu_utils
@@ -157,7 +157,7 @@ EVERY_PATH = """
 
 
 def test_multi_gpu_model_from_every_path_runs_the_template_without_a_gpu():
-    out = run_child(EVERY_PATH)
+    out = run_py(EVERY_PATH)
     assert out["ours"] == sorted(
         [
             "keras.utils",
@@ -181,7 +181,7 @@ def test_multi_gpu_model_from_every_path_runs_the_template_without_a_gpu():
 SIMULATED = """
     import tensorflow as tf
     import tfcompat_gpu
-    from dropin_support import emit
+    from tests._child import emit
     from simgpu import simulate_gpus
     from tfcompat_gpu.dropin._multi_gpu import replica_devices
     from tfcompat_gpu.tfapi import _tf
@@ -246,7 +246,7 @@ SIMULATED = """
     ids=["two-gpus", "one-gpu", "virtual-gpus", "visible-list"],
 )
 def test_devices_chosen_over_simulated_gpus_without_starting_the_runtime(count, setup, expected):
-    out = run_child(SIMULATED.format(count=count, setup=setup))
+    out = run_py(SIMULATED.format(count=count, setup=setup))
     assert out["started"] is False
     for gpus, result in expected.items():
         assert out["cases"][gpus] == result, gpus
@@ -259,7 +259,7 @@ COMPILE = """
     tfcompat_gpu.install()
     tfcompat_gpu.configure(device_count={"CPU": 2})
     import tensorflow as tf
-    from dropin_support import emit, flavour
+    from tests._child import emit, flavour
     keras = tf.keras
     x = np.random.RandomState(1).rand(40, 3).astype("float32")
     y = x.sum(axis=1, keepdims=True)
@@ -301,7 +301,7 @@ COMPILE = """
 
 
 def test_compile_distribute_same_program_with_one_replica_replicated_with_two():
-    out = run_child(COMPILE)
+    out = run_py(COMPILE)
     assert out["one"]["warnings"] == []
     assert out["one"]["replicas"] == 1
     assert out["one"]["trained"]
@@ -325,7 +325,7 @@ CONTRIB = """
     import tfcompat_gpu
     tfcompat_gpu.install()
     import tensorflow as tf
-    from dropin_support import emit
+    from tests._child import emit
     import tensorflow.contrib.distribute as imported
     from tensorflow.contrib.distribute import MirroredStrategy
     cd = tf.contrib.distribute
@@ -362,7 +362,7 @@ CONTRIB = """
 
 
 def test_contrib_distribute_names_build_their_tf2_successors():
-    out = run_child(CONTRIB)
+    out = run_py(CONTRIB)
     assert out["same_module"]
     assert out["same_name"]
     kind, devices, warned = out["num_gpus"]

@@ -5,14 +5,15 @@ from __future__ import annotations
 import re
 
 import pytest
-from dropin_support import run_child
+
+from tests._child import run_py
 
 pytestmark = pytest.mark.tf
 
 REMAP = """
     import tensorflow as tf
     import tfcompat_gpu
-    from dropin_support import emit
+    from tests._child import emit
     tf.compat.v1.disable_eager_execution()
     tfcompat_gpu.install()
     tfcompat_gpu.set_conflict_policy("remap")
@@ -52,7 +53,7 @@ REMAP = """
 
 
 def test_sessions_asking_for_their_own_gpu_are_remapped():
-    out = run_child(REMAP)
+    out = run_py(REMAP)
     assert out["devices"] == {
         "a": "/device:GPU:0",
         "b": "/device:GPU:0",
@@ -73,7 +74,7 @@ def test_sessions_asking_for_their_own_gpu_are_remapped():
 ON_GPU = """
     import tensorflow as tf
     import tfcompat_gpu
-    from dropin_support import emit
+    from tests._child import emit
     from simgpu import simulate_gpus
     tf.compat.v1.disable_eager_execution()
     simulate_gpus(4)
@@ -103,7 +104,7 @@ ON_GPU = """
 
 
 def test_on_gpu_names_the_device_of_a_physical_gpu():
-    out = run_child(ON_GPU)
+    out = run_py(ON_GPU)
     # GPU 1 is split into two logical devices (GPU:0, GPU:1), so physical GPU 3 is GPU:2.
     assert out["devices"] == [
         "/device:GPU:2",
@@ -136,7 +137,7 @@ def test_on_gpu_names_the_device_of_a_physical_gpu():
 EAGER_ON_GPU = """
     import tensorflow as tf
     import tfcompat_gpu
-    from dropin_support import emit
+    from tests._child import emit
     x = None
     with tfcompat_gpu.on_gpu(0) as placement:
         x = tf.constant(1.0) * 2.0   # soft placement (eager default) runs it on the CPU here
@@ -145,5 +146,5 @@ EAGER_ON_GPU = """
 
 
 def test_on_gpu_in_eager_mode_uses_a_device_scope():
-    out = run_child(EAGER_ON_GPU)
+    out = run_py(EAGER_ON_GPU)
     assert out == {"device": "/device:GPU:0", "value": 2.0}

@@ -2,21 +2,17 @@
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
 import sys
-from pathlib import Path
 
 import pytest
-from conftest import child_env
-from dropin_support import MARK, run_script
+
+from tests._child import cli, emitted, run_script
 
 pytestmark = pytest.mark.tf
 
 SAME_AS_PYTHON = """
     import os, sys
-    from dropin_support import emit
+    from tests._child import emit
     emit({"argv": sys.argv, "name": __name__, "path0": sys.path[0] == os.path.dirname(os.path.abspath(__file__)),
           "file": os.path.basename(__file__), "main": sys.modules["__main__"].__dict__ is globals()})
     sys.exit(int(sys.argv[1]))
@@ -90,20 +86,14 @@ def test_unknown_flag_and_missing_script_exit_2(tmp_path):
     assert "tfcompat-gpu run: error: unrecognized arguments" in bad_flag.err or (
         "tfcompat-gpu run: error:" in bad_flag.err
     )
-    proc = subprocess.run(
-        [sys.executable, "-m", "tfcompat_gpu", "run", "nowhere.py"],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        env=child_env(),
-    )
+    proc = cli("run", "nowhere.py", cwd=tmp_path)
     assert proc.returncode == 2
     assert proc.stderr == "tfcompat-gpu run: error: can't open file 'nowhere.py': no such file\n"
 
 
 SETTINGS = """
     import tensorflow as tf
-    from dropin_support import emit
+    from tests._child import emit
     tf.compat.v1.disable_eager_execution()
     sess = tf.Session(config=tf.ConfigProto(
         allow_soft_placement=False,
@@ -168,7 +158,7 @@ TF1_MAIN = """
     from tensorflow import placeholder
     import helper_beside
     import outside_lib
-    from dropin_support import emit
+    from tests._child import emit
     x = tf.placeholder(tf.float32, shape=[2])
     y = x * 2.0
     with tf.Session() as sess:
@@ -200,7 +190,7 @@ def test_tf1_hands_the_v1_api_to_the_script_and_modules_beside_it_only(tmp_path)
 POOL = """
     import multiprocessing, sys
     import tensorflow as tf
-    from dropin_support import emit
+    from tests._child import emit
 
     def tf1_worker(x):
         ph = tf.placeholder(tf.float32, shape=[1])
@@ -255,22 +245,12 @@ def test_symlinked_tf1_script_hands_v1_to_modules_beside_its_target(tmp_path):
     real.mkdir()
     (real / "helper_beside.py").write_text("import tensorflow as tf\nNAME = tf.__name__\n")
     (real / "train.py").write_text(
-        "import tensorflow as tf\nimport helper_beside\nfrom dropin_support import emit\n"
+        "import tensorflow as tf\nimport helper_beside\nfrom tests._child import emit\n"
         "emit({'main': tf.__name__, 'beside': helper_beside.NAME})\n"
     )
     (tmp_path / "train-link.py").symlink_to(real / "train.py")
-    env = child_env()
-    env["PYTHONPATH"] += os.pathsep + str(Path(__file__).resolve().parent)
-    proc = subprocess.run(
-        [sys.executable, "-m", "tfcompat_gpu", "run", "--tf1", "train-link.py"],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        env=env,
-        timeout=240,
-    )
+    proc = cli("run", "--tf1", "train-link.py", cwd=tmp_path, timeout=240)
     assert proc.returncode == 0, proc.stderr
-    line = [x for x in proc.stdout.splitlines() if x.startswith(MARK)][-1]
-    result = json.loads(line[len(MARK) :])
+    result = emitted(proc.stdout)
     assert result["main"].endswith("compat.v1")
     assert result["beside"] == result["main"]

@@ -9,8 +9,8 @@ on TensorFlow <= 2.15) defines.
 from __future__ import annotations
 
 import pytest
-from dropin_support import run_script
 
+from tests._child import run_script
 from tfcompat_gpu.dropin._keras2_paths import MOVED, RENAMED
 
 pytestmark = pytest.mark.tf
@@ -114,7 +114,7 @@ OLD_NAMES: dict[str, tuple[str, ...]] = {
 CHECK = """
 import importlib
 import keras
-from dropin_support import emit
+from tests._child import emit
 
 missing = {}
 for old, names in OLD_NAMES.items():
@@ -152,7 +152,7 @@ ORDERS = {
     "from keras.optimizers import SGD\nimport tensorflow as tf\n",
 }
 TAIL = """
-from dropin_support import emit
+from tests._child import emit
 x = tf.placeholder(tf.float32, [None, 2])
 y = keras.layers.Dense(1, kernel_initializer="ones")(x)
 opt = SGD(lr=0.1)

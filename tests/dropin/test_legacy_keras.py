@@ -16,8 +16,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, child_env
-from dropin_support import run_child, run_script
+
+from tests._child import ROOT, child_env, cli, run_py, run_script
 
 pytestmark = pytest.mark.tf
 
@@ -48,7 +48,7 @@ KERAS2_SCRIPT = """
     from keras.optimizers import Adam, SGD
     from keras.utils import np_utils
     import keras, tf_keras
-    from dropin_support import emit
+    from tests._child import emit
 
     config = tf.ConfigProto()
     config.gpu_options.allow_growth = True
@@ -108,7 +108,7 @@ def test_keras2_script_runs_on_tf_keras_with_its_gpu_config(tmp_path, tf1):
 
 @needs_tf_keras
 def test_environment_variable_and_install_argument_do_the_same():
-    out = run_child(
+    out = run_py(
         """
         import os
         import tfcompat_gpu
@@ -136,12 +136,12 @@ def test_environment_variable_and_install_argument_do_the_same():
         "decay": 0.05,  # Keras 2: lr / (1 + decay * iterations)
         "momentum": 0.9,
     }
-    run = run_child(
+    run = run_py(
         "import tfcompat_gpu, keras, tf_keras\nemit(keras is tf_keras)\n",
         env={"TFCOMPAT_GPU_LEGACY_KERAS": "1"},
     )
     assert run is False  # the variable alone does nothing without install() / run
-    run = run_child(
+    run = run_py(
         "import tfcompat_gpu\ntfcompat_gpu.install()\nimport keras, tf_keras\nemit(keras is tf_keras)\n",
         env={"TFCOMPAT_GPU_LEGACY_KERAS": "1"},
     )
@@ -150,7 +150,7 @@ def test_environment_variable_and_install_argument_do_the_same():
 
 @needs_tf_keras
 def test_uninstall_gives_keras_3_back_and_too_late_is_an_error():
-    out = run_child(
+    out = run_py(
         """
         import tfcompat_gpu
         tfcompat_gpu.install(legacy_keras=True)
@@ -230,7 +230,7 @@ def test_children_started_with_spawn_get_legacy_keras(tmp_path):
     script = """
         import multiprocessing
         import keras
-        from dropin_support import emit
+        from tests._child import emit
 
         def worker(_):
             import tf_keras
@@ -257,22 +257,8 @@ def test_keras2_example_runs_with_legacy_keras(tmp_path, tf1):
         pytest.skip("needs tf_keras")
     flags = ["--legacy-keras", "--tf1"] if tf1 else ["--legacy-keras"]
     report = tmp_path / "report.json"
-    proc = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "tfcompat_gpu",
-            "run",
-            "--report",
-            str(report),
-            *flags,
-            EXAMPLE.name,
-        ],
-        capture_output=True,
-        text=True,
-        cwd=EXAMPLE.parent,
-        env=child_env(),
-        timeout=300,
+    proc = cli(
+        "run", "--report", str(report), *flags, EXAMPLE.name, cwd=EXAMPLE.parent, timeout=300
     )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.splitlines()[-2:] == ["epochs: 2", "learning rate: 0.005"]
@@ -294,7 +280,7 @@ LEGACY_NAMES = """
     from keras import backend
     import keras.backend.tensorflow_backend as KTF
     import tensorflow as tf
-    from dropin_support import emit
+    from tests._child import emit
     tf.compat.v1.disable_eager_execution()
     sess = Session(config=tf.compat.v1.ConfigProto(intra_op_parallelism_threads=2))
     backend.tensorflow_backend.set_session(sess)

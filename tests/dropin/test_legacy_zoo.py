@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import ROOT
 
+from tests._child import ROOT, run_py
 from tfcompat_gpu.dropin import _auto
 from tfcompat_gpu.dropin._legacy_keras import keras_is_3
 
@@ -339,7 +339,6 @@ def test_the_zoo_is_all_here():
 
 
 def test_the_tf1_names_auto_mode_reads_are_v1_only():
-    from conftest import run_py
 
     # tf.compat.v1.layers is tf_keras' from TensorFlow 2.16 on (auto mode adds tf_keras for it).
     env = {"TF_USE_LEGACY_KERAS": "1"} if KERAS3 else {}

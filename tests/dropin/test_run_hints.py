@@ -10,7 +10,8 @@ import importlib.metadata
 import importlib.util
 
 import pytest
-from dropin_support import run_child, run_script
+
+from tests._child import run_py, run_script
 
 pytestmark = pytest.mark.tf
 
@@ -77,7 +78,7 @@ def _flag(line: str | None) -> str | None:
 
 @pytest.mark.skipif(not KERAS3, reason="Keras 2 is `keras` here: its API is not a failure")
 def test_each_hint_where_it_belongs_and_nowhere_else():
-    out = run_child(MATRIX)
+    out = run_py(MATRIX)
     got = {name: {f: _flag(line) for f, line in by_flag.items()} for name, by_flag in out.items()}
     keras = {
         "none": "--legacy-keras",

@@ -8,12 +8,10 @@ TensorFlow or Keras must not find one in ``sys.modules`` that plain ``python`` d
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 import zipfile
 from pathlib import Path
 
-from conftest import child_env, run_py
+from tests._child import cli, run, run_py
 
 # Modules the runner once imported at every start (wrapt 2 alone brings asyncio and
 # importlib.metadata, ~100 ms of CPU), and those a TF-free script must never pay for.
@@ -42,15 +40,7 @@ SHOW_MODULES = "import json, sys\nprint(json.dumps(sorted(sys.modules)))\n"
 
 
 def _modules(tmp_path: Path, *command: str) -> set[str]:
-    proc = subprocess.run(
-        [sys.executable, *command],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        env=child_env(),
-        timeout=120,
-        check=True,
-    )
+    proc = run([*command], cwd=tmp_path, timeout=120, check=True)
     return set(json.loads(proc.stdout.splitlines()[-1]))
 
 
@@ -74,22 +64,8 @@ def test_zip_files_still_run_as_python_runs_them(tmp_path: Path) -> None:
     prefixed = tmp_path / "app.pyz"
     prefixed.write_bytes(b"#!/usr/bin/env python3\n" + app.read_bytes())
     for name in ("app.zip", "app.pyz"):
-        python = subprocess.run(
-            [sys.executable, name, "a"],
-            capture_output=True,
-            text=True,
-            cwd=tmp_path,
-            env=child_env(),
-            timeout=120,
-        )
-        ours = subprocess.run(
-            [sys.executable, "-m", "tfcompat_gpu", "run", name, "a"],
-            capture_output=True,
-            text=True,
-            cwd=tmp_path,
-            env=child_env(),
-            timeout=120,
-        )
+        python = run([name, "a"], cwd=tmp_path, timeout=120)
+        ours = cli("run", name, "a", cwd=tmp_path, timeout=120)
         assert python.stdout == "zip main ['a']\n", python.stderr
         assert (ours.returncode, ours.stdout) == (0, python.stdout), ours.stderr
 

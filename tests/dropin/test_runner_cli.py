@@ -10,11 +10,11 @@ import importlib.util
 import os
 import signal
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from conftest import child_env
+
+from tests._child import run
 
 
 def _default_sigint() -> None:
@@ -24,13 +24,11 @@ def _default_sigint() -> None:
 
 
 def _run(cwd: Path, *args: str, runner: bool = True, env: dict[str, str] | None = None):
-    command = [sys.executable, "-m", "tfcompat_gpu", "run"] if runner else [sys.executable]
-    return subprocess.run(
+    command = ["-m", "tfcompat_gpu", "run"] if runner else []
+    return run(
         [*command, *args],
-        capture_output=True,
-        text=True,
+        env=env,
         cwd=cwd,
-        env=child_env(env),
         timeout=120,
         preexec_fn=_default_sigint if os.name == "posix" else None,
     )

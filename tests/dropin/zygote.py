@@ -12,14 +12,12 @@ with GPUs would have them before the script starts.
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-HERE = Path(__file__).resolve().parent
+from tests._child import start
 
 _SERVE = r"""
 import json, os, sys, traceback
@@ -68,21 +66,11 @@ class Result:
 
 class Zygote:
     def __init__(self, legacy_keras: bool) -> None:
-        from conftest import child_env
-
-        extra = {
-            "PYTHONPATH": os.pathsep.join([child_env()["PYTHONPATH"], str(HERE)]),
-            "PYTHONDONTWRITEBYTECODE": "1",
-        }
+        extra = {"PYTHONDONTWRITEBYTECODE": "1"}
         if legacy_keras:
             extra["TF_USE_LEGACY_KERAS"] = "1"
-        self.proc = subprocess.Popen(
-            [sys.executable, "-c", _SERVE],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            text=True,
-            env=child_env(extra),
+        self.proc = start(
+            ["-c", _SERVE], stdin=subprocess.PIPE, stderr=subprocess.DEVNULL, env=extra
         )
         assert self.proc.stdout is not None
         ready = self.proc.stdout.readline()

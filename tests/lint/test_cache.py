@@ -4,18 +4,15 @@ concurrent cache never changes a finding."""
 from __future__ import annotations
 
 import json
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests._child import cli, start
 from tfcompat_gpu.commands.check import main
 from tfcompat_gpu.lint import engine
 
-ROOT = Path(__file__).resolve().parents[2]
 BAD = "import os\nos.environ['CUDA_VISIBLE_DEVCIES'] = '0'\n"
 WARN = "import tensorflow as tf\ngpus = tf.config.experimental.list_physical_devices('GPU')\n"
 CLEAN = "import tensorflow as tf\nprint(tf.__version__)\n"
@@ -148,22 +145,18 @@ def test_two_runs_at_once(tree: Path, tmp_path: Path) -> None:
     cache = tmp_path / "cache"
     for n in range(40):
         (tree / f"mod_{n}.py").write_text(WARN + f"x = {n}\n")
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    argv = [sys.executable, "-m", "tfcompat_gpu", "check", "--isolated", "-j1"]
-    argv += ["--cache-dir", str(cache), str(tree)]
-    expected = subprocess.run(
-        [*argv[:-3], "--no-cache", str(tree)], capture_output=True, text=True, env=env
-    ).stdout
+    args = ["check", "--isolated", "-j1", "--cache-dir", str(cache), str(tree)]
+    expected = cli(*args[:-3], "--no-cache", str(tree)).stdout
     for _ in range(3):
         for stale in cache_files(cache):
             stale.unlink()
-        runs = [subprocess.Popen(argv, stdout=subprocess.PIPE, text=True, env=env) for _ in "ab"]
+        runs = [start(["-m", "tfcompat_gpu", *args], stderr=None) for _ in "ab"]
         outs = [proc.communicate()[0] for proc in runs]
         assert outs == [expected, expected]
         (written,) = cache_files(cache)
         json.loads(written.read_text())  # whole, whichever run finished last
         assert not list(cache.glob("*.tmp"))
-        again = subprocess.run(argv, capture_output=True, text=True, env=env)
+        again = cli(*args)
         assert again.stdout == expected
 
 

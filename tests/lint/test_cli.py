@@ -2,12 +2,11 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests._child import run as python
 from tfcompat_gpu.commands.check import main
 from tfcompat_gpu.lint.registry import RULES
 
@@ -171,7 +170,7 @@ def test_dispatcher_and_no_tensorflow_import(tree: Path) -> None:
         f"{str(tree)!r}]); assert 'tensorflow' not in sys.modules, 'tf imported'; "
         "assert 'libcst' not in sys.modules, 'libcst imported'; sys.exit(status)"
     )
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    proc = python(["-c", code])
     assert proc.returncode == 1, proc.stderr
     assert "TFG003" in proc.stdout
 

@@ -2,13 +2,12 @@ from __future__ import annotations
 
 import ast
 import importlib.util
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from tests.lint.helpers import FIXTURES, expected
+from tests._child import run
+from tests.lint.helpers import FIXTURES, Expected, differences, expected
 from tfcompat_gpu.lint.flake8_plugin import Plugin
 from tfcompat_gpu.lint.registry import default_codes
 
@@ -41,26 +40,23 @@ PARSED = [p for p in sorted(FIXTURES.glob("tfg0[0-1]*.py")) if not p.stem.starts
 @pytest.mark.parametrize("path", PARSED, ids=lambda p: p.stem)
 def test_same_findings_as_check(path: Path) -> None:
     select, want = expected(path)
-    want = {(line, code) for line, code in want if code in default_codes()}
+    want = [e for e in want if e.code in default_codes()]
     tree = ast.parse(path.read_text())
-    got = {
-        (line, text.split()[0])
-        for line, _, text, _ in Plugin(tree, str(path)).run()
+    got = [
+        # flake8 columns count from 0; its text is the code, then the message
+        Expected(line, col + 1, *text.split(" ", 1))
+        for line, col, text, _ in Plugin(tree, str(path)).run()
         if any(text.startswith(s) for s in select)
-    }
+    ]
     # flake8 applies noqa itself; the fixtures here carry none.
-    assert got == want
+    assert differences(want, got) == []
 
 
 @pytest.mark.skipif(importlib.util.find_spec("flake8") is None, reason="flake8 not installed")
 def test_through_flake8(tmp_path: Path) -> None:
     path = tmp_path / "t.py"
     path.write_text(SOURCE + "os.environ['CUDA_VISIBLE_DEVCIES'] = '1'  # noqa: TFG003\n")
-    proc = subprocess.run(
-        [sys.executable, "-m", "flake8", "--select", "TFG", str(path)],
-        capture_output=True,
-        text=True,
-    )
+    proc = run(["-m", "flake8", "--select", "TFG", str(path)])
     assert proc.returncode == 1, proc.stderr
     lines = proc.stdout.splitlines()
     assert [line.split(": ", 1)[1].split()[0] for line in lines] == ["TFG003", "TFG001"]

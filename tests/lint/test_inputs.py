@@ -5,16 +5,15 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests._child import cli
 from tfcompat_gpu.commands.check import main
 from tfcompat_gpu.lint.api import check
 
 BAD = "import os\nos.environ['CUDA_VISIBLE_DEVCIES'] = '0'\n"
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_pyproject_not_utf8_is_an_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -39,14 +38,7 @@ def test_broken_pipe_keeps_the_findings_status(tmp_path: Path) -> None:
     read, write = os.pipe()
     os.close(read)  # the reader (`| head`) is gone before anything is written
     try:
-        proc = subprocess.run(
-            [sys.executable, "-m", "tfcompat_gpu", "check", "--isolated", str(tmp_path)],
-            stdout=write,
-            stderr=subprocess.PIPE,
-            text=True,
-            env={**os.environ, "PYTHONPATH": str(ROOT)},
-            timeout=120,
-        )
+        proc = cli("check", "--isolated", str(tmp_path), stdout=write, stderr=subprocess.PIPE)
     finally:
         os.close(write)
     assert proc.returncode == 1, proc.stderr

@@ -3,13 +3,12 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
-import subprocess
-import sys
 import textwrap
 from collections.abc import Iterator
 
 import pytest
 
+from tests._child import run
 from tfcompat_gpu.errors import GPUConfigError
 from tfcompat_gpu.lint.api import check
 from tfcompat_gpu.lint.live import check_runtime
@@ -103,15 +102,7 @@ def test_strict_with_paths(tmp_path: object) -> None:
 
 
 def _run(code: str, env: dict[str, str]) -> dict[str, object]:
-    full_env = {k: v for k, v in os.environ.items() if not k.startswith(("CUDA", "TF_FORCE"))}
-    full_env.update(env, TF_CPP_MIN_LOG_LEVEL="3")
-    proc = subprocess.run(
-        [sys.executable, "-c", textwrap.dedent(code)],
-        capture_output=True,
-        text=True,
-        env=full_env,
-        timeout=300,
-    )
+    proc = run(["-c", textwrap.dedent(code)], env=env, drop=("CUDA",))
     assert proc.returncode == 0, proc.stderr[-3000:]
     result: dict[str, object] = json.loads(proc.stdout.strip().splitlines()[-1])
     return result

@@ -4,7 +4,8 @@ A file cut off by a syntax error (a half-saved script, a merge conflict, Python 
 tolerant reading gives up on) still holds its environment variables and device strings: a
 misspelled ``CUDA_VISBLE_DEVICES`` there is as wrong as anywhere.  These checks read the raw
 text of those lines: a quoted name that misspells a GPU variable (TFG003) and the literal given
-to a ``.device(...)`` call (TFG002).
+to a ``.device(...)`` call (TFG002).  A comment is not read: there, as in a file that parses,
+a name is only talked about.
 """
 
 from __future__ import annotations
@@ -22,6 +23,25 @@ _QUOTED_NAME = re.compile(r"""(?P<q>['"])(?P<name>[A-Za-z_][A-Za-z0-9_]{5,})(?P=
 _DEVICE = re.compile(r"""\bdevice\(\s*[rRuU]?(?P<q>['"])(?P<spec>[^'"\n]*)(?P=q)\s*\)""")
 
 
+def _without_comment(text: str) -> str:
+    """``text`` up to a ``#`` that is not inside a quoted string."""
+    quote = ""
+    escaped = False
+    for index, char in enumerate(text):
+        if escaped:
+            escaped = False
+        elif quote:
+            if char == "\\":
+                escaped = True
+            elif text.startswith(quote, index):
+                quote = ""
+        elif char == "#":
+            return text[:index]
+        elif char in "'\"":
+            quote = char
+    return text
+
+
 def _raw(code: str, line: int, col: int, fix: str, **fields: object) -> RawFinding:
     rule = RULES_BY_CODE[code]
     return RawFinding(code, line, col, rule.message.format(**fields), fix, rule.severity)
@@ -31,7 +51,7 @@ def text_findings(lines: list[str], numbers: Iterable[int]) -> list[RawFinding]:
     """TFG002 / TFG003 findings on the 1-based ``numbers`` of ``lines``."""
     found = []
     for number in numbers:
-        text = lines[number - 1]
+        text = _without_comment(lines[number - 1])
         if "'" not in text and '"' not in text:
             continue
         for match in _QUOTED_NAME.finditer(text):

@@ -125,12 +125,13 @@ def _check_value(ctx: FileContext, field: str, value: ast.expr) -> None:
                 )
     elif field == "visible_device_list" and literal is not _UNKNOWN:
         if not isinstance(literal, str):
+            kind = type(literal).__name__
             ctx.report(
                 "TFG011",
                 value,
                 f"visible_device_list={str(literal)!r}",
                 value=literal,
-                reason=f"a {type(literal).__name__}, not a str",
+                reason=f"{'an' if kind[0] in 'aeiou' else 'a'} {kind}, not a str",
             )
             return
         ids, problem = parse_visible_device_list(literal)
