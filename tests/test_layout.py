@@ -227,3 +227,40 @@ def test_every_module_is_on_the_map() -> None:
 def test_no_module_over_the_size_limit(name: str) -> None:
     lines = MODULES[name].read_text(encoding="utf-8").count("\n")
     assert lines <= MAX_LINES, f"{MODULES[name].relative_to(ROOT)} has {lines} lines"
+
+
+def _importers_of(library: str) -> set[str]:
+    """The package files that import ``library`` (any form, lazy ones included)."""
+    found = set()
+    for path in MODULES.values():
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        for node in ast.walk(tree):
+            names: list[str] = []
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                names = [node.module]
+            elif isinstance(node, ast.Call) and getattr(
+                node.func, "attr", getattr(node.func, "id", "")
+            ) in (
+                "import_module",
+                "__import__",
+            ):
+                names = [
+                    a.value
+                    for a in node.args[:1]
+                    if isinstance(a, ast.Constant) and isinstance(a.value, str)
+                ]
+            if any(name == library or name.startswith(library + ".") for name in names):
+                found.add(path.relative_to(PACKAGE).as_posix())
+    return found
+
+
+def test_one_module_per_optional_library() -> None:
+    """The boundaries the layer table states: TensorFlow, NVML and LibCST each behind one place."""
+    assert _importers_of("tensorflow") == {"tfapi/_tf.py"}
+    assert _importers_of("pynvml") == {"machine/nvml.py"}
+    libcst = _importers_of("libcst")
+    # migrate's command asks whether LibCST is installed, and names its parse error
+    assert libcst - {"commands/migrate.py"}
+    assert all(path.startswith("codemod/") for path in libcst - {"commands/migrate.py"}), libcst

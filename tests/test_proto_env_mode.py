@@ -221,7 +221,7 @@ def test_only_one_module_imports_tensorflow():
                 ]
             if any(n == "tensorflow" or n.startswith("tensorflow.") for n in names):
                 importers.add(path.relative_to(package).as_posix())
-    assert importers == {"_tf.py"}
+    assert importers == {"tfapi/_tf.py"}
 
 
 def test_env_command_reports_json():
