@@ -218,6 +218,12 @@ class FileCache:
         entries = self._entries
         if len(entries) > len(self._used) + _KEEP:
             entries = self._used
+        # One string written at once: json.dump into a file encodes in pure Python, chunk by
+        # chunk, several times slower than json.dumps with its C encoder.
+        text = json.dumps(
+            {"format": _FORMAT, "settings": self._stamp, "entries": entries},
+            separators=(",", ":"),
+        )
         try:
             _ensure_folder(self.folder)
             fd, temp = tempfile.mkstemp(dir=self.folder, prefix=".lint-", suffix=".tmp")
@@ -225,11 +231,7 @@ class FileCache:
             return
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                json.dump(
-                    {"format": _FORMAT, "settings": self._stamp, "entries": entries},
-                    handle,
-                    separators=(",", ":"),
-                )
+                handle.write(text)
             os.replace(temp, self.path)
         except OSError:
             with contextlib.suppress(OSError):

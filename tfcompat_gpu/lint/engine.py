@@ -124,14 +124,17 @@ def check_tree(
     return found
 
 
-def check_bytes(data: bytes, path: str, target: Target = None) -> list[Finding]:
+def check_bytes(
+    data: bytes, path: str, target: Target = None, relevant: bool | None = None
+) -> list[Finding]:
     """Check one file's content; ``path`` is only used in the findings (and a path ending in
-    ``.ipynb`` is read as a notebook)."""
+    ``.ipynb`` is read as a notebook).  ``relevant`` is what :func:`may_trigger` said of
+    ``data`` when the caller already asked it (None: ask it here)."""
     if b"\x00" in data:
         return _unreadable(path, "file contains a NUL byte")
     if len(data) > MAX_BYTES:
         return _unreadable(path, f"file is larger than {MAX_BYTES // (1024 * 1024)} MB")
-    if not may_trigger(data):
+    if not (may_trigger(data) if relevant is None else relevant):
         # No rule can fire in these bytes (see lint.prefilter): only make sure they are text.
         try:
             data.decode("utf-8") if is_notebook(path) else decode_source(data)

@@ -30,7 +30,8 @@ Progress = Callable[[int, int], None]
 
 
 def _check_job(job: tuple[bytes, str, Target]) -> list[Finding]:
-    return check_bytes(*job)
+    # only files the prefilter let through become jobs
+    return check_bytes(*job, relevant=True)
 
 
 def _run(
@@ -87,7 +88,7 @@ def _check_all(
                 continue
             if not may_trigger(data):
                 # Nothing to parse (see lint.prefilter): no worker, no cache entry needed.
-                results[index] = check_bytes(data, path, target)
+                results[index] = check_bytes(data, path, target, relevant=False)
                 tick()
                 continue
             key = None
