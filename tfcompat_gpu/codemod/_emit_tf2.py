@@ -9,10 +9,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-import libcst as cst
-
 from tfcompat_gpu.codemod._dataflow import CannotFollow
 from tfcompat_gpu.codemod._emit import free_name, growth_loop_code
+from tfcompat_gpu.codemod._libcst import cst
 from tfcompat_gpu.codemod._proto_fields import OPTIMIZER_PREFIX, optimizer_code
 from tfcompat_gpu.settings.kinds import parse_device_list
 

@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
-import libcst as cst
-from libcst.metadata import MetadataWrapper
-
-from tfcompat_gpu.codemod._base import MigrationContext
+from tfcompat_gpu.codemod._libcst import cst, meta
 from tfcompat_gpu.codemod._names import (
     CONFIG_PROTO,
     GPU_OPTIONS,
@@ -20,6 +17,9 @@ from tfcompat_gpu.codemod._names import (
     dotted,
     top_level_imports,
 )
+
+if TYPE_CHECKING:
+    from tfcompat_gpu.codemod._base import MigrationContext
 
 __all__ = [
     "add_imports",
@@ -95,7 +95,7 @@ def remove_imports(module: cst.Module, context: MigrationContext) -> cst.Module:
     from libcst.codemod import CodemodContext
     from libcst.codemod.visitors import RemoveImportsVisitor
 
-    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
+    wrapper = meta.MetadataWrapper(module, unsafe_skip_copy=True)
     remover = RemoveImportsVisitor(
         CodemodContext(filename=context.filename, wrapper=wrapper), removals
     )

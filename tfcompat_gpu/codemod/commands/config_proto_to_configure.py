@@ -13,20 +13,12 @@ import itertools
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import ClassVar, TypeVar, Union, cast
-
-import libcst as cst
-from libcst.metadata import (
-    Assignment,
-    QualifiedNameSource,
-    Scope,
-    ScopeProvider,
-)
+from typing import TYPE_CHECKING, TypeVar, Union, cast
 
 from tfcompat_gpu.codemod import _emit_facade
-from tfcompat_gpu.codemod._base import MigrationCommand
+from tfcompat_gpu.codemod._base import READ_REPLACERS, MigrationCommand, Precheck
 from tfcompat_gpu.codemod._dataflow import CannotFollow, Dataflow, JumpFinder
-from tfcompat_gpu.codemod._emit import statements
+from tfcompat_gpu.codemod._emit import parsed_statements
 from tfcompat_gpu.codemod._emit_tf2 import tf2_code
 from tfcompat_gpu.codemod._imports import (
     need_import,
@@ -34,6 +26,7 @@ from tfcompat_gpu.codemod._imports import (
     stale_imports,
     without_aliases,
 )
+from tfcompat_gpu.codemod._libcst import cst, meta, visit_with
 from tfcompat_gpu.codemod._names import (
     CONFIG_PROTO,
     GET_SESSION,
@@ -47,7 +40,6 @@ from tfcompat_gpu.codemod._names import (
     tf_root_alias,
     top_level_imports,
 )
-from tfcompat_gpu.codemod._positions import SpanProvider
 from tfcompat_gpu.codemod._proto_fields import (
     DEFAULT,
     OPTIMIZER_PREFIX,
@@ -59,18 +51,18 @@ from tfcompat_gpu.settings.options import option_for_proto_path
 
 __all__ = ["ConfigProtoToConfigureCommand"]
 
-READ_REPLACERS = "tfcompat_gpu.read_replacers"
-"""``context.scratch`` key: commands of this run (``replaces_read(node)``) that rewrite a read
-of an imported name away, so that the import may go."""
+if TYPE_CHECKING:
+    from libcst.metadata import Scope
 
-_Block = Union[cst.Module, cst.IndentedBlock]
+    _Block = Union[cst.Module, cst.IndentedBlock]
+    _N = TypeVar("_N", bound=cst.CSTNode)
+    # (line, ConfigProto path, value, the line under an ``if`` that sets it or None)
+    _Found = tuple[int, str, cst.BaseExpression, Union[cst.SimpleStatementLine, None]]
+
 _SESSION_PARAMS = ("target", "graph", "config")
-_N = TypeVar("_N", bound=cst.CSTNode)
 # a config handed to tfcompat_gpu.session(), which takes a ConfigProto: already migrated code
 # (a field with no successor kept on it), nothing to report
 _RECEIVED = "received by tfcompat_gpu.session()"
-# (line, ConfigProto path, value, the line under an ``if`` that sets it or None)
-_Found = tuple[int, str, cst.BaseExpression, Union[cst.SimpleStatementLine, None]]
 
 
 def _comments_in(node: cst.CSTNode) -> list[cst.Comment]:
@@ -131,9 +123,15 @@ class _Plan:
     drop_aliases: dict[cst.Import | cst.ImportFrom, set[int]] = field(default_factory=dict)
 
 
+_CONFIG_PROTO = re.compile(
+    r"\b(?:ConfigProto|GPUOptions|Session|InteractiveSession|set_session|get_session)\b"
+)
+_PROTO_WORDS = ("ConfigProto", "GPUOptions", "Session", "set_session", "get_session")
+
+
 class ConfigProtoToConfigureCommand(MigrationCommand):
-    DESCRIPTION: str = "Replace ConfigProto/GPUOptions passed to sessions or set_session by tfcompat_gpu.configure()."
-    PRECHECK: ClassVar[str | None] = "config-proto-to-configure"
+    DESCRIPTION = "Replace ConfigProto/GPUOptions passed to sessions or set_session by tfcompat_gpu.configure()."
+    PRECHECK = Precheck.text(_CONFIG_PROTO, *_PROTO_WORDS)
 
     # ------------------------------------------------------------------ analysis
 
@@ -327,7 +325,7 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
             if bound is None or "." in bound:
                 schedule_removal(self.context, small, alias)
                 continue
-            scope = self.get_metadata(ScopeProvider, small, None)
+            scope = self.scope_of(small)
             if scope is None or self._lines_still_using(scope, bound):
                 continue
             names = small.names
@@ -371,7 +369,7 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
                     if module_name == TENSORFLOW_BACKEND
                     or f"{module_name}.{a.evaluated_name}" == TENSORFLOW_BACKEND
                 ]
-            scope = self.get_metadata(ScopeProvider, small, None)
+            scope = self.scope_of(small)
             lines = sorted(
                 {
                     line
@@ -597,11 +595,11 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
                 "its callers get is unknown",
                 "factory not a plain function",
             )
-        scope = self.get_metadata(ScopeProvider, function, None)
+        scope = self.scope_of(function)
         assignments = list(scope.assignments[function.name.value]) if scope is not None else []
         if (
             len(assignments) != 1
-            or not isinstance(assignments[0], Assignment)
+            or not isinstance(assignments[0], meta.Assignment)
             or assignments[0].node is not function
         ):
             raise CannotFollow(
@@ -776,7 +774,7 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
                     tf_calls.append(n)
 
         finder = _Jumps()
-        node.visit(finder)
+        visit_with(node, finder)
         jumps = finder.jumps
         if jumps:
             raise CannotFollow(
@@ -1024,7 +1022,7 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
         target = creation.body[0]
         assert isinstance(target, cst.Assign)
         name = self.code_of(target.targets[0].target)
-        empty = statements(f"{name} = {self._tf_prefix()}compat.v1.ConfigProto()\n")
+        empty = parsed_statements(f"{name} = {self._tf_prefix()}compat.v1.ConfigProto()\n")
         for line, why in config.kept:
             self._warn_once(
                 line,
@@ -1131,7 +1129,7 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
             return False
         names = self.qualified_names(config.func)
         if not names or any(
-            q.source is not QualifiedNameSource.IMPORT
+            q.source is not meta.QualifiedNameSource.IMPORT
             or q.name.split(".")[0] in ("tensorflow", "keras", "tf_keras")
             for q in names
         ):
@@ -1218,7 +1216,7 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
         anchor: cst.BaseStatement,
     ) -> list[cst.BaseStatement]:
         settings = {k: self.code_of(v) for k, v in settings_nodes.items()}
-        indent = " " * self.get_metadata(SpanProvider, anchor)[1]
+        indent = " " * self.column_of(anchor)
         if config.factory is not None:
             if self.target != "facade":
                 raise CannotFollow(
@@ -1233,7 +1231,7 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
                     "GPUConfig does not hold",
                     "graph options in a factory",
                 )
-            return statements(
+            return parsed_statements(
                 _emit_facade.factory_return_code(settings, indent, proto=config.returns_proto)
             )
         if not settings:
@@ -1247,12 +1245,14 @@ class ConfigProtoToConfigureCommand(MigrationCommand):
                 # the context, whose config every later session and tf.function reads
                 # (tensorflow/python/eager/context.py, Context.config)
                 code += optimizer_code(self._tf_prefix(), optimizer)
-            return statements(code)
-        return statements(tf2_code(settings_nodes, self.code_of, self._tf_prefix, self._taken))
+            return parsed_statements(code)
+        return parsed_statements(
+            tf2_code(settings_nodes, self.code_of, self._tf_prefix, self._taken)
+        )
 
     # ------------------------------------------------------------------ rewriting
 
-    def planned(self) -> Iterable[cst.CSTNode]:
+    def declared_changes(self) -> Iterable[cst.CSTNode]:
         plan = self._plan
         return itertools.chain(
             plan.remove,
