@@ -23,7 +23,6 @@ from tfcompat_gpu.codemod._names import (
     dotted,
 )
 from tfcompat_gpu.codemod._proto_fields import DEFAULT, Successor, classify
-from tfcompat_gpu.settings.options import option_for_proto_path
 
 __all__ = ["RECEIVED", "Config", "ProtoAnalysis"]
 
@@ -506,6 +505,9 @@ class ProtoAnalysis(MigrationCommand):
 
     def _collect_settings(self, found: list[Found], config: Config) -> None:
         counts: list[str] = []
+        # the options table loads with the first config followed, not with the pre-checks
+        from tfcompat_gpu.settings.options import option_for_proto_path
+
         for _, path, value, under in sorted(found, key=lambda item: item[0]):
             if path == "device_count[]":
                 if under is not None:
