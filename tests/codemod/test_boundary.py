@@ -22,9 +22,10 @@ from binding_forms import available
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tfcompat_gpu.codemod._engine import _migrate, commands_for
+from tfcompat_gpu.codemod._engine import _migrate
 from tfcompat_gpu.codemod._limits import TooComplex, check_statements
 from tfcompat_gpu.codemod.api import migrate_source
+from tfcompat_gpu.codemod.commands import commands_for
 from tfcompat_gpu.lint.engine import check_bytes
 
 HEADS = [

@@ -53,3 +53,13 @@ def test_conditional_horovod_and_xla_amp_examples_are_the_migration(where: str) 
         migrated = migrate_source(header + before.strip("\n") + "\n")
         assert migrated.warnings == ()
         assert migrated.code == header + after
+
+
+def test_migrate_doc_lists_every_command_as_the_commands_describe_themselves() -> None:
+    from tfcompat_gpu.codemod.commands import commands_table
+
+    doc = (ROOT / "docs" / "migrate.md").read_text(encoding="utf-8")
+    listed = doc.split("<!-- commands:start -->\n")[1].split("<!-- commands:end -->")[0]
+    assert listed == commands_table(), (
+        "docs/migrate.md: replace the table with\n" + commands_table()
+    )

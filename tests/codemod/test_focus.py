@@ -12,9 +12,10 @@ pytest.importorskip("libcst")
 
 from _support import migrate_in_fresh_process
 
-from tfcompat_gpu.codemod._engine import _migrate, commands_for
+from tfcompat_gpu.codemod._engine import _migrate
 from tfcompat_gpu.codemod._focus import focus
 from tfcompat_gpu.codemod.api import migrate_source
+from tfcompat_gpu.codemod.commands import commands_for
 
 MODEL = '''
 @staticmethod
@@ -145,11 +146,39 @@ def test_files_without_gpu_configuration_are_not_parsed_by_libcst() -> None:
     assert commands_for("import tensorflow as tf\nx = tf.constant(1)\nself.a = 2\n") == ()
 
 
-def test_every_command_names_its_precheck() -> None:
-    from tfcompat_gpu.codemod._triage import PRECHECKS
+def test_every_command_carries_its_precheck() -> None:
+    from tfcompat_gpu.codemod._triage import Precheck
     from tfcompat_gpu.codemod.commands import COMMANDS
 
-    assert sorted(c.PRECHECK for c in COMMANDS if c.PRECHECK is not None) == sorted(PRECHECKS)
+    for command in COMMANDS:
+        assert isinstance(command.__dict__.get("PRECHECK"), Precheck), command
+
+
+def test_the_commands_and_their_prechecks_load_without_libcst(tmp_path: Path) -> None:
+    # every command module is imported to decide that a file needs none of them
+    import subprocess
+    import sys
+
+    from _support import ROOT
+
+    code = (
+        "import sys\n"
+        "from tfcompat_gpu.codemod.commands import COMMANDS, commands_for\n"
+        "from tfcompat_gpu.codemod.api import migrate_source\n"
+        "assert commands_for('import tensorflow as tf\\nx = tf.constant(1)\\n') == ()\n"
+        "assert not migrate_source('import numpy as np\\n', upgrade=True).changed\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] == 'libcst'))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=tmp_path,
+        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
 
 
 def test_a_tree_without_gpu_configuration_never_loads_libcst(tmp_path: Path) -> None:
@@ -208,16 +237,23 @@ def test_a_legacy_file_is_migrated_without_libcsts_codemod_framework(tmp_path: P
     ],
 )
 def test_text_prechecks_answer_as_their_patterns(text: str) -> None:
-    from tfcompat_gpu.codemod import _triage
+    from tfcompat_gpu.codemod.commands import (
+        build_in_strategy_scope,
+        config_proto_to_configure,
+        contrib_distribute,
+        gpu_discovery,
+    )
 
     patterns = {
-        "config-proto-to-configure": _triage._CONFIG_PROTO,
-        "contrib-distribute": re.compile(r"\bcontrib\b[\s\S]*\bdistribute\b"),
-        "gpu-discovery": _triage._DISCOVERY,
-        "build-in-strategy-scope": _triage._STRATEGY,
+        config_proto_to_configure: config_proto_to_configure._CONFIG_PROTO,
+        contrib_distribute: re.compile(r"\bcontrib\b[\s\S]*\bdistribute\b"),
+        gpu_discovery: gpu_discovery._DISCOVERY,
+        build_in_strategy_scope: build_in_strategy_scope._STRATEGY,
     }
-    for name, pattern in patterns.items():
-        check = _triage.PRECHECKS[name]
+    for module, pattern in patterns.items():
+        name = module.__name__
+        (command,) = (getattr(module, n) for n in module.__all__ if n.endswith("Command"))
+        check = command.PRECHECK
         expected = pattern.search(text) is not None
         assert check.wanted(text, None) is expected, name
         assert check.relevant(text) is expected, name

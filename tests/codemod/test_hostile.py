@@ -22,10 +22,11 @@ from _support import migrate_cli
 from binding_forms import available
 
 from tests._child import cli, run
-from tfcompat_gpu.codemod._engine import _migrate, commands_for
+from tfcompat_gpu.codemod._engine import _migrate
 from tfcompat_gpu.codemod._focus import Focus, focus, unfocus
 from tfcompat_gpu.codemod._limits import MAX_DEPTH, TooComplex, depth
 from tfcompat_gpu.codemod.api import migrate_source
+from tfcompat_gpu.codemod.commands import commands_for
 
 # a legacy config LibCST must see, and an expression that nests past what its parser takes
 CHAIN = (

@@ -17,9 +17,10 @@ from _support import migrate_in_fresh_process
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tfcompat_gpu.codemod._engine import _IDENTIFIER, _migrate, commands_for
+from tfcompat_gpu.codemod._engine import _IDENTIFIER, _migrate
 from tfcompat_gpu.codemod._renames import rename_only
 from tfcompat_gpu.codemod.api import migrate_source
+from tfcompat_gpu.codemod.commands import commands_for
 
 FILLER = '''
 

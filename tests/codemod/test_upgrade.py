@@ -9,9 +9,8 @@ pytest.importorskip("libcst")
 from _support import assert_warnings
 from cases_upgrade import UPGRADE_CASES
 
-from tfcompat_gpu.codemod._triage import PRECHECKS, UPGRADE_PRECHECKS
 from tfcompat_gpu.codemod.api import migrate_source
-from tfcompat_gpu.codemod.commands import COMMANDS
+from tfcompat_gpu.codemod.commands import COMMANDS, command_name
 
 IDS = [case[0] for case in UPGRADE_CASES]
 
@@ -39,10 +38,17 @@ def test_off_without_upgrade(before: str) -> None:
     assert ".fit(gen" not in result.code
 
 
-def test_each_upgrade_precheck_belongs_to_a_command() -> None:
-    prechecks = {command.PRECHECK for command in COMMANDS}
-    assert prechecks >= UPGRADE_PRECHECKS
-    assert set(PRECHECKS) >= UPGRADE_PRECHECKS
+def test_the_upgrade_rewrites_are_the_keras_and_tf1_commands() -> None:
+    upgrade = {command_name(command) for command in COMMANDS if command.UPGRADE}
+    assert upgrade == {
+        "keras_optimizers",
+        "keras_generator_methods",
+        "keras_module_paths",
+        "keras_weight_files",
+        "keras_backend_values",
+        "tf1_compat",
+        "tf_private_imports",
+    }
 
 
 @pytest.mark.parametrize(

@@ -14,7 +14,14 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-__all__ = ["DEFINITIONS", "children", "named_bindings", "statement_spans", "walk"]
+__all__ = [
+    "DEFINITIONS",
+    "children",
+    "named_bindings",
+    "nested_statements",
+    "statement_spans",
+    "walk",
+]
 
 DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 """The statements that open a scope of their own."""
@@ -110,3 +117,25 @@ def statement_spans(body: list[ast.stmt]) -> list[tuple[int, int]] | None:
             return None
         spans.append((start, end))
     return spans
+
+
+def nested_statements(body: list[ast.stmt], *, scopes: bool = True) -> Iterator[ast.stmt]:
+    """Every statement of ``body``, nested ones included, without walking into expressions.
+
+    ``scopes=False``: not the statements inside functions and classes (those of the module's
+    own scope only).
+    """
+    todo = list(body)
+    while todo:
+        statement = todo.pop()
+        yield statement
+        if not scopes and isinstance(statement, DEFINITIONS):
+            continue
+        for name in ("body", "orelse", "finalbody"):
+            inner = getattr(statement, name, None)
+            if isinstance(inner, list):
+                todo.extend(inner)
+        for handler in getattr(statement, "handlers", ()):
+            todo.extend(handler.body)
+        for case in getattr(statement, "cases", ()):
+            todo.extend(case.body)

@@ -1,28 +1,33 @@
-"""What every migration command shares: the target, name lookup and warnings with a line."""
+"""What every migration command shares: the target, name lookup and warnings with a line.
+
+A command is a plain class, not a LibCST visitor: the engine (``_engine.py``) calls its
+``visit_<Node>`` / ``leave_<Node>`` methods in its one walk, so that a command's module, with
+its pre-check, loads without LibCST (see ``_libcst.py``).
+"""
 
 from __future__ import annotations
 
 import ast
 import dataclasses
-from collections.abc import Collection, Iterable
+from abc import ABC, abstractmethod
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
-
-import libcst as cst
-from libcst.metadata import (
-    MetadataWrapper,
-    ProviderT,
-    QualifiedName,
-    Scope,
-    ScopeProvider,
-)
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, Union
 
 from tfcompat_gpu.codemod._emit import names_in
+from tfcompat_gpu.codemod._libcst import cst
 from tfcompat_gpu.codemod._names import imported_names
-from tfcompat_gpu.codemod._positions import SpanProvider
-from tfcompat_gpu.codemod._triage import PRECHECKS, TARGETS, Target
+from tfcompat_gpu.codemod._triage import TARGETS, Precheck, Target
 
-__all__ = ["TARGETS", "MigrationCommand", "MigrationContext", "Target"]
+if TYPE_CHECKING:
+    from libcst.metadata import MetadataWrapper, QualifiedName, Scope
+
+    from tfcompat_gpu.codemod._positions import Span
+
+    _N = TypeVar("_N", bound=cst.CSTNode)
+    Left = Union[_N, cst.RemovalSentinel, cst.FlattenSentinel[_N]]
+
+__all__ = ["TARGETS", "MigrationCommand", "MigrationContext", "Precheck", "Target"]
 
 
 # context.scratch keys shared by the commands of one run
@@ -32,6 +37,9 @@ SOURCE = "tfcompat_gpu.source"
 KERAS = "tfcompat_gpu.keras"
 """The Keras major version the migrated code is for (``codemod/_stack.py``)."""
 PARENTS = "tfcompat_gpu.parents"
+READ_REPLACERS = "tfcompat_gpu.read_replacers"
+"""Commands of this run (``replaces_read(node)``) that rewrite a read of an imported name away,
+so that the import may go."""
 
 _FIELDS: dict[type[cst.CSTNode], tuple[str, ...]] = {}
 
@@ -93,30 +101,32 @@ class MigrationContext:
         return parents
 
 
-class MigrationCommand(cst.CSTTransformer):
+class MigrationCommand(ABC):
     """Base of the migration commands.
 
+    A command is one module of ``codemod/commands/`` and one line of ``COMMANDS``; its class
+    says what it does (``DESCRIPTION``), which files and statements may concern it
+    (``PRECHECK``: a file it finds nothing in is one the command leaves alone and says
+    nothing about, so it need not be parsed for it), and which nodes it changes outside the
+    statements its pre-check finds (:meth:`declared_changes`).
     Warnings are ``"LINE: message"`` strings in ``context.warnings``; the CLI prefixes the path.
-    ``PRECHECK`` names the command's cheap pre-check in :data:`~._triage.PRECHECKS`: a file it
-    finds nothing in is one the command leaves alone and says nothing about, so it need not be
-    parsed for it (None: every file).
     """
 
-    DESCRIPTION: str = ""
-    PRECHECK: ClassVar[str | None] = None
-    METADATA_DEPENDENCIES: ClassVar[tuple[ProviderT, ...]] = (
-        SpanProvider,
-        ScopeProvider,
-    )
+    DESCRIPTION: ClassVar[str]
+    PRECHECK: ClassVar[Precheck]
+    UPGRADE: ClassVar[bool] = False
+    """A Keras 2 → Keras 3 or TF1 → TF2 API rewrite: runs with ``upgrade=True`` only."""
+    POSITIONS: ClassVar[bool] = True
+    """Whether the command asks for node positions (:meth:`line_of`), a metadata pass."""
 
     def __init__(self, context: MigrationContext, target: Target = "facade") -> None:
-        # plain transformers (visit_/leave_ methods): LibCST's matcher machinery, with its
-        # set-up per instance and checks per node, would make a walk several times dearer
-        super().__init__()
         if target not in TARGETS:
             raise ValueError(f"Expected target to be one of {TARGETS}. Received: target={target!r}")
         self.context = context
         self.target: Target = target
+        # set by the engine once the metadata of the module is resolved
+        self.spans: Mapping[cst.CSTNode, Span] = {}
+        self.scopes: Mapping[cst.CSTNode, Scope] = {}
 
     @property
     def module(self) -> cst.Module:
@@ -135,7 +145,7 @@ class MigrationCommand(cst.CSTTransformer):
 
         ``tree`` is ``source`` parsed by :mod:`ast`, where the caller has it.
         """
-        return cls.PRECHECK is None or PRECHECKS[cls.PRECHECK].wanted(source, tree)
+        return cls.PRECHECK.wanted(source, tree)
 
     @classmethod
     def relevant(cls, statement: str) -> bool:
@@ -144,7 +154,7 @@ class MigrationCommand(cst.CSTTransformer):
         Asked only of a file :meth:`wanted` says yes to; the statements no command finds
         relevant (and that share no module-level name with those) are not given to LibCST.
         """
-        return cls.PRECHECK is None or PRECHECKS[cls.PRECHECK].relevant(statement)
+        return cls.PRECHECK.relevant(statement)
 
     @classmethod
     def tracks_reads(cls, statement: str) -> bool:
@@ -156,17 +166,31 @@ class MigrationCommand(cst.CSTTransformer):
         """
         return False
 
-    def planned(self) -> Iterable[cst.CSTNode]:
-        """Nodes this command decided to change when it saw the module (``visit_Module``).
+    @abstractmethod
+    def declared_changes(self) -> Iterable[cst.CSTNode]:
+        """The nodes this command changes outside the statements :meth:`relevant` finds.
 
-        The shared walk goes into every statement that holds one of them, as well as into the
-        statements :meth:`relevant` finds something in; a command that changes a node in any
-        other statement must list it here.
+        Asked once the command has seen the module (``visit_Module``).  The shared walk goes
+        into every statement that holds one of them, as well as into the statements
+        :meth:`relevant` finds something in, and into no other: a change elsewhere that is not
+        declared here is silently not made.  A command that changes only what it finds while
+        the walk goes on returns ``()``.  ``tests/codemod/test_declared_changes.py`` runs each
+        command with and without that focus over every case of the tests.
         """
-        return ()
+
+    def on_leave(self, original_node: _N, updated_node: _N) -> Left[_N]:
+        """The engine's call after a node's children: the command's ``leave_<Node>``, if any."""
+        leave = getattr(self, f"leave_{type(original_node).__name__}", None)
+        if leave is None:
+            return updated_node
+        result: Left[_N] = leave(original_node, updated_node)
+        return result
 
     def line_of(self, node: cst.CSTNode) -> int:
-        return self.get_metadata(SpanProvider, node)[0]
+        return self.spans[node][0]
+
+    def column_of(self, node: cst.CSTNode) -> int:
+        return self.spans[node][1]
 
     def warn_at(self, node: cst.CSTNode, message: str) -> None:
         self.warn(f"{self.line_of(node)}: {message}")
@@ -174,8 +198,11 @@ class MigrationCommand(cst.CSTTransformer):
     def qualified_names(self, node: cst.CSTNode) -> Collection[QualifiedName]:
         # asked of the scope for the few nodes that need them: QualifiedNameProvider would
         # walk the whole tree to prepare an answer for every node
-        scope: Scope | None = self.get_metadata(ScopeProvider, node, None)
+        scope = self.scope_of(node)
         return set() if scope is None else scope.get_qualified_names_for(node)
+
+    def scope_of(self, node: cst.CSTNode) -> Scope | None:
+        return self.scopes.get(node)
 
     def names_of(self, node: cst.CSTNode) -> set[str]:
         return imported_names(self.qualified_names(node))
@@ -194,9 +221,10 @@ class MigrationCommand(cst.CSTTransformer):
         Code a command moves elsewhere (a setting's value into ``configure()``) is taken from
         the original tree; without this a deprecated name in it would survive the run.
         """
+        renamer: tuple[MigrationCommand, cst.CSTTransformer] | None
         renamer = self.context.scratch.get(RENAMER)
-        if renamer is not None and renamer is not self:
-            renamed = node.visit(renamer)
+        if renamer is not None and renamer[0] is not self:
+            renamed = node.visit(renamer[1])
             if isinstance(renamed, cst.CSTNode):
                 node = renamed
         return self.module.code_for_node(node)

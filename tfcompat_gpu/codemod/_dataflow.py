@@ -10,10 +10,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-import libcst as cst
-from libcst.metadata import Access, Assignment, Scope, ScopeProvider
+from tfcompat_gpu.codemod._libcst import cst, meta, visit_with
 
 if TYPE_CHECKING:
+    from libcst.metadata import Access, Scope
+
     from tfcompat_gpu.codemod._base import MigrationCommand
 
 __all__ = ["CannotFollow", "Dataflow", "JumpFinder"]
@@ -34,12 +35,14 @@ class CannotFollow(Exception):
         return f"{what} left unchanged: {self} [{self.construct}]"
 
 
-class JumpFinder(cst.CSTVisitor):
+class JumpFinder:
     """The statements that may leave a block before its end: ``return``, ``raise``, ``break``,
-    ``continue`` (nested functions are not entered: theirs leave only them)."""
+    ``continue`` (nested functions are not entered: theirs leave only them).
+
+    Walked with :func:`~._libcst.visit_with`.
+    """
 
     def __init__(self) -> None:
-        super().__init__()
         self.jumps: list[cst.CSTNode] = []
 
     def visit_Return(self, node: cst.Return) -> None:
@@ -65,8 +68,7 @@ class Dataflow:
         self._info = info
 
     def _scope(self, node: cst.CSTNode) -> Scope | None:
-        scope: Scope | None = self._info.get_metadata(ScopeProvider, node, None)
-        return scope
+        return self._info.scope_of(node)
 
     def statement_of(self, node: cst.CSTNode) -> cst.SimpleStatementLine | None:
         """The one-statement line whose only statement is ``node``, else None."""
@@ -166,7 +168,7 @@ class Dataflow:
                 f"{target.value} is not in a scope the migration can follow", "unknown scope"
             )
         assignments = list(scope.assignments[target.value])
-        if not all(isinstance(a, Assignment) for a in assignments):
+        if not all(isinstance(a, meta.Assignment) for a in assignments):
             raise CannotFollow(
                 f"{target.value} is bound in a way the migration cannot follow", "other binding"
             )
@@ -179,7 +181,7 @@ class Dataflow:
             branches = [
                 self.branch_of(self.target_statement(a.node))
                 for a in assignments
-                if isinstance(a, Assignment)
+                if isinstance(a, meta.Assignment)
             ]
             mine_branch = self.branch_of(own)
             if (
@@ -190,7 +192,7 @@ class Dataflow:
                 return self._branch_uses(target, mine_branch, reads, scope)
         lines: list[int] = []
         for assignment in assignments:
-            assert isinstance(assignment, Assignment)
+            assert isinstance(assignment, meta.Assignment)
             statement = self.target_statement(assignment.node)
             if block is None or statement is None or self._info.parent(statement) is not block:
                 raise CannotFollow(
@@ -254,7 +256,7 @@ class Dataflow:
         top, arm = branch
         line_of = self._info.line_of
         finder = JumpFinder()
-        top.visit(finder)
+        visit_with(top, finder)
         jumps = finder.jumps
         if jumps:
             raise CannotFollow(
@@ -297,7 +299,9 @@ class Dataflow:
         found: list[cst.Name] = []
         for access in scope.accesses[name]:
             for referent in access.referents:
-                if not isinstance(referent, Assignment) or not isinstance(referent.node, cst.Name):
+                if not isinstance(referent, meta.Assignment) or not isinstance(
+                    referent.node, cst.Name
+                ):
                     return None
                 try:
                     known = any(node is referent.node for node in found)

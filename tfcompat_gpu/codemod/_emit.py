@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import libcst as cst
+from tfcompat_gpu.codemod._libcst import cst
 
-__all__ = ["call_code", "free_name", "growth_loop_code", "names_in", "statements"]
+__all__ = ["call_code", "free_name", "growth_loop_code", "names_in", "parsed_statements"]
 
 _WIDTH = 100
 
@@ -58,5 +58,6 @@ def growth_loop_code(tf: str, value: str, var: str) -> str:
     )
 
 
-def statements(code: str) -> list[cst.BaseStatement]:
+def parsed_statements(code: str) -> list[cst.BaseStatement]:
+    """The LibCST statements of ``code``, parsed as a module."""
     return list(cst.parse_module(code).body)

@@ -9,12 +9,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-import libcst as cst
-
 from tfcompat_gpu.codemod._dataflow import CannotFollow
 from tfcompat_gpu.codemod._emit import free_name, growth_loop_code
+from tfcompat_gpu.codemod._libcst import cst
 from tfcompat_gpu.codemod._proto_fields import OPTIMIZER_PREFIX, optimizer_code
-from tfcompat_gpu.settings.kinds import parse_device_list
 
 __all__ = ["BUILDERS", "NO_TF2_CALL", "device_counts", "tf2_code", "visible_ids"]
 
@@ -51,6 +49,10 @@ def visible_ids(value: cst.BaseExpression | None) -> tuple[int, ...] | None:
     if value is None:
         return None
     text = value.evaluated_value if isinstance(value, cst.SimpleString) else None
+    # the settings' tables load with the first config a command follows, not with the
+    # pre-checks every file is given to
+    from tfcompat_gpu.settings.kinds import parse_device_list
+
     ids, problem = parse_device_list(text) if isinstance(text, str) else ((), None)
     if problem is not None or not ids or list(ids) != sorted(set(ids)):
         raise CannotFollow(

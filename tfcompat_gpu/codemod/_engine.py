@@ -10,10 +10,10 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Callable, Mapping, Sequence
-from typing import TypeVar, Union, cast
+from typing import TYPE_CHECKING, TypeVar, Union, cast
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper, ProviderT
+from libcst.metadata import MetadataWrapper, ProviderT, ScopeProvider
 
 from tfcompat_gpu.codemod._base import (
     KERAS,
@@ -31,11 +31,14 @@ from tfcompat_gpu.codemod._io import has_bare_cr, split_lines
 from tfcompat_gpu.codemod._limits import check_statements
 from tfcompat_gpu.codemod._positions import Span, SpanProvider
 from tfcompat_gpu.codemod._renames import TextRenamer
-from tfcompat_gpu.codemod._triage import UPGRADE_PRECHECKS, Target
-from tfcompat_gpu.codemod.commands import COMMANDS
+from tfcompat_gpu.codemod._triage import Target
+from tfcompat_gpu.codemod.commands import commands_for
 from tfcompat_gpu.codemod.commands.rename_deprecated_config import RenameDeprecatedConfigCommand
 
-__all__ = ["commands_for", "migrate_parsed"]
+if TYPE_CHECKING:
+    from libcst.metadata import Scope
+
+__all__ = ["migrate_parsed"]
 
 _N = TypeVar("_N", bound=cst.CSTNode)
 _IDENTIFIER = re.compile(r"[^\W\d]\w*")
@@ -56,20 +59,6 @@ _STATEMENTS = frozenset(
 _Left = Union[cst.CSTNode, cst.RemovalSentinel, cst.FlattenSentinel[cst.CSTNode]]
 
 
-def commands_for(
-    code: str, tree: ast.Module | None = None, *, upgrade: bool = False
-) -> tuple[type[MigrationCommand], ...]:
-    """The commands whose pre-check finds something in ``code``, in the order they run.
-
-    ``upgrade``: with the Keras 2 / TF1 API rewrites (:data:`~._triage.UPGRADE_PRECHECKS`).
-    """
-    return tuple(
-        command
-        for command in COMMANDS
-        if (upgrade or command.PRECHECK not in UPGRADE_PRECHECKS) and command.wanted(code, tree)
-    )
-
-
 class _Together(cst.CSTTransformer):
     """One walk that gives every node to each command in turn.
 
@@ -78,8 +67,8 @@ class _Together(cst.CSTTransformer):
 
     The walk does not go into a statement that no command can change: one whose text no
     command finds relevant (:meth:`MigrationCommand.relevant`, the test that also decides
-    what LibCST is given) and that holds no node a command planned to change when it saw the
-    module.  LibCST rebuilds every node it walks into, so this is most of the walk's cost; the
+    what LibCST is given) and that holds no node a command declared it changes when it saw the
+    module (:meth:`MigrationCommand.declared_changes`).  LibCST rebuilds every node it walks into, so this is most of the walk's cost; the
     statement itself still gets every command's ``leave_`` call.
     """
 
@@ -116,7 +105,7 @@ class _Together(cst.CSTTransformer):
         for visit in visits:
             visit(node)
         if kind is cst.Module and positions is not None:
-            self._open = self._planned(cast("cst.Module", node))
+            self._open = self._declared(cast("cst.Module", node))
         return True
 
     def _relevant(self, node: cst.CSTNode, positions: Mapping[cst.CSTNode, Span]) -> bool:
@@ -126,15 +115,15 @@ class _Together(cst.CSTTransformer):
         text = "".join(self._lines[where[0] - 1 : where[2]])
         return any(command.relevant(text) for command in self._commands)
 
-    def _planned(self, module: cst.Module) -> set[cst.CSTNode]:
-        """The nodes the commands planned to change, with every node above them."""
-        planned = [node for command in self._commands for node in command.planned()]
-        if not planned:
+    def _declared(self, module: cst.Module) -> set[cst.CSTNode]:
+        """The nodes the commands declared they change, with every node above them."""
+        declared = [node for command in self._commands for node in command.declared_changes()]
+        if not declared:
             return set()
         context = self._commands[0].context  # the commands' parents, found once per run
         parents = context.parents() if context.module is module else parent_map(module)
         found: set[cst.CSTNode] = set()
-        for node in planned:
+        for node in declared:
             current: cst.CSTNode | None = node
             while current is not None and current not in found:
                 found.add(current)
@@ -189,12 +178,12 @@ def migrate_parsed(
     # what LibCST's parser cannot take must never reach it: it may crash the process
     if focused is not None:
         check_statements(syntax.body[index] for index in focused.kept)
-        new, notes = _migrate(focused.code, wanted, target, filename, set(taken), keras)
+        new, notes = _migrate(focused.code, wanted, target, filename, set(taken), keras=keras)
         restored = unfocus(new, focused.stubs)
         if restored is not None:
             return restored, notes
     check_statements(syntax.body)
-    return _migrate(code, wanted, target, filename, taken, keras)
+    return _migrate(code, wanted, target, filename, taken, keras=keras)
 
 
 def _migrate(
@@ -203,11 +192,18 @@ def _migrate(
     target: Target,
     filename: str,
     taken: set[str],
+    *,
     keras: int | None = 3,
+    skip: bool = True,
 ) -> tuple[str, tuple[str, ...]]:
+    """``code`` migrated by ``wanted``, all of it given to LibCST.
+
+    ``skip=False``: the walk goes into every statement, not only those the commands' pre-checks
+    or declared changes point to (the tests compare both).
+    """
     # LibCST drops form feeds at line starts and fails on some (see ._formfeeds)
     plain, stripped = without_form_feeds(code)
-    new, notes = _migrate_plain(plain, wanted, target, filename, taken, keras)
+    new, notes = _migrate_plain(plain, wanted, target, filename, taken, keras, skip)
     return with_form_feeds(plain, new, stripped), notes
 
 
@@ -218,6 +214,7 @@ def _migrate_plain(
     filename: str,
     taken: set[str],
     keras: int | None,
+    skip: bool,
 ) -> tuple[str, tuple[str, ...]]:
     tree = cst.parse_module(code)
     wrapper = MetadataWrapper(tree, unsafe_skip_copy=True)
@@ -227,16 +224,18 @@ def _migrate_plain(
     context.scratch[SOURCE] = code
     context.scratch[KERAS] = keras
     commands = [command(context, target=target) for command in wanted]
-    providers: set[ProviderT] = set()
-    for command in commands:
-        providers.update(command.get_inherited_dependencies())
+    providers: set[ProviderT] = {ScopeProvider}
+    if any(command.POSITIONS for command in commands):
+        providers.add(SpanProvider)
     metadata = wrapper.resolve_many(providers)
-    for command in commands:
-        command.metadata = metadata
-        if isinstance(command, RenameDeprecatedConfigCommand):
-            context.scratch[RENAMER] = command
     positions = cast("Mapping[cst.CSTNode, Span] | None", metadata.get(SpanProvider))
-    tree = tree.visit(_Together(commands, code, positions))
+    scopes = cast("Mapping[cst.CSTNode, Scope]", metadata[ScopeProvider])
+    for command in commands:
+        command.spans = positions or {}
+        command.scopes = scopes
+        if isinstance(command, RenameDeprecatedConfigCommand):
+            context.scratch[RENAMER] = (command, _Together([command], "", None))
+    tree = tree.visit(_Together(commands, code, positions if skip else None))
     tree = add_imports(tree, context)
     tree = remove_imports(tree, context)
     return tree.code, tuple(context.warnings)

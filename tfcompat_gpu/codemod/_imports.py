@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import cast
+import re
+from collections.abc import Collection, Iterator, Mapping
+from typing import TYPE_CHECKING, cast
 
-import libcst as cst
-from libcst.metadata import MetadataWrapper
-
-from tfcompat_gpu.codemod._base import MigrationContext
+from tfcompat_gpu.codemod._base import READ_REPLACERS
+from tfcompat_gpu.codemod._libcst import cst, meta
 from tfcompat_gpu.codemod._names import (
     CONFIG_PROTO,
     GPU_OPTIONS,
@@ -21,13 +20,21 @@ from tfcompat_gpu.codemod._names import (
     top_level_imports,
 )
 
+if TYPE_CHECKING:
+    from libcst.metadata import Scope
+
+    from tfcompat_gpu.codemod._base import MigrationCommand, MigrationContext
+
 __all__ = [
     "add_imports",
+    "import_reads",
+    "lines_still_reading",
     "need_import",
     "remove_imports",
     "schedule_removal",
     "schedule_removal_by_node",
     "stale_imports",
+    "unused_aliases",
     "without_aliases",
 ]
 
@@ -56,6 +63,113 @@ def stale_imports(
                 full = f"{module_name}.{alias.evaluated_name}"
                 if full in KERAS_BACKEND_MODULES or canonical(full) in _STALE_NAMES:
                     yield small, alias, alias.evaluated_alias or alias.evaluated_name
+
+
+def lines_still_reading(
+    command: MigrationCommand,
+    scope: Scope | None,
+    name: str,
+    gone: Collection[cst.CSTNode],
+    replaced: Mapping[cst.Call, cst.BaseExpression],
+) -> list[int]:
+    """Lines that read the name an import binds, outside what a rewrite removes or replaces.
+
+    ``gone``: the statements the rewrite removes or replaces; ``replaced``: the calls it
+    replaces, with their new code: a replaced call counts as gone unless its new code spells
+    the name again.  Reads another command of the run rewrites away
+    (``READ_REPLACERS``: ``K.get_value``) do not count.
+    """
+    if scope is None:
+        return []
+    spelled = re.compile(rf"(?<![\w.]){re.escape(name)}\b")
+    away: set[cst.CSTNode] = set(gone)
+    away.update(
+        call
+        for call, new in replaced.items()
+        if not spelled.search(cst.Module([]).code_for_node(new))
+    )
+    replacers = command.context.scratch.get(READ_REPLACERS, ())
+    lines: list[int] = []
+    for assignment in scope.assignments[name]:
+        for access in assignment.references:
+            if any(replacer.replaces_read(access.node) for replacer in replacers):
+                continue
+            node: cst.CSTNode | None = access.node
+            while node is not None and node not in away:
+                node = command.parent(node)
+            if node is None:
+                lines.append(command.line_of(access.node))
+    return lines
+
+
+def unused_aliases(
+    command: MigrationCommand,
+    module: cst.Module,
+    gone: Collection[cst.CSTNode],
+    replaced: Mapping[cst.Call, cst.BaseExpression],
+) -> dict[cst.Import | cst.ImportFrom, set[int]]:
+    """The aliases (by position) of the imports only the rewritten code read, to drop.
+
+    Decided on this walk's metadata: an alias goes when every read of its name is in what the
+    rewrite removes or replaces (:func:`lines_still_reading`).  The aliases this cannot decide
+    (``import a.b``, a module with ``__all__``) are left to LibCST's remover
+    (:func:`schedule_removal`).
+    """
+    drop: dict[cst.Import | cst.ImportFrom, set[int]] = {}
+    if "__all__" in command.source_text():
+        # a name listed in __all__ is used without a read: LibCST's remover knows that
+        for small, alias, _ in stale_imports(module):
+            schedule_removal(command.context, small, alias)
+        return drop
+    for small, alias, bound in stale_imports(module):
+        if bound is None or "." in bound:
+            schedule_removal(command.context, small, alias)
+            continue
+        scope = command.scope_of(small)
+        if scope is None or lines_still_reading(command, scope, bound, gone, replaced):
+            continue
+        names = small.names
+        assert not isinstance(names, cst.ImportStar)
+        index = next(i for i, a in enumerate(names) if a is alias)
+        drop.setdefault(small, set()).add(index)
+    return drop
+
+
+def import_reads(
+    command: MigrationCommand,
+    module: cst.Module,
+    imported: str,
+    gone: Collection[cst.CSTNode],
+    replaced: Mapping[cst.Call, cst.BaseExpression],
+) -> Iterator[tuple[cst.SimpleStatementLine, list[int]]]:
+    """Each module-level import of the module ``imported`` that code outside the rewrite still
+    reads, with those lines (:func:`lines_still_reading`)."""
+    for statement, small in top_level_imports(module):
+        bound: list[cst.CSTNode] = []
+        if isinstance(small, cst.Import):
+            bound = [
+                a.asname.name
+                for a in small.names
+                if dotted(a.name) == imported and a.asname is not None
+            ]
+        elif not isinstance(small.names, cst.ImportStar):
+            module_name = dotted(small.module) if small.module is not None else None
+            bound = [
+                a.asname.name if a.asname is not None else a.name
+                for a in small.names
+                if module_name == imported or f"{module_name}.{a.evaluated_name}" == imported
+            ]
+        scope = command.scope_of(small)
+        lines = sorted(
+            {
+                line
+                for name in bound
+                if isinstance(name, cst.Name)
+                for line in lines_still_reading(command, scope, name.value, gone, replaced)
+            }
+        )
+        if lines:
+            yield statement, lines
 
 
 def schedule_removal(
@@ -95,7 +209,7 @@ def remove_imports(module: cst.Module, context: MigrationContext) -> cst.Module:
     from libcst.codemod import CodemodContext
     from libcst.codemod.visitors import RemoveImportsVisitor
 
-    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
+    wrapper = meta.MetadataWrapper(module, unsafe_skip_copy=True)
     remover = RemoveImportsVisitor(
         CodemodContext(filename=context.filename, wrapper=wrapper), removals
     )

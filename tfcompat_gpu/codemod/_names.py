@@ -8,12 +8,14 @@ tf.compat.v1.Session`` are the same thing to a migration.
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Iterator
+from typing import TYPE_CHECKING
 
-import libcst as cst
-from libcst.metadata import QualifiedName, QualifiedNameSource
-
+from tfcompat_gpu.codemod._libcst import cst, meta
 from tfcompat_gpu.codemod._renames import spelled_prefix
 from tfcompat_gpu.tfapi.names import canonical
+
+if TYPE_CHECKING:
+    from libcst.metadata import QualifiedName
 
 __all__ = [
     "CONFIG_PROTO",
@@ -55,7 +57,7 @@ KERAS_BACKEND_MODULES = frozenset({TENSORFLOW_BACKEND, "keras.backend"})
 
 def imported_names(qualified: Collection[QualifiedName]) -> set[str]:
     """Canonical names of the imported things a node may refer to (locals are ignored)."""
-    return {canonical(q.name) for q in qualified if q.source is QualifiedNameSource.IMPORT}
+    return {canonical(q.name) for q in qualified if q.source is meta.QualifiedNameSource.IMPORT}
 
 
 def dotted(node: cst.BaseExpression) -> str | None:

@@ -14,9 +14,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Union
 
-import libcst as cst
-
 from tfcompat_gpu.codemod._dataflow import CannotFollow
+from tfcompat_gpu.codemod._libcst import cst
 from tfcompat_gpu.codemod._names import dotted
 
 __all__ = [

@@ -16,9 +16,8 @@ from __future__ import annotations
 import ast
 from collections import Counter
 
-from tfcompat_gpu.codemod._astwalk import DEFINITIONS, statement_spans, walk
+from tfcompat_gpu.codemod._astwalk import DEFINITIONS, nested_statements, statement_spans, walk
 from tfcompat_gpu.codemod._io import has_bare_cr, split_lines
-from tfcompat_gpu.codemod._triage import statements
 from tfcompat_gpu.tfapi.names import DEPRECATED_NAMES, canonical
 
 __all__ = ["TextRenamer", "rename_only", "spelled_prefix"]
@@ -104,7 +103,7 @@ def _roots(tree: ast.Module) -> tuple[dict[str, str], Counter[str], set[str]] | 
     how often each name is bound; the names any import binds.  None when a star import may
     bind any name."""
     imported: dict[str, str] = {}
-    for statement in statements(tree.body, scopes=False):
+    for statement in nested_statements(tree.body, scopes=False):
         if isinstance(statement, ast.Import):
             for alias in statement.names:
                 if alias.asname:

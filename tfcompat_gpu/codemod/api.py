@@ -1,8 +1,8 @@
 """Migrate one source text: every command that may apply, in one parse and one metadata pass.
 
-A cheap pre-check (:mod:`._triage`) tells whether any command can concern the file; a file none
-can is returned as it is after a syntax check with Python's own parser, without loading LibCST,
-which is what most files of a real tree are.  A file only the renames of deprecated names
+Each command's cheap pre-check (its ``PRECHECK``, made of :mod:`._triage`'s parts) tells whether
+it can concern the file; a file none can is returned as it is after a syntax check with
+Python's own parser, without loading LibCST, which is what most files of a real tree are.  A file only the renames of deprecated names
 concern is renamed on its text where that is sure (:mod:`._renames`), also without LibCST.
 The others go to :mod:`._engine`.
 """
@@ -14,7 +14,9 @@ import warnings
 from dataclasses import dataclass
 
 from tfcompat_gpu.codemod._renames import rename_only
-from tfcompat_gpu.codemod._triage import RENAME_PRECHECK, TARGETS, Target, wanted_prechecks
+from tfcompat_gpu.codemod._triage import TARGETS, Target
+from tfcompat_gpu.codemod.commands import commands_for
+from tfcompat_gpu.codemod.commands.rename_deprecated_config import RenameDeprecatedConfigCommand
 
 __all__ = ["MigrationResult", "migrate_source"]
 
@@ -73,10 +75,10 @@ def migrate_source(
             raise RecursionError(f"cannot parse: {error}") from None
     if target not in TARGETS:
         raise ValueError(f"Expected target to be one of {TARGETS}. Received: target={target!r}")
-    wanted = wanted_prechecks(code, syntax, upgrade=upgrade)
+    wanted = commands_for(code, syntax, upgrade=upgrade)
     if not wanted:
         return MigrationResult(code=code, warnings=(), _original=code)
-    if wanted == [RENAME_PRECHECK]:
+    if wanted == (RenameDeprecatedConfigCommand,):
         renamed = rename_only(code, syntax)
         if renamed is not None:
             return MigrationResult(code=renamed, warnings=(), _original=code)

@@ -3,12 +3,16 @@
 All commands run in one walk over one parsed tree (``codemod/_engine.py``); at every node the
 rename runs first, and code a command moves elsewhere is taken with the renames applied
 (``MigrationCommand.code_of``), so that a second run is a no-op.  A new command is a module
-here, a line below, and its pre-check in ``codemod/_triage.py`` (``PRECHECKS``), named by the
-command's ``PRECHECK``.
+here (its ``DESCRIPTION``, its text pre-check ``PRECHECK``, its ``declared_changes()`` and its
+rewrite) and a line in :data:`COMMANDS`; the list of rewrites in ``docs/migrate.md`` is
+:func:`commands_table`, which a test compares.  Importing this package loads no LibCST.
 """
 
 from __future__ import annotations
 
+import ast
+
+from tfcompat_gpu.codemod._base import MigrationCommand
 from tfcompat_gpu.codemod.commands.build_in_strategy_scope import BuildInStrategyScopeCommand
 from tfcompat_gpu.codemod.commands.config_function_assignments import (
     ConfigFunctionAssignmentsCommand,
@@ -40,9 +44,12 @@ __all__ = [
     "RenameDeprecatedConfigCommand",
     "Tf1CompatCommand",
     "TfPrivateImportsCommand",
+    "command_name",
+    "commands_for",
+    "commands_table",
 ]
 
-COMMANDS = (
+COMMANDS: tuple[type[MigrationCommand], ...] = (
     RenameDeprecatedConfigCommand,
     ContribDistributeCommand,
     ConfigFunctionAssignmentsCommand,
@@ -58,3 +65,35 @@ COMMANDS = (
     # last: it decides on the module the others left
     Tf1CompatCommand,
 )
+
+
+def commands_for(
+    code: str, tree: ast.Module | None = None, *, upgrade: bool = False
+) -> tuple[type[MigrationCommand], ...]:
+    """The commands whose pre-check finds something in ``code``, in the order they run.
+
+    ``tree``: ``code`` parsed by :mod:`ast`, where the caller has it.  ``upgrade``: with the
+    Keras 2 / TF1 API rewrites (``MigrationCommand.UPGRADE``).
+    """
+    return tuple(
+        command
+        for command in COMMANDS
+        if (upgrade or not command.UPGRADE) and command.wanted(code, tree)
+    )
+
+
+def command_name(command: type[MigrationCommand]) -> str:
+    """The name of a command: its module's (``gpu_discovery``)."""
+    return command.__module__.rpartition(".")[2]
+
+
+def commands_table() -> str:
+    """The Markdown table of the commands, in their order, as ``docs/migrate.md`` lists them."""
+    rows = [
+        "| command | what it does | with `--gpu-only` |",
+        "|---|---|---|",
+    ]
+    for command in COMMANDS:
+        gpu_only = "no" if command.UPGRADE else "yes"
+        rows.append(f"| `{command_name(command)}` | {command.DESCRIPTION} | {gpu_only} |")
+    return "\n".join(rows) + "\n"

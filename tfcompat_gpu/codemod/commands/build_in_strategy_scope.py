@@ -21,12 +21,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import ClassVar
 
-import libcst as cst
-
-from tfcompat_gpu.codemod._base import MigrationCommand
+from tfcompat_gpu.codemod._base import MigrationCommand, Precheck
 from tfcompat_gpu.codemod._imports import need_import, schedule_removal_by_node
+from tfcompat_gpu.codemod._libcst import cst
 from tfcompat_gpu.codemod._names import tf_root_alias
 from tfcompat_gpu.tfapi.multigpu_names import MULTI_GPU_MODEL
 
@@ -101,11 +99,17 @@ def _arg(call: cst.Call, index: int, name: str) -> cst.Arg | None:
     return None
 
 
+_STRATEGY = re.compile(r"multi_gpu_model|\bdistribute\s*=")
+
+
 class BuildInStrategyScopeCommand(MigrationCommand):
-    DESCRIPTION: str = (
+    DESCRIPTION = (
         "Build models given to multi_gpu_model or compile(distribute=...) inside strategy.scope()."
     )
-    PRECHECK: ClassVar[str | None] = "build-in-strategy-scope"
+    PRECHECK = Precheck.text(_STRATEGY, "multi_gpu_model", "distribute")
+
+    def declared_changes(self) -> tuple[()]:
+        return ()  # every change is made in a statement PRECHECK finds relevant
 
     def visit_Module(self, node: cst.Module) -> None:
         self._module = node

@@ -6,14 +6,14 @@ assignment left it on) is removed, with a comment line saying what was removed a
 
 from __future__ import annotations
 
+import ast
 import re
 from collections.abc import Sequence
-from typing import ClassVar
 
-import libcst as cst
-
-from tfcompat_gpu.codemod._base import MigrationCommand
-from tfcompat_gpu.codemod._emit import free_name, growth_loop_code, statements
+from tfcompat_gpu.codemod._astwalk import nested_statements
+from tfcompat_gpu.codemod._base import MigrationCommand, Precheck
+from tfcompat_gpu.codemod._emit import free_name, growth_loop_code, parsed_statements
+from tfcompat_gpu.codemod._libcst import cst
 from tfcompat_gpu.codemod._names import prefix_for
 from tfcompat_gpu.codemod.commands.rename_deprecated_config import RENAMES
 
@@ -41,14 +41,62 @@ LOGICAL_DEVICES = frozenset(
 
 
 _LOGICAL_TOKENS = re.compile("|".join(sorted({name.rsplit(".", 1)[1] for name in LOGICAL_DEVICES})))
+_ATTRIBUTE_ASSIGNMENT = re.compile(r"\w\s*\.\s*\w+\s*=[^=]")
+
+
+def _assigns_tensorflow_attribute(source: str, tree: ast.Module | None = None) -> bool:
+    """Whether ``source`` assigns to an attribute of a name imported from TensorFlow.
+
+    ``tree`` is ``source`` parsed, where the caller has it.
+    """
+    if tree is None:
+        try:
+            tree = ast.parse(source)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return True  # let LibCST say what is wrong with it
+    bound: set[str] = set()
+    assigned: list[ast.Attribute] = []
+    for node in nested_statements(tree.body):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.split(".")[0] == "tensorflow":
+                    bound.add(alias.asname or "tensorflow")
+        elif isinstance(node, ast.ImportFrom):
+            if node.module and node.module.split(".")[0] == "tensorflow" and not node.level:
+                bound.update(alias.asname or alias.name for alias in node.names)
+        elif (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Attribute)
+        ):
+            assigned.append(node.targets[0])
+    for target in assigned:
+        root: ast.expr = target
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        if isinstance(root, ast.Name) and root.id in bound:
+            return True
+    return False
+
+
+def _assignments_wanted(source: str, tree: ast.Module | None) -> bool:
+    return (
+        "tensorflow" in source
+        and _ATTRIBUTE_ASSIGNMENT.search(source) is not None
+        and _assigns_tensorflow_attribute(source, tree)
+    )
+
+
+def _assignments_relevant(text: str) -> bool:
+    return bool(_ATTRIBUTE_ASSIGNMENT.search(text) or _LOGICAL_TOKENS.search(text))
 
 
 class ConfigFunctionAssignmentsCommand(MigrationCommand):
-    DESCRIPTION: str = (
-        "Replace assignments to tf.config setters (tf.config.X = value) by calls to them."
-    )
+    DESCRIPTION = "Replace assignments to tf.config setters (tf.config.X = value) by calls to them."
+    PRECHECK = Precheck(_assignments_wanted, _assignments_relevant)
 
-    PRECHECK: ClassVar[str | None] = "config-function-assignments"
+    def declared_changes(self) -> tuple[()]:
+        return ()  # every change is made in a statement PRECHECK finds relevant
 
     def visit_Module(self, node: cst.Module) -> None:
         self._taken = self.taken_names(node)
@@ -118,9 +166,9 @@ class ConfigFunctionAssignmentsCommand(MigrationCommand):
                 )
             var = free_name(self._taken, "gpu", "physical_gpu", "_gpu")
             self._taken.add(var)
-            new = statements(growth_loop_code(prefix, value, var))
+            new = parsed_statements(growth_loop_code(prefix, value, var))
         else:
-            new = statements(f"{prefix}{setter.split('.', 1)[1]}({value})\n")
+            new = parsed_statements(f"{prefix}{setter.split('.', 1)[1]}({value})\n")
         first = new[0].with_changes(leading_lines=original_node.leading_lines)
         trailing = original_node.trailing_whitespace
         if trailing.comment is not None and isinstance(first, cst.SimpleStatementLine):

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+import ast
+import re
 
-import libcst as cst
-
-from tfcompat_gpu.codemod._base import MigrationCommand
+from tfcompat_gpu.codemod._base import MigrationCommand, Precheck
+from tfcompat_gpu.codemod._libcst import cst
 from tfcompat_gpu.codemod._names import prefix_for
 from tfcompat_gpu.tfapi.multigpu_names import CONTRIB_DISTRIBUTE
 
@@ -14,9 +14,13 @@ __all__ = ["ContribDistributeCommand"]
 
 _CONTRIB = "tensorflow.contrib.distribute."
 _NUM_GPUS = ("num_gpus", "num_gpus_per_worker")
-_EQUAL = cst.AssignEqual(
-    whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")
-)
+
+
+def _equal() -> cst.AssignEqual:
+    """``=`` with no space around it, as keyword arguments are written."""
+    return cst.AssignEqual(
+        whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")
+    )
 
 
 def _int(node: cst.BaseExpression) -> int | None:
@@ -27,9 +31,26 @@ def _kw(arg: cst.Arg) -> str | None:
     return arg.keyword.value if arg.keyword is not None else None
 
 
+_CONTRIB_WORD = re.compile(r"\bcontrib\b")
+_DISTRIBUTE_WORD = re.compile(r"\bdistribute\b")
+
+
+def _contrib_distribute(text: str, tree: ast.Module | None = None) -> bool:
+    """``contrib`` and, after it, ``distribute``: the command changes only names spelled
+    ``...contrib.distribute.X``, and ``tf.contrib.layers`` or ``slim`` (most TF1 code) is none
+    of its business."""
+    if "distribute" not in text:
+        return False
+    found = _CONTRIB_WORD.search(text)
+    return found is not None and _DISTRIBUTE_WORD.search(text, found.end()) is not None
+
+
 class ContribDistributeCommand(MigrationCommand):
-    DESCRIPTION: str = "Replace tf.contrib.distribute names with their tf.distribute successors."
-    PRECHECK: ClassVar[str | None] = "contrib-distribute"
+    DESCRIPTION = "Replace tf.contrib.distribute names with their tf.distribute successors."
+    PRECHECK = Precheck(_contrib_distribute, _contrib_distribute)
+
+    def declared_changes(self) -> tuple[()]:
+        return ()  # every change is made in a statement PRECHECK finds relevant
 
     def visit_Module(self, node: cst.Module) -> None:
         self._hierarchical: set[cst.Call] = set()
@@ -141,7 +162,7 @@ class ContribDistributeCommand(MigrationCommand):
                 kept.append(
                     arg.with_changes(
                         keyword=cst.Name("num_packs"),
-                        equal=_EQUAL if arg.keyword is None else arg.equal,
+                        equal=_equal() if arg.keyword is None else arg.equal,
                     )
                 )
             else:

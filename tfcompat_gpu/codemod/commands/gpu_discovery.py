@@ -8,12 +8,11 @@ from ``tf.config.list_physical_devices("GPU")``; ``tf.test.is_gpu_available()`` 
 
 from __future__ import annotations
 
-from typing import ClassVar
+import re
 
-import libcst as cst
-
-from tfcompat_gpu.codemod._base import MigrationCommand
+from tfcompat_gpu.codemod._base import MigrationCommand, Precheck
 from tfcompat_gpu.codemod._imports import need_import, schedule_removal_by_node
+from tfcompat_gpu.codemod._libcst import cst
 from tfcompat_gpu.codemod._names import tf_root_alias
 from tfcompat_gpu.tfapi.multigpu_names import DISCOVERY_CALLS
 
@@ -29,11 +28,19 @@ _REPLACEMENTS: dict[str, str] = {
 }
 
 
+_DISCOVERY = re.compile(r"_get_available_gpus|is_gpu_available|gpu_device_name")
+
+
 class GpuDiscoveryCommand(MigrationCommand):
-    DESCRIPTION: str = (
+    DESCRIPTION = (
         "Ask GPU questions of the physical devices instead of calls that start the runtime."
     )
-    PRECHECK: ClassVar[str | None] = "gpu-discovery"
+    PRECHECK = Precheck.text(
+        _DISCOVERY, "_get_available_gpus", "is_gpu_available", "gpu_device_name"
+    )
+
+    def declared_changes(self) -> tuple[()]:
+        return ()  # every change is made in a statement PRECHECK finds relevant
 
     def visit_Module(self, node: cst.Module) -> None:
         self._tf = tf_root_alias(node)

@@ -16,16 +16,20 @@ Keras 2 (``migrate --keras 2``, the default where Keras 2 is installed).
 
 from __future__ import annotations
 
-from typing import ClassVar
+import re
 
-import libcst as cst
-
-from tfcompat_gpu.codemod._base import KERAS, MigrationCommand, MigrationContext
+from tfcompat_gpu.codemod._base import (
+    KERAS,
+    READ_REPLACERS,
+    MigrationCommand,
+    MigrationContext,
+    Precheck,
+)
 from tfcompat_gpu.codemod._imports import need_import
+from tfcompat_gpu.codemod._libcst import cst
 from tfcompat_gpu.codemod._names import dotted, top_level_imports
 from tfcompat_gpu.codemod._stack import installed_keras
 from tfcompat_gpu.codemod._triage import Target
-from tfcompat_gpu.codemod.commands.config_proto_to_configure import READ_REPLACERS
 
 __all__ = ["GET_VALUE", "SET_VALUE", "KerasBackendValuesCommand"]
 
@@ -46,9 +50,16 @@ def _keras_major(context: MigrationContext) -> int:
     return installed_keras() if keras is None else keras
 
 
+_BACKEND_VALUES = re.compile(r"\b[gs]et_value\b|\boptimizer\s*\.\s*lr\b")
+
+
 class KerasBackendValuesCommand(MigrationCommand):
-    DESCRIPTION: str = "K.get_value / K.set_value and optimizer.lr to their Keras 3 form."
-    PRECHECK: ClassVar[str | None] = "keras-backend-values"
+    DESCRIPTION = "K.get_value / K.set_value and optimizer.lr to their Keras 3 form."
+    PRECHECK = Precheck.text(_BACKEND_VALUES, "_value", "lr")
+    UPGRADE = True
+
+    def declared_changes(self) -> tuple[()]:
+        return ()  # every change is made in a statement PRECHECK finds relevant
 
     def __init__(self, context: MigrationContext, target: Target = "facade") -> None:
         super().__init__(context, target)

@@ -15,11 +15,9 @@ cannot tell apart, so a class that defines ``fit_generator`` keeps its calls.
 from __future__ import annotations
 
 import re
-from typing import ClassVar
 
-import libcst as cst
-
-from tfcompat_gpu.codemod._base import MigrationCommand
+from tfcompat_gpu.codemod._base import MigrationCommand, Precheck
+from tfcompat_gpu.codemod._libcst import cst
 from tfcompat_gpu.tfapi.keras_names import GENERATOR_METHODS
 
 __all__ = ["KerasGeneratorMethodsCommand"]
@@ -66,9 +64,16 @@ _DEFINES = re.compile(
 )
 
 
+_GENERATOR_METHODS = re.compile(r"_generator\s*\(|\bnb_epoch\b|\.predict_(?:proba|classes)\b")
+
+
 class KerasGeneratorMethodsCommand(MigrationCommand):
-    DESCRIPTION: str = "Model.fit_generator and its kin to fit / evaluate / predict (Keras 3)."
-    PRECHECK: ClassVar[str | None] = "keras-generator-methods"
+    DESCRIPTION = "Model.fit_generator and its kin to fit / evaluate / predict (Keras 3)."
+    PRECHECK = Precheck.text(_GENERATOR_METHODS, "_generator", "nb_epoch", "predict_")
+    UPGRADE = True
+
+    def declared_changes(self) -> tuple[()]:
+        return ()  # every change is made in a statement PRECHECK finds relevant
 
     def visit_Module(self, node: cst.Module) -> None:
         # a class of the file that defines the method: its calls are its own business

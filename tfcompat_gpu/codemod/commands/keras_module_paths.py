@@ -9,11 +9,10 @@ not (Keras 1's ``Merge``, ``keras.legacy``, ``keras.wrappers.scikit_learn``,
 
 from __future__ import annotations
 
-from typing import ClassVar
+import re
 
-import libcst as cst
-
-from tfcompat_gpu.codemod._base import MigrationCommand
+from tfcompat_gpu.codemod._base import MigrationCommand, Precheck
+from tfcompat_gpu.codemod._libcst import cst
 from tfcompat_gpu.codemod._names import dotted
 from tfcompat_gpu.tfapi.keras_names import (
     KERAS_LAYERS,
@@ -60,9 +59,20 @@ def _gone(full: str) -> str | None:
     return None
 
 
+_KERAS_MODULE_TEXT = re.compile(
+    r"\bkeras\.(?:layers\.\w+\s+import|utils\.\w+_utils|engine|legacy|wrappers)"
+    r"|\bkeras\.utils\s+import\b|\bimport\s+.*\b(?:np_utils|Merge)\b"
+    r"|ImageDataGenerator"
+)
+
+
 class KerasModulePathsCommand(MigrationCommand):
-    DESCRIPTION: str = "Keras 2 module paths Keras 3 removed to the public modules of the names."
-    PRECHECK: ClassVar[str | None] = "keras-module-paths"
+    DESCRIPTION = "Keras 2 module paths Keras 3 removed to the public modules of the names."
+    PRECHECK = Precheck.text(_KERAS_MODULE_TEXT, "keras", "ImageDataGenerator")
+    UPGRADE = True
+
+    def declared_changes(self) -> tuple[()]:
+        return ()  # every change is made in a statement PRECHECK finds relevant
 
     def leave_ImportFrom(
         self, original_node: cst.ImportFrom, updated_node: cst.ImportFrom

@@ -11,12 +11,11 @@ aliases (``keras.optimizers.adam``) Keras 3 lacks become the class names.
 
 from __future__ import annotations
 
-from typing import ClassVar
+import re
 
-import libcst as cst
-
-from tfcompat_gpu.codemod._base import MigrationCommand
+from tfcompat_gpu.codemod._base import MigrationCommand, Precheck
 from tfcompat_gpu.codemod._imports import need_import
+from tfcompat_gpu.codemod._libcst import cst
 from tfcompat_gpu.codemod._names import dotted, tf_root_alias, top_level_imports
 from tfcompat_gpu.tfapi.keras_names import OPTIMIZER_ALIASES, OPTIMIZER_CLASSES, OPTIMIZER_MODULES
 
@@ -48,9 +47,16 @@ def _is_zero(node: cst.BaseExpression) -> bool:
     return False
 
 
+_OPTIMIZER_ARGS = re.compile(r"\b(?:lr|decay)\s*=|\boptimizers\b|\bget_updates\b")
+
+
 class KerasOptimizersCommand(MigrationCommand):
-    DESCRIPTION: str = "Keras 2 optimizer arguments (lr, decay) and aliases to their Keras 3 form."
-    PRECHECK: ClassVar[str | None] = "keras-optimizers"
+    DESCRIPTION = "Keras 2 optimizer arguments (lr, decay) and aliases to their Keras 3 form."
+    PRECHECK = Precheck.text(_OPTIMIZER_ARGS, "lr", "decay", "optimizers", "get_updates")
+    UPGRADE = True
+
+    def declared_changes(self) -> tuple[()]:
+        return ()  # every change is made in a statement PRECHECK finds relevant
 
     def visit_Module(self, node: cst.Module) -> None:
         self._keras: str | None = None

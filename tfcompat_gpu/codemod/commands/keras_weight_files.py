@@ -12,11 +12,10 @@ changes name, which a warning says.  A name that is not a literal is left with a
 
 from __future__ import annotations
 
-from typing import ClassVar
+import re
 
-import libcst as cst
-
-from tfcompat_gpu.codemod._base import MigrationCommand
+from tfcompat_gpu.codemod._base import MigrationCommand, Precheck
+from tfcompat_gpu.codemod._libcst import cst
 
 __all__ = ["KerasWeightFilesCommand"]
 
@@ -44,9 +43,16 @@ def _string(node: cst.SimpleString, value: str) -> cst.SimpleString:
     return node.with_changes(value=f"{node.prefix}{quote}{value}{quote}")
 
 
+_WEIGHT_FILES = re.compile(r"save_weights|ModelCheckpoint|load_weights")
+
+
 class KerasWeightFilesCommand(MigrationCommand):
-    DESCRIPTION: str = "Weight file names to the endings Keras 3 requires, announced."
-    PRECHECK: ClassVar[str | None] = "keras-weight-files"
+    DESCRIPTION = "Weight file names to the endings Keras 3 requires, announced."
+    PRECHECK = Precheck.text(_WEIGHT_FILES, "_weights", "ModelCheckpoint")
+    UPGRADE = True
+
+    def declared_changes(self) -> tuple[()]:
+        return ()  # every change is made in a statement PRECHECK finds relevant
 
     def visit_Module(self, node: cst.Module) -> None:
         self._renamed: dict[str, str] = {}

@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+import re
 
-import libcst as cst
-from libcst.metadata import ProviderT, ScopeProvider
-
-from tfcompat_gpu.codemod._base import MigrationCommand
+from tfcompat_gpu.codemod._base import MigrationCommand, Precheck
+from tfcompat_gpu.codemod._libcst import cst
 from tfcompat_gpu.codemod._names import prefix_for
-from tfcompat_gpu.codemod._triage import RENAME_PRECHECK
 from tfcompat_gpu.tfapi.names import DEPRECATED_NAMES
 
 __all__ = ["RENAMES", "RenameDeprecatedConfigCommand"]
@@ -18,13 +15,20 @@ __all__ = ["RENAMES", "RenameDeprecatedConfigCommand"]
 RENAMES: dict[str, str] = DEPRECATED_NAMES
 
 
+# every deprecated name is spelled through ``config.experimental``
+_DEPRECATED = re.compile(r"experimental")
+
+
 class RenameDeprecatedConfigCommand(MigrationCommand):
-    DESCRIPTION: str = (
+    DESCRIPTION = (
         "Rename deprecated tf.config.experimental device functions to their tf.config names."
     )
-    PRECHECK: ClassVar[str | None] = RENAME_PRECHECK
+    PRECHECK = Precheck.text(_DEPRECATED)
     # names only: a file that needs nothing else is spared the position pass
-    METADATA_DEPENDENCIES: ClassVar[tuple[ProviderT, ...]] = (ScopeProvider,)
+    POSITIONS = False
+
+    def declared_changes(self) -> tuple[()]:
+        return ()  # every change is made in a statement PRECHECK finds relevant
 
     def leave_Attribute(
         self, original_node: cst.Attribute, updated_node: cst.Attribute

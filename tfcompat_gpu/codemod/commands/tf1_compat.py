@@ -13,12 +13,13 @@ uses Keras is left alone with a warning: Keras 3 does not run in TF1 graph mode.
 
 from __future__ import annotations
 
-from typing import ClassVar
+import ast
+import re
 
-import libcst as cst
-
-from tfcompat_gpu.codemod._base import MigrationCommand
+from tfcompat_gpu.codemod._base import MigrationCommand, Precheck
+from tfcompat_gpu.codemod._libcst import cst, visit_with
 from tfcompat_gpu.codemod._names import dotted
+from tfcompat_gpu.codemod._triage import text_search
 from tfcompat_gpu.tfapi.tf1_module_names import TF1_ONLY_IN
 from tfcompat_gpu.tfapi.tf1_names import TF1_ONLY
 
@@ -49,11 +50,41 @@ _NEED_TF_KERAS = frozenset({"tensorflow.layers", "tensorflow.nn.rnn_cell"})
 _CONTRIB_OK = ("distribute",)  # tf.contrib.distribute: rewritten by contrib_distribute
 
 
-class _Uses(cst.CSTVisitor):
-    """The ``alias.a.b`` chains of a module, outermost only."""
+_TF1_WORDS = (
+    "|".join(sorted(TF1_ONLY))
+    + "|contrib|estimator|"
+    + "|".join(
+        f"{module}\\s*\\.\\s*(?:{'|'.join(sorted(names))})" for module, names in TF1_ONLY_IN.items()
+    )
+)
+_TF1 = re.compile(r"\.\s*(?:" + _TF1_WORDS + r")\b")
+_TF1_STATEMENT = re.compile(r"\.\s*(?:" + _TF1_WORDS + r")\b|\bimport\s+tensorflow\b")
+_TF_ALIAS = re.compile(r"^\s*import\s+tensorflow(?:\.compat\.v1)?(?:\s+as\s+(\w+))?", re.M)
+
+
+def _tf1_wanted(text: str, tree: ast.Module | None = None) -> bool:
+    """A TF1-only name (``.placeholder``) read from a name tensorflow is imported as."""
+    if "tensorflow" not in text:
+        return False
+    aliases = {found.group(1) or "tensorflow" for found in _TF_ALIAS.finditer(text)}
+    if not aliases:
+        return False
+    before = re.compile(
+        r"(?<![\w.])(?:"
+        + "|".join(map(re.escape, aliases))
+        + r")\s*\.\s*(?:compat\s*\.\s*v1\s*\.\s*)?$"
+    )
+    for found in _TF1.finditer(text):
+        start = found.start()
+        if before.search(text, max(0, start - 80), start + 1) is not None:
+            return True
+    return False
+
+
+class _Uses:
+    """The ``alias.a.b`` chains of a module, outermost only (walked with ``visit_with``)."""
 
     def __init__(self, aliases: set[str]) -> None:
-        super().__init__()
         self.aliases = aliases
         self.found: list[tuple[cst.Attribute, list[str]]] = []
         self.plain = False  # a TF1 name spelled without compat.v1
@@ -128,8 +159,12 @@ def _tf_imports(module: cst.Module) -> list[tuple[int, cst.Import, str, str]]:
 
 
 class Tf1CompatCommand(MigrationCommand):
-    DESCRIPTION: str = "TF1 graph code to tensorflow.compat.v1 with v2 behaviour disabled."
-    PRECHECK: ClassVar[str | None] = "tf1-compat"
+    DESCRIPTION = "TF1 graph code to tensorflow.compat.v1 with v2 behaviour disabled."
+    PRECHECK = Precheck(_tf1_wanted, text_search(_TF1_STATEMENT))
+    UPGRADE = True
+
+    def declared_changes(self) -> tuple[()]:
+        return ()  # every change is made in a statement PRECHECK finds relevant
 
     def leave_Module(self, original_node: cst.Module, updated_node: cst.Module) -> cst.Module:
         imports = _tf_imports(updated_node)
@@ -137,7 +172,7 @@ class Tf1CompatCommand(MigrationCommand):
             return updated_node
         aliases = {bound for _, _, _, bound in imports if "." not in bound}
         uses = _Uses(aliases)
-        updated_node.visit(uses)
+        visit_with(updated_node, uses)
         tf1 = [rest for _, rest in uses.found if _tf1_only(rest)]
         if not tf1:
             return updated_node

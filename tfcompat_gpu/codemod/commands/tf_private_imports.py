@@ -23,12 +23,11 @@ Anything else from those modules is left alone with a warning.
 from __future__ import annotations
 
 import re
-from typing import ClassVar
 
-import libcst as cst
-
-from tfcompat_gpu.codemod._base import MigrationCommand
+from tfcompat_gpu.codemod._base import MigrationCommand, Precheck
+from tfcompat_gpu.codemod._libcst import cst
 from tfcompat_gpu.codemod._names import dotted
+from tfcompat_gpu.codemod._triage import text_search
 from tfcompat_gpu.tfapi.keras_names import KERAS_LAYERS, KERAS_MODELS, KERAS_UTILS
 
 __all__ = ["CONFIG_PB2_NAMES", "SESSION_MODULES", "TfPrivateImportsCommand"]
@@ -76,9 +75,21 @@ def _names(node: cst.ImportFrom) -> list[str] | None:
     return [str(dotted(alias.name)) for alias in node.names]
 
 
+_PRIVATE_IMPORT = re.compile(r"\bfrom\s+tensorflow\.(?:python|core)\b")
+# and each statement reading config_pb2: the import moves only if all its uses may
+_PRIVATE_USE = re.compile(r"\bfrom\s+tensorflow\.(?:python|core)\b|\bconfig_pb2\b")
+
+
 class TfPrivateImportsCommand(MigrationCommand):
-    DESCRIPTION: str = "TF1 names imported from tensorflow.python / tensorflow.core to public ones."
-    PRECHECK: ClassVar[str | None] = "tf-private-imports"
+    DESCRIPTION = "TF1 names imported from tensorflow.python / tensorflow.core to public ones."
+    PRECHECK = Precheck(
+        text_search(_PRIVATE_IMPORT, "tensorflow.python", "tensorflow.core"),
+        text_search(_PRIVATE_USE, "tensorflow.python", "tensorflow.core", "config_pb2"),
+    )
+    UPGRADE = True
+
+    def declared_changes(self) -> tuple[()]:
+        return ()  # every change is made in a statement PRECHECK finds relevant
 
     def leave_ImportFrom(
         self, original_node: cst.ImportFrom, updated_node: cst.ImportFrom
