@@ -4,13 +4,11 @@ line, and the exit status is 0 done, 1 findings, 2 usage or input error."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from conftest import child_env
 
+from tests._child import cli
 from tfcompat_gpu.cli import main
 from tfcompat_gpu.utils.words import plural
 
@@ -139,14 +137,7 @@ def test_the_program_exits_with_the_status(
     argv: list[str], status: int, prefix: str, tmp_path: Path
 ) -> None:
     (tmp_path / "exit3.py").write_text("import sys\nsys.exit(3)\n")
-    done = subprocess.run(
-        [sys.executable, "-m", "tfcompat_gpu", *argv],
-        cwd=tmp_path,
-        env=child_env(),
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    done = cli(*argv, cwd=tmp_path, timeout=120)
     assert done.returncode == status, done.stderr
     assert done.stdout == ""
     if prefix:

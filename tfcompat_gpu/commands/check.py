@@ -1,5 +1,5 @@
-"""``tfcompat-gpu check | rules | explain``: exit 0 when clean, 1 with findings, 2 on errors
-(a usage error, a path that does not exist, a bad configuration, an internal error)."""
+"""``tfcompat-gpu check``: exit 0 when clean, 1 with findings, 2 on errors (a usage error, a
+path that does not exist, a bad configuration, an internal error)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ import sys
 from collections.abc import Sequence
 
 from tfcompat_gpu.commands import _voice
-from tfcompat_gpu.lint.registry import RULES, RULES_BY_CODE, RULES_BY_NAME
 from tfcompat_gpu.utils.shown import shown
 
 __all__ = ["main"]
@@ -149,62 +148,11 @@ def _silence_stdout() -> None:
     os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
-def _rules(argv: list[str]) -> int:
-    parser = _voice.Parser(prog=_voice.prog("rules"), description="List the lint rules.")
-    parser.add_argument("--format", choices=("text", "json"), default="text")
-    args = parser.parse_args(argv)
-    if args.format == "json":
-        import json
-
-        print(
-            json.dumps(
-                [
-                    {
-                        "code": r.code,
-                        "name": r.name,
-                        "default": r.default,
-                        "severity": r.severity,
-                        "scope": r.scope,
-                        "summary": r.summary,
-                    }
-                    for r in RULES
-                ],
-                indent=2,
-            )
-        )
-        return 0
-    for rule in RULES:
-        flag = "on " if rule.default else "off"
-        print(f"{rule.code}  {flag}  {rule.severity:<7}  {rule.name:<32}  {rule.summary}")
-    return 0
-
-
-def _explain(argv: list[str]) -> int:
-    from tfcompat_gpu.lint.docs import rule_page
-
-    parser = _voice.Parser(
-        prog=_voice.prog("explain"), description="Print one rule's documentation."
-    )
-    parser.add_argument("rule", help="a code (TFG003) or a name (misspelled-gpu-env-var)")
-    args = parser.parse_args(argv)
-    rule = RULES_BY_CODE.get(args.rule.upper()) or RULES_BY_NAME.get(args.rule.lower())
-    if rule is None:
-        return _voice.error("explain", f"unknown rule {args.rule!r}; see 'tfcompat-gpu rules'")
-    print(rule_page(rule, level=1))
-    return 0
-
-
-_SUBCOMMANDS = {"check": _check, "rules": _rules, "explain": _explain}
-
-
 def main(argv: Sequence[str] | None = None) -> int:
-    """``main(["check", "src/"])``; returns the exit status."""
+    """``main(["check", "src/"])`` (the subcommand's name first); returns the exit status."""
     args = list(sys.argv[1:] if argv is None else argv)
-    if not args or args[0] not in _SUBCOMMANDS:
-        print("usage: tfcompat-gpu {check,rules,explain} ...", file=sys.stderr)
-        return _voice.error("", "expected one of the commands check, rules, explain")
     try:
-        return _SUBCOMMANDS[args[0]](args[1:])
+        return _check(args[1:])
     except _voice.ParserExit as done:  # --help, or a usage error already printed
         return done.status
     except BrokenPipeError:
@@ -212,7 +160,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         _silence_stdout()
         return 0
     except Exception as exc:  # never a traceback in CI logs without a status of 2
-        return _voice.error(args[0], f"internal error: {exc!r}")
+        return _voice.error("check", f"internal error: {exc!r}")
 
 
 if __name__ == "__main__":
