@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from tests._child import run as python
-from tfcompat_gpu.commands.check import main
+from tfcompat_gpu.cli import main
 from tfcompat_gpu.lint.registry import RULES
 
 BAD = "import os\nos.environ['CUDA_VISIBLE_DEVCIES'] = '0'\n"
