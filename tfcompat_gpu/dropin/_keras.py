@@ -13,7 +13,6 @@ from __future__ import annotations
 import _thread  # threading's own locks, without importing threading (some ms at every start)
 import importlib
 import importlib.machinery
-import importlib.util
 import sys
 from types import ModuleType
 
@@ -49,6 +48,8 @@ def flavour(module_name: str) -> str:
     version = str(getattr(keras, "__version__", "3"))
     if int(version.split(".")[0]) < 3:
         return "keras2"
+    import importlib.util  # (here: importlib.util costs some ms at every start of `run`)
+
     from tfcompat_gpu.settings.env_vars import legacy_keras_requested
 
     if legacy_keras_requested() and importlib.util.find_spec("tf_keras") is not None:

@@ -16,7 +16,6 @@ from __future__ import annotations
 import _thread  # threading's own locks, without importing threading (some ms at every start)
 import importlib
 import importlib.machinery
-import importlib.util
 import os
 import sys
 from types import ModuleType
@@ -121,6 +120,8 @@ def check_available() -> str:
     Returns the package that holds Keras 2: ``"tf_keras"``, or ``"keras"`` where ``keras`` is
     Keras 2 already (TensorFlow <= 2.15).  Reads package metadata; imports neither.
     """
+    import importlib.util  # (here: importlib.util costs some ms at every start of `run`)
+
     tf_version = _version(*_TF_DISTRIBUTIONS)
     if tf_version is None and importlib.util.find_spec("tensorflow") is None:
         raise GPUConfigError(

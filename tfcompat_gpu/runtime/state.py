@@ -12,10 +12,10 @@ from __future__ import annotations
 import _thread  # threading's own locks, without importing threading (some ms at every start)
 
 from tfcompat_gpu.errors import GPUConfigWarning
-from tfcompat_gpu.utils.where import user_frame
 
-# ``install()`` (and so every ``tfcompat-gpu run``) imports this module: ``logging``, ``typing``
-# and ``dataclasses`` would cost some ms at every start, so none is imported at import time.
+# ``install()`` (and so every ``tfcompat-gpu run``) imports this module: ``logging``, ``typing``,
+# ``dataclasses`` and ``functools`` (utils.where) would cost some ms at every start, so none is
+# imported at import time.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -115,6 +115,8 @@ def warn_once(key: str, message: str) -> None:
     STATE.warned.add(key)
     import logging
     import warnings
+
+    from tfcompat_gpu.utils.where import user_frame
 
     logging.getLogger("tfcompat_gpu").info("%s", message)
     filename, _, line = user_frame().rpartition(":")

@@ -90,6 +90,8 @@ class _Finder:
         self._busy: set[str] = set()
 
     def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> Any:
+        if fullname not in _hooks:  # nearly every import (thousands under TensorFlow): no lock
+            return None
         with _lock:
             if fullname not in _hooks or fullname in self._busy:
                 return None
