@@ -64,6 +64,9 @@ BARE = (
     "tfcompat_gpu.settings.options",
     "tfcompat_gpu.tfapi._tf",
 )
+# ... and, started as the console script is (not with -m, whose runpy imports them itself):
+BARE_CONSOLE = ("collections", "contextlib", "functools", "importlib.util")
+CONSOLE_SCRIPT = "import sys\nfrom tfcompat_gpu.cli import main\nsys.exit(main())\n"
 # No "import" in its text (auto mode skips it), modules listed before anything else is loaded.
 SHOW_MODULES_BARE = (
     "b = globals()['__builtins__']\n"
@@ -98,6 +101,11 @@ def test_a_bare_run_imports_no_parser_settings_or_reader(tmp_path: Path) -> None
     added = ours - python
     assert "tfcompat_gpu.commands.run" in added
     assert sorted(added & set(BARE)) == []
+    # As the installed `tfcompat-gpu` starts it (no runpy, which imports these itself).
+    ours = _modules(tmp_path, "-c", CONSOLE_SCRIPT, "run", "bare.py")
+    added = ours - python
+    assert "tfcompat_gpu.commands.run" in added
+    assert sorted(added & {*BARE, *BARE_CONSOLE}) == []
     # With imports to read, auto mode loads its reader, and still no parser nor settings.
     script.write_text("import os\n" + SHOW_MODULES_BARE)
     added = _modules(tmp_path, "-m", "tfcompat_gpu", "run", "bare.py") - python

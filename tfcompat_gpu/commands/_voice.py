@@ -16,7 +16,6 @@
 
 from __future__ import annotations
 
-import functools
 import os
 import sys
 
@@ -113,6 +112,7 @@ def __getattr__(name: str) -> Any:
 
 def returns_status(main: Callable[..., int]) -> Callable[..., int]:
     """Make ``main(argv)`` return the status of a :class:`ParserExit` raised in it."""
+    import functools  # (here: `run`, which does without, starts without it)
 
     @functools.wraps(main)
     def wrapper(argv: Sequence[str] | None = None, *args: Any, **kwargs: Any) -> int:

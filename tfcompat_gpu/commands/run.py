@@ -182,7 +182,6 @@ def _from_flags(ns: argparse.Namespace) -> GPUConfig:
         raise GPUConfigError(f"{exc} (from the command line)") from None
 
 
-@_voice.returns_status
 def main(argv: Sequence[str] | None = None) -> int:
     """``tfcompat-gpu run``; ``argv`` starts with ``"run"``.  Returns the exit status: 2 for a
     usage or input error before the script starts, else the script's own (a ``SystemExit`` the
@@ -192,6 +191,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         $ tfcompat-gpu run --allow-growth --memory-fraction 0.5 train.py --epochs 3
     """
+    # What _voice.returns_status does, without its functools (some ms at every start).
+    try:
+        return _main(argv)
+    except _voice.ParserExit as done:
+        return done.status
+
+
+def _main(argv: Sequence[str] | None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if args[:1] == ["run"]:
         args = args[1:]
