@@ -8,6 +8,7 @@ TensorFlow or Keras must not find one in ``sys.modules`` that plain ``python`` d
 from __future__ import annotations
 
 import json
+import os
 import zipfile
 from pathlib import Path
 
@@ -185,12 +186,24 @@ def test_a_bare_command_line_reads_as_argparse_reads_it(args: list[str]) -> None
         assert "--" in args or args[0].startswith("-")
 
 
-def test_every_settings_variable_is_one_a_bare_run_looks_for() -> None:
+def test_every_settings_variable_is_one_a_bare_run_looks_for(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from tfcompat_gpu.commands import run as runner
+    from tfcompat_gpu.commands.run import REPORT_ENV
+    from tfcompat_gpu.dropin._legacy_keras import LEGACY_KERAS_ENV
+    from tfcompat_gpu.settings.env_vars import CONFLICT_POLICY_ENV
     from tfcompat_gpu.settings.options import OPTIONS
 
-    names = [option.env for option in OPTIONS if option.env]
-    assert names
-    assert all(name.startswith("TFCOMPAT_GPU_") for name in names)
+    read = [option.env for option in OPTIONS if option.env]
+    read += [CONFLICT_POLICY_ENV, REPORT_ENV, LEGACY_KERAS_ENV, "TF_FORCE_GPU_ALLOW_GROWTH"]
+    for name in [k for k in os.environ if k.startswith(("TFCOMPAT_GPU_", "TF_FORCE"))]:
+        monkeypatch.delenv(name)
+    assert not runner._settings_in_env()
+    for name in (*read, *runner._NOT_SETTINGS):
+        monkeypatch.setenv(name, "0")
+        assert runner._settings_in_env() is (name in read), name
+        monkeypatch.delenv(name)
 
 
 def test_the_child_mode_is_written_as_json_writes_it() -> None:

@@ -66,11 +66,16 @@ def _plain(args: list[str]) -> types.SimpleNamespace | None:
     return types.SimpleNamespace(**_DEFAULTS, script=args[0], args=args[1:])
 
 
+_NOT_SETTINGS = ("TFCOMPAT_GPU_CACHE_DIR", "TFCOMPAT_GPU_RUN_MODE")
+"""The lint cache's folder, and the mode a run hands its children (read by them only)."""
+
+
 def _settings_in_env() -> bool:
     """Whether a variable could set anything: ``TFCOMPAT_GPU_*`` (settings, conflict policy,
-    report, legacy Keras) or ``TF_FORCE_GPU_ALLOW_GROWTH`` (:meth:`GPUConfig.from_env`)."""
+    report, legacy Keras; any name but :data:`_NOT_SETTINGS`) or ``TF_FORCE_GPU_ALLOW_GROWTH``
+    (:meth:`GPUConfig.from_env`)."""
     return "TF_FORCE_GPU_ALLOW_GROWTH" in os.environ or any(
-        name.startswith("TFCOMPAT_GPU_") for name in os.environ
+        name.startswith("TFCOMPAT_GPU_") and name not in _NOT_SETTINGS for name in os.environ
     )
 
 
