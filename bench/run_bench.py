@@ -13,7 +13,12 @@ other processes) are printed with their ratio.  Python's bytecode is cached (in 
 * ``tf1_script.py``: TF1 graph code that auto mode runs with the v1 API, against the same
   code written with ``tf.compat.v1`` under plain Python (the v1 switch's cost).
 
-    python bench/run_bench.py [--rounds 5] [--from-source]
+The last lines put the scripts' ratios side by side.  ``--baseline DIR`` adds the runner of
+another checkout (an older commit, unpacked with ``git archive``) as a third variant in the
+same rounds, for a before/after measured under the same load.  The load average (Linux) is
+printed before and after: the machine's other work slows every variant, not always alike.
+
+    python bench/run_bench.py [--rounds 5] [--from-source] [--only empty.py] [--baseline DIR]
 """
 
 from __future__ import annotations
@@ -62,6 +67,18 @@ def _time(command: list[str], cwd: str, env: dict[str, str]) -> tuple[float, flo
     return wall, cpu
 
 
+def _load() -> str:
+    try:
+        with open("/proc/loadavg", encoding="ascii") as handle:
+            return " ".join(handle.read().split()[:3])
+    except OSError:
+        return "unknown"
+
+
+def _with_root(env: dict[str, str], root: Path) -> dict[str, str]:
+    return {**env, "PYTHONPATH": os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")])}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5, help="starts per variant and script")
@@ -71,8 +88,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--only", metavar="SCRIPT", action="append", help="run only this script (repeatable)"
     )
+    parser.add_argument(
+        "--baseline",
+        metavar="DIR",
+        type=Path,
+        help="also time the runner of the checkout in DIR (before/after in the same rounds)",
+    )
     ns = parser.parse_args(argv)
     run = [sys.executable, "-m", "tfcompat_gpu", "run"]
+    print(f"load average before: {_load()}", flush=True)
+    summary: list[str] = []
     with tempfile.TemporaryDirectory() as tmp:
         env = dict(ENV)
         if ns.from_source:
@@ -91,30 +116,45 @@ def main(argv: list[str] | None = None) -> int:
         for name, python, runner, unit in cases:
             if ns.only and name not in ns.only:
                 continue
-            variants = {"python": python, "tfcompat-gpu run": runner}
+            variants = {"python": (python, env), "tfcompat-gpu run": (runner, env)}
+            if ns.baseline is not None:
+                variants["run (baseline)"] = (runner, _with_root(env, ns.baseline.resolve()))
             walls: dict[str, list[float]] = {k: [] for k in variants}
             cpus: dict[str, list[float]] = {k: [] for k in variants}
-            for command in variants.values():  # warm the file cache once
-                _time(command, tmp, env)
+            for command, its_env in variants.values():  # warm the file cache once
+                _time(command, tmp, its_env)
             for _ in range(ns.rounds):
-                for key, command in variants.items():
-                    wall, cpu = _time(command, tmp, env)
+                for key, (command, its_env) in variants.items():
+                    wall, cpu = _time(command, tmp, its_env)
                     walls[key].append(wall)
                     cpus[key].append(cpu)
             label = "ms" if unit == 1e3 else "s"
             how = "from source" if ns.from_source else "bytecode cached"
-            print(f"== {name}: median of {ns.rounds} interleaved starts ({how})")
+            print(f"== {name}: median of {ns.rounds} interleaved starts ({how}) [min-max]")
             for key in variants:
-                wall = statistics.median(walls[key]) * unit
-                cpu = statistics.median(cpus[key]) * unit
-                print(f"  {key:<18} wall {wall:9.3f} {label}   cpu {cpu:9.3f} {label}")
-            for what, data in (("wall", walls), ("cpu", cpus)):
-                ours = statistics.median(data["tfcompat-gpu run"])
-                theirs = statistics.median(data["python"])
+                w, c = walls[key], cpus[key]
                 print(
-                    f"  {what}: run added {(ours - theirs) * 1e3:7.1f} ms; "
-                    f"ratio run/python {ours / theirs:.3f}"
+                    f"  {key:<18} wall {statistics.median(w) * unit:9.3f} {label} "
+                    f"[{min(w) * unit:.3f}-{max(w) * unit:.3f}]   "
+                    f"cpu {statistics.median(c) * unit:9.3f} {label} "
+                    f"[{min(c) * unit:.3f}-{max(c) * unit:.3f}]"
                 )
+            for key in variants:
+                if key == "python":
+                    continue
+                parts = []
+                for what, data in (("wall", walls), ("cpu", cpus)):
+                    ours = statistics.median(data[key])
+                    theirs = statistics.median(data["python"])
+                    print(
+                        f"  {what}: {key} added {(ours - theirs) * 1e3:7.1f} ms; "
+                        f"ratio {key}/python {ours / theirs:.3f}"
+                    )
+                    parts.append(f"{what} {ours / theirs:.3f} ({(ours - theirs) * 1e3:+.1f} ms)")
+                summary.append(f"  {name:<14} {key:<18} " + "   ".join(parts))
+    print(f"== run/python, side by side (medians of {ns.rounds}; target for tf_script.py <= 1.02)")
+    print("\n".join(summary))
+    print(f"load average after: {_load()}")
     return 0
 
 

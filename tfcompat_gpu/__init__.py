@@ -11,7 +11,6 @@ Example::
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
 
 from tfcompat_gpu.errors import (
     GPUConfigConflictError,
@@ -20,7 +19,10 @@ from tfcompat_gpu.errors import (
     TooLateError,
 )
 
+TYPE_CHECKING = False  # (not typing's: importing typing costs some ms at every start)
 if TYPE_CHECKING:
+    from typing import Any
+
     from tfcompat_gpu.dropin import GPUPlacement, install, is_installed, on_gpu, uninstall
     from tfcompat_gpu.lint.api import Finding, Report, check
     from tfcompat_gpu.machine.inventory import GPUInfo, Inventory, inventory

@@ -10,9 +10,12 @@ from __future__ import annotations
 import importlib
 import os
 import sys
-from collections.abc import Sequence
 
 from tfcompat_gpu.commands import _voice
+
+TYPE_CHECKING = False  # (collections.abc imports collections: some ms at every start of `run`)
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 __all__ = ["main"]
 

@@ -16,12 +16,17 @@
 
 from __future__ import annotations
 
-import argparse
-import functools
 import os
 import sys
-from collections.abc import Callable, Iterable, Sequence
-from typing import Any, NoReturn
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Callable, Iterable, Sequence
+    from typing import Any, NoReturn
+
+    Parser = argparse.ArgumentParser
+    """:func:`_parser_class`'s, whose exits raise :class:`ParserExit` (same methods)."""
 
 __all__ = [
     "FINDINGS",
@@ -74,23 +79,40 @@ class ParserExit(SystemExit):
         self.status = status
 
 
-class Parser(argparse.ArgumentParser):
-    """argparse's parser, whose exits (``--help``, usage errors) raise :class:`ParserExit`:
-    ``main(argv)`` (see :func:`returns_status`) returns its status, and a ``SystemExit`` that
-    reaches the caller of ``main`` comes from a script ``run`` started, never from the parser."""
+def _parser_class() -> type[argparse.ArgumentParser]:
+    import argparse
 
-    def exit(self, status: int = 0, message: str | None = None) -> NoReturn:
-        if message:
-            sys.stderr.write(message)
-        raise ParserExit(status)
+    class Parser(argparse.ArgumentParser):
+        """argparse's parser, whose exits (``--help``, usage errors) raise
+        :class:`ParserExit`: ``main(argv)`` (see :func:`returns_status`) returns its status,
+        and a ``SystemExit`` that reaches the caller of ``main`` comes from a script ``run``
+        started, never from the parser."""
 
-    def error(self, message: str) -> NoReturn:
-        self.print_usage(sys.stderr)
-        self.exit(USAGE, f"{self.prog}: error: {message}\n")
+        def exit(self, status: int = 0, message: str | None = None) -> NoReturn:
+            if message:
+                sys.stderr.write(message)
+            raise ParserExit(status)
+
+        def error(self, message: str) -> NoReturn:
+            self.print_usage(sys.stderr)
+            self.exit(USAGE, f"{self.prog}: error: {message}\n")
+
+    Parser.__qualname__ = "Parser"
+    return Parser
+
+
+def __getattr__(name: str) -> Any:
+    # ``Parser`` is made on first use: ``tfcompat-gpu run script.py`` never parses options with
+    # argparse, and importing it (gettext, locale) costs at every start otherwise.
+    if name == "Parser":
+        made = globals()["Parser"] = _parser_class()
+        return made
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def returns_status(main: Callable[..., int]) -> Callable[..., int]:
     """Make ``main(argv)`` return the status of a :class:`ParserExit` raised in it."""
+    import functools  # (here: `run`, which does without, starts without it)
 
     @functools.wraps(main)
     def wrapper(argv: Sequence[str] | None = None, *args: Any, **kwargs: Any) -> int:

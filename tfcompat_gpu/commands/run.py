@@ -10,41 +10,73 @@ import still count) and win over what its sessions ask for.
 
 from __future__ import annotations
 
-import argparse
-import dataclasses
-import json
 import os
 import sys
 import types
-import warnings
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Any
 
 from tfcompat_gpu.commands import _voice
-from tfcompat_gpu.commands._settings_flags import add_settings_arguments, fields_from_flags
 from tfcompat_gpu.dropin import _legacy_keras
 from tfcompat_gpu.dropin._children import RunMode, activate
 from tfcompat_gpu.errors import GPUConfigError, GPUConfigWarning
-from tfcompat_gpu.settings.config import GPUConfig
+
+# Every start of a script goes through this module: what a script run with no options needs is
+# imported here, the rest (argparse, the settings tables, GPUConfig, the auto-mode reader) where
+# it is used (tests/dropin/test_run_startup.py keeps the list).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Callable, Sequence
+    from typing import Any
+
+    from tfcompat_gpu.settings.config import GPUConfig
 
 __all__ = ["REPORT_ENV", "main", "report"]
 
 REPORT_ENV = "TFCOMPAT_GPU_REPORT"
 _PROG = _voice.prog("run")
 
+_DEFAULTS: dict[str, object] = {
+    "allow_growth": False,
+    "memory_fraction": None,
+    "memory_limit_mb": None,
+    "visible_devices": None,
+    "intra_op_threads": None,
+    "inter_op_threads": None,
+    "soft": None,
+    "log_placement": False,
+    "config": None,
+    "conflict_policy": None,
+    "tf1": False,
+    "legacy_keras": False,
+    "auto": True,
+    "report": None,
+}
+"""What :func:`_parser` gives when no option comes before the script (tests check it)."""
 
-class _Formatter(argparse.HelpFormatter):
-    """argparse's own, sized as ``shutil.get_terminal_size()`` would size it.
 
-    ``argparse.HelpFormatter.__init__`` imports ``shutil`` (and with it ``bz2`` and ``lzma``)
-    for the width, and ``add_argument`` makes a formatter: a few ms at every run otherwise.
+def _plain(args: list[str]) -> types.SimpleNamespace | None:
+    """``run SCRIPT ARGS...`` (no option before the script) read without argparse.
+
+    Everything after the script is its own (``argparse.REMAINDER``), so the options are the
+    parser's defaults; building the parser and matching its patterns costs a few ms at every
+    start.  A ``--`` anywhere is left to argparse, which drops the first one.  None: parse.
     """
+    if not args or args[0].startswith("-") or "--" in args:
+        return None
+    return types.SimpleNamespace(**_DEFAULTS, script=args[0], args=args[1:])
 
-    def __init__(self, prog: str, *args: Any, **kwargs: Any) -> None:
-        if kwargs.get("width") is None and len(args) < 3:
-            kwargs["width"] = _columns() - 2  # as argparse does
-        super().__init__(prog, *args, **kwargs)
+
+_NOT_SETTINGS = ("TFCOMPAT_GPU_CACHE_DIR", "TFCOMPAT_GPU_RUN_MODE")
+"""The lint cache's folder, and the mode a run hands its children (read by them only)."""
+
+
+def _settings_in_env() -> bool:
+    """Whether a variable could set anything: ``TFCOMPAT_GPU_*`` (settings, conflict policy,
+    report, legacy Keras; any name but :data:`_NOT_SETTINGS`) or ``TF_FORCE_GPU_ALLOW_GROWTH``
+    (:meth:`GPUConfig.from_env`)."""
+    return "TF_FORCE_GPU_ALLOW_GROWTH" in os.environ or any(
+        name.startswith("TFCOMPAT_GPU_") and name not in _NOT_SETTINGS for name in os.environ
+    )
 
 
 def _columns() -> int:
@@ -62,6 +94,22 @@ def _columns() -> int:
 
 
 def _parser() -> _voice.Parser:
+    import argparse
+
+    from tfcompat_gpu.commands._settings_flags import add_settings_arguments
+
+    class _Formatter(argparse.HelpFormatter):
+        """argparse's own, sized as ``shutil.get_terminal_size()`` would size it.
+
+        ``argparse.HelpFormatter.__init__`` imports ``shutil`` (and with it ``bz2`` and
+        ``lzma``) for the width, and ``add_argument`` makes a formatter: a few ms otherwise.
+        """
+
+        def __init__(self, prog: str, *args: Any, **kwargs: Any) -> None:
+            if kwargs.get("width") is None and len(args) < 3:
+                kwargs["width"] = _columns() - 2  # as argparse does
+            super().__init__(prog, *args, **kwargs)
+
     parser = _voice.Parser(
         prog=_PROG,
         formatter_class=_Formatter,
@@ -97,12 +145,16 @@ def _parser() -> _voice.Parser:
         help=f"write the settings in force and every session as JSON at exit (or ${REPORT_ENV})",
     )
     parser.add_argument("script", help="the Python script to run")
-    parser.add_argument("args", nargs=argparse.REMAINDER, help="its arguments")
+    parser.add_argument("args", nargs=argparse.REMAINDER, help="its arguments")  # as _plain
     return parser
 
 
 def _settings(ns: argparse.Namespace) -> GPUConfig:
     """Environment, then ``--config``, then the flags; each warning shown once, with its source."""
+    import warnings
+
+    from tfcompat_gpu.settings.config import GPUConfig
+
     stages: list[tuple[str, Callable[[], GPUConfig]]] = [("the environment", GPUConfig.from_env)]
     if ns.config:
         stages.append((repr(ns.config), lambda: GPUConfig.from_file(ns.config)))
@@ -125,6 +177,9 @@ def _settings(ns: argparse.Namespace) -> GPUConfig:
 
 
 def _from_flags(ns: argparse.Namespace) -> GPUConfig:
+    from tfcompat_gpu.commands._settings_flags import fields_from_flags
+    from tfcompat_gpu.settings.config import GPUConfig
+
     fields = fields_from_flags(ns)
     try:
         return GPUConfig(**fields)
@@ -132,7 +187,6 @@ def _from_flags(ns: argparse.Namespace) -> GPUConfig:
         raise GPUConfigError(f"{exc} (from the command line)") from None
 
 
-@_voice.returns_status
 def main(argv: Sequence[str] | None = None) -> int:
     """``tfcompat-gpu run``; ``argv`` starts with ``"run"``.  Returns the exit status: 2 for a
     usage or input error before the script starts, else the script's own (a ``SystemExit`` the
@@ -142,17 +196,29 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         $ tfcompat-gpu run --allow-growth --memory-fraction 0.5 train.py --epochs 3
     """
+    # What _voice.returns_status does, without its functools (some ms at every start).
+    try:
+        return _main(argv)
+    except _voice.ParserExit as done:
+        return done.status
+
+
+def _main(argv: Sequence[str] | None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if args[:1] == ["run"]:
         args = args[1:]
-    ns = _parser().parse_args(args)
+    plain = _plain(args)
+    ns: Any = plain if plain is not None else _parser().parse_args(args)
+    # No option and no variable: no settings to read, nothing to check (GPUConfig stays unloaded).
+    bare = plain is not None and not _settings_in_env()
     try:
-        settings = _settings(ns)
-        from tfcompat_gpu.runtime.conflicts import get_conflict_policy, set_conflict_policy
+        settings = None if bare else _settings(ns)
+        if not bare:
+            from tfcompat_gpu.runtime.conflicts import get_conflict_policy, set_conflict_policy
 
-        if ns.conflict_policy:
-            set_conflict_policy(ns.conflict_policy)
-        get_conflict_policy()  # an invalid TFCOMPAT_GPU_CONFLICT_POLICY fails here, not later
+            if ns.conflict_policy:
+                set_conflict_policy(ns.conflict_policy)
+            get_conflict_policy()  # an invalid TFCOMPAT_GPU_CONFLICT_POLICY fails here, not later
         report_path = _report_path(ns.report)
         legacy_keras = ns.legacy_keras or _legacy_keras.requested()
         if legacy_keras:
@@ -168,7 +234,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if ns.auto:
         tf1, legacy_keras, settings, chosen = _auto(script, tf1, legacy_keras, settings)
     mode = RunMode(
-        settings=settings.to_dict(),
+        settings=settings.to_dict() if settings is not None else {},
         tf1=tf1,
         legacy_keras=legacy_keras,
         policy=ns.conflict_policy or None,
@@ -178,19 +244,33 @@ def main(argv: Sequence[str] | None = None) -> int:
     return _run(script, mode, report_path=report_path, chosen=chosen)
 
 
+def _imports_nothing(source: bytes) -> bool:
+    """Auto mode can find nothing in this code: no ``import`` (ASCII code, where the keyword
+    cannot be spelt otherwise), so no alias to follow, no local module to read, no evidence."""
+    return source.isascii() and b"import" not in source
+
+
 def _auto(
-    script: _Script, tf1: bool, legacy_keras: bool, settings: GPUConfig
-) -> tuple[bool, bool, GPUConfig, str | None]:
-    """Read the script (no import) and add the mode it needs; say so in one line."""
+    script: _Script, tf1: bool, legacy_keras: bool, settings: GPUConfig | None
+) -> tuple[bool, bool, GPUConfig | None, str | None]:
+    """Read the script (no import) and add the mode it needs; say so in one line.
+
+    ``settings`` None: none given (the same as an empty ``GPUConfig``)."""
+    if _imports_nothing(script.source):
+        return tf1, legacy_keras, settings, None  # what the reading below would return
+    import dataclasses
+    import warnings
+
     from tfcompat_gpu.dropin import _auto
 
+    soft = None if settings is None else settings.to_dict().get("allow_soft_placement")
     reading = _auto.read(script.code_path, script.source)
     choice = _auto.choose(
         reading,
         script.code_path,
         tf1=tf1,
         legacy_keras=legacy_keras,
-        soft_placement=settings.to_dict().get("allow_soft_placement"),
+        soft_placement=soft,
     )
     for note in choice.notes:
         print(note, file=sys.stderr)
@@ -205,7 +285,7 @@ def _auto(
                 script.code_path,
                 tf1=tf1,
                 legacy_keras=True,  # as if given: nothing more to choose for Keras
-                soft_placement=settings.to_dict().get("allow_soft_placement"),
+                soft_placement=soft,
             )
             choice = dataclasses.replace(choice, notes=())
     if choice.message is None:
@@ -214,7 +294,10 @@ def _auto(
     if choice.soft_placement:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", GPUConfigWarning)
-            settings = settings.merged(GPUConfig(allow_soft_placement=True))
+            from tfcompat_gpu.settings.config import GPUConfig
+
+            soft_on = GPUConfig(allow_soft_placement=True)
+            settings = soft_on if settings is None else settings.merged(soft_on)
     what = [
         name
         for name, on in (
@@ -266,18 +349,28 @@ class _CannotRunError(Exception):
         self.status = status
 
 
-@dataclass(frozen=True)
 class _Script:
-    """What ``python ARG`` would run: a file, or the ``__main__`` of a folder or zip file."""
+    """What ``python ARG`` would run: a file, or the ``__main__`` of a folder or zip file.
 
-    code_path: str
-    """File name the code is compiled under (its frames carry it; ``__file__``)."""
-    path0: str
-    """``sys.path[0]``: the folder of the resolved script (a symlink's target), or the folder/zip."""
-    folders: tuple[str, ...]
-    """The script's folders as given and resolved (``--tf1`` hands them the v1 API)."""
-    source: bytes
-    spec: Any = None
+    (A plain class, not a dataclass: ``dataclasses`` costs some ms at every start.)"""
+
+    __slots__ = ("code_path", "folders", "path0", "source", "spec")
+
+    def __init__(
+        self, code_path: str, path0: str, folders: tuple[str, ...], source: bytes, spec: Any = None
+    ) -> None:
+        self.code_path = code_path
+        """File name the code is compiled under (its frames carry it; ``__file__``)."""
+        self.path0 = path0
+        """``sys.path[0]``: the folder of the resolved script (a symlink's target), or the
+        folder/zip."""
+        self.folders = folders
+        """The script's folders as given and resolved (``--tf1`` hands them the v1 API)."""
+        self.source = source
+        self.spec = spec
+
+    def __repr__(self) -> str:
+        return f"_Script({self.code_path!r}, path0={self.path0!r}, folders={self.folders!r})"
 
     @classmethod
     def find(cls, arg: str) -> _Script:
@@ -443,6 +536,8 @@ def _write_report(path: str) -> None:
         data = report()
     except Exception as exc:  # the script's outcome matters more than the report
         data = {"error": f"{type(exc).__name__}: {exc}"}
+    import json
+
     try:
         with open(path, "w", encoding="utf-8") as handle:
             json.dump(data, handle, indent=2, sort_keys=True, default=str)

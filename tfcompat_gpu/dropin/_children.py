@@ -10,16 +10,18 @@ started the same way, so the children it forks are ready too, and they pass it o
 
 from __future__ import annotations
 
-import ast
-import json
 import os
-import warnings
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from types import ModuleType
-from typing import Any
+import sys
 
-from tfcompat_gpu.dropin._tf1 import V1Import
+# Every ``tfcompat-gpu run`` and every child it spawns imports this module first: ``ast``,
+# ``json``, ``dataclasses`` and the ``--tf1`` machinery are imported where they are used.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from types import ModuleType
+    from typing import Any
+
+    from tfcompat_gpu.dropin._tf1 import V1Import
 
 __all__ = ["CHILD_ENV", "RunMode", "activate", "bootstrap", "export"]
 
@@ -34,31 +36,63 @@ _PREFIX = (
 )
 
 
-@dataclass(frozen=True)
 class RunMode:
     """What ``tfcompat-gpu run`` set up: the same in the script's process and its children."""
 
-    settings: dict[str, Any] = field(default_factory=dict)
-    """:meth:`GPUConfig.to_dict` of the settings in force (flags, file, environment)."""
-    tf1: bool = False
-    legacy_keras: bool = False
-    policy: str | None = None
-    script_dirs: tuple[str, ...] = ()
-    """Folders whose modules get the v1 API under ``--tf1`` (the script's, as given and resolved)."""
+    __slots__ = ("legacy_keras", "policy", "script_dirs", "settings", "tf1")
+
+    def __init__(
+        self,
+        settings: dict[str, Any] | None = None,
+        tf1: bool = False,
+        legacy_keras: bool = False,
+        policy: str | None = None,
+        script_dirs: tuple[str, ...] = (),
+    ) -> None:
+        self.settings: dict[str, Any] = {} if settings is None else settings
+        """:meth:`GPUConfig.to_dict` of the settings in force (flags, file, environment)."""
+        self.tf1 = tf1
+        self.legacy_keras = legacy_keras
+        self.policy = policy
+        self.script_dirs = script_dirs
+        """Folders whose modules get the v1 API under ``--tf1`` (the script's, as given and
+        resolved)."""
+
+    def _fields(self) -> tuple[Any, ...]:
+        return (self.settings, self.tf1, self.legacy_keras, self.policy, self.script_dirs)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, RunMode):
+            return NotImplemented
+        return self._fields() == other._fields()
+
+    __hash__ = None  # type: ignore[assignment]  # settings is a dict
+
+    def __repr__(self) -> str:
+        return (
+            f"RunMode(settings={self.settings!r}, tf1={self.tf1!r}, "
+            f"legacy_keras={self.legacy_keras!r}, policy={self.policy!r}, "
+            f"script_dirs={self.script_dirs!r})"
+        )
 
     def to_json(self) -> str:
-        return json.dumps(
-            {
-                "settings": repr(self.settings),
-                "tf1": self.tf1,
-                "legacy_keras": self.legacy_keras,
-                "policy": self.policy,
-                "script_dirs": list(self.script_dirs),
-            }
+        """``json.dumps`` of the fields, character for character (tests check it)."""
+        fields = {
+            "settings": repr(self.settings),
+            "tf1": self.tf1,
+            "legacy_keras": self.legacy_keras,
+            "policy": self.policy,
+            "script_dirs": list(self.script_dirs),
+        }
+        return (
+            "{" + ", ".join(f"{_json(key)}: {_json(value)}" for key, value in fields.items()) + "}"
         )
 
     @classmethod
     def from_json(cls, text: str) -> RunMode:
+        import ast
+        import json
+
         data = json.loads(text)
         return cls(
             settings=ast.literal_eval(data["settings"]),
@@ -69,18 +103,44 @@ class RunMode:
         )
 
 
+def _json(value: object) -> str:
+    # Every run writes its mode, and ``import json`` (its decoder's patterns) costs some ms at
+    # every start: the few types of a RunMode are written here as json.dumps writes them.
+    if value is None or isinstance(value, bool):
+        return {None: "null", True: "true", False: "false"}[value]
+    if isinstance(value, str):
+        return _quoted(value)
+    if isinstance(value, list):
+        return "[" + ", ".join(_json(item) for item in value) + "]"
+    raise TypeError(f"not part of a RunMode: {value!r}")
+
+
+try:
+    from _json import encode_basestring_ascii as _quoted  # json.dumps's own, in C
+except ImportError:  # another Python: json's pure-Python one
+
+    def _quoted(text: str, /) -> str:
+        import json
+
+        return json.dumps(text)
+
+
 def activate(mode: RunMode) -> V1Import | None:
     """Set the process up as ``mode`` says: the drop-in, the settings, children.
 
     Returns the ``--tf1`` import switch, not started yet (None without ``--tf1``).
     """
     import tfcompat_gpu
-    from tfcompat_gpu.dropin import _sessions
-    from tfcompat_gpu.settings.config import GPUConfig
 
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # the parent warned about these values already
-        settings = GPUConfig(**mode.settings)
+    settings = None
+    if mode.settings:
+        import warnings
+
+        from tfcompat_gpu.settings.config import GPUConfig
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # the parent warned about these values already
+            settings = GPUConfig(**mode.settings)
     if mode.policy:
         from tfcompat_gpu.runtime.conflicts import set_conflict_policy
 
@@ -90,22 +150,30 @@ def activate(mode: RunMode) -> V1Import | None:
 
         _legacy_keras.enable(v1=mode.tf1)
     tfcompat_gpu.install(legacy_keras=mode.legacy_keras)
-    _sessions.set_overrides(settings)
+    if settings is not None or "tfcompat_gpu.dropin._sessions" in sys.modules:
+        # (Without settings, a _sessions not imported yet has no overrides to clear.)
+        from tfcompat_gpu.dropin import _sessions
+
+        _sessions.set_overrides(settings)
     _on_tensorflow(settings, mode.tf1)
     export(mode)
-    return V1Import(*mode.script_dirs) if mode.tf1 else None
+    if not mode.tf1:
+        return None
+    from tfcompat_gpu.dropin._tf1 import V1Import
+
+    return V1Import(*mode.script_dirs)
 
 
 def _on_tensorflow(settings: Any, tf1: bool) -> None:
     """Apply the settings (and ``--tf1``) once TensorFlow is imported, whoever imports it."""
-    if not settings.to_dict() and not tf1:
+    if (settings is None or not settings.to_dict()) and not tf1:
         return
     from tfcompat_gpu.utils import postimport as _postimport
 
     def hook(module: ModuleType) -> None:
         if tf1:
             module.compat.v1.disable_v2_behavior()
-        if settings.to_dict():
+        if settings is not None and settings.to_dict():
             from tfcompat_gpu.runtime.configuring import configure_at
 
             configure_at(settings, "tfcompat-gpu run options")

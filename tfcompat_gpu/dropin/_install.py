@@ -9,16 +9,21 @@ so ``vars()`` of every touched module and class is exactly as before.
 
 from __future__ import annotations
 
+import _thread  # threading's own locks, without importing threading (some ms at every start)
 import sys
-import threading
-from collections.abc import Callable
-from dataclasses import dataclass
 from types import ModuleType
-from typing import Any
 
 from tfcompat_gpu.dropin._legacy_keras import OPTIMIZERS
 from tfcompat_gpu.dropin._moves import KERAS_BACKENDS, Move
 from tfcompat_gpu.runtime.state import STATE
+
+# ``tfcompat-gpu run`` installs at every start: no ``typing``/``dataclasses`` at import time.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
+    from tfcompat_gpu.settings.config import GPUConfig
 
 __all__ = ["KERAS_BACKENDS", "MOVES", "Move", "install", "is_installed", "uninstall"]
 
@@ -157,15 +162,17 @@ def _legacy_gpu_moves() -> tuple[Move, ...]:
 MOVES += _legacy_gpu_moves()
 
 
-@dataclass
 class _Change:
-    owner: Any
-    name: str
-    previous: Any
-    new: Any
+    __slots__ = ("name", "new", "owner", "previous")
+
+    def __init__(self, owner: Any, name: str, previous: Any, new: Any) -> None:
+        self.owner = owner
+        self.name = name
+        self.previous = previous
+        self.new = new
 
 
-_lock = threading.RLock()
+_lock = _thread.RLock()
 _installed = False
 _changes: dict[tuple[str, str], _Change] = {}
 _hooked: set[str] = set()
@@ -212,9 +219,7 @@ def install(*, legacy_keras: bool | None = None) -> None:
         if _installed:
             return
         _installed = True
-        from tfcompat_gpu.dropin import _sessions
-
-        STATE.session_hook = _sessions.create_session
+        STATE.session_hook = _create_session
         from tfcompat_gpu.dropin import _keras, _legacy_gpu
 
         _extras[:] = [
@@ -233,6 +238,13 @@ def install(*, legacy_keras: bool | None = None) -> None:
             _hooked.add(name)
             # Called at once when the module is already imported.
             _postimport.register(_on_import, name)
+
+
+def _create_session(request: GPUConfig | None, graph: Any, target: str) -> Any:
+    # The session hook; _sessions (GPUConfig, the TensorFlow API) is imported on first use.
+    from tfcompat_gpu.dropin import _sessions
+
+    return _sessions.create_session(request, graph, target)
 
 
 def uninstall() -> None:

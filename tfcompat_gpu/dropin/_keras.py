@@ -10,22 +10,21 @@
 
 from __future__ import annotations
 
+import _thread  # threading's own locks, without importing threading (some ms at every start)
 import importlib
 import importlib.machinery
-import importlib.util
 import sys
-import threading
-from collections.abc import Callable, Sequence
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
 
 from tfcompat_gpu.errors import GPUConfigError
-from tfcompat_gpu.settings.config import GPUConfig
-from tfcompat_gpu.settings.env_vars import legacy_keras_requested
-from tfcompat_gpu.tfapi import _tf
 
+# ``install()`` (every ``tfcompat-gpu run``) imports this module for its finder: GPUConfig, the
+# TensorFlow API and ``typing`` are imported where they are used.
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
     from importlib.abc import Loader as _LoaderBase
+    from typing import Any
 else:
     # Not importlib.abc at run time: it imports importlib.resources, some ms at every start.
     _LoaderBase = object
@@ -49,6 +48,10 @@ def flavour(module_name: str) -> str:
     version = str(getattr(keras, "__version__", "3"))
     if int(version.split(".")[0]) < 3:
         return "keras2"
+    import importlib.util  # (here: importlib.util costs some ms at every start of `run`)
+
+    from tfcompat_gpu.settings.env_vars import legacy_keras_requested
+
     if legacy_keras_requested() and importlib.util.find_spec("tf_keras") is not None:
         # Legacy scripts' ``import keras`` means Keras 2: hand sessions to tf_keras, whose
         # models (tf.keras under TF_USE_LEGACY_KERAS) are the ones that use them.
@@ -81,7 +84,7 @@ def session_function(name: str, module: ModuleType) -> Callable[..., Any]:
 
 # -- Keras 3 --------------------------------------------------------------------------------
 
-_lock = threading.Lock()
+_lock = _thread.allocate_lock()
 _session: Any = None
 
 
@@ -99,6 +102,9 @@ def set_session(session: Any) -> None:
         K.set_session(tf.Session(config=tf.ConfigProto(allow_soft_placement=True)))
     """
     global _session
+    from tfcompat_gpu.settings.config import GPUConfig
+    from tfcompat_gpu.tfapi import _tf
+
     base = _tf.session_module().BaseSession
     if not isinstance(session, base):
         raise GPUConfigError(
@@ -136,6 +142,8 @@ def get_session(op_input_list: Sequence[Any] = ()) -> Any:
         print(sess._config.gpu_options.allow_growth)
     """
     global _session
+    from tfcompat_gpu.tfapi import _tf
+
     with _lock:
         if _session is None:
             _session = _tf.tf().compat.v1.Session()

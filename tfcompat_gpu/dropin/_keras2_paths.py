@@ -14,7 +14,10 @@ from __future__ import annotations
 
 import importlib
 import types
-from typing import Any
+
+TYPE_CHECKING = False  # (no ``typing`` at import time: every ``tfcompat-gpu run`` imports this)
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["ALIASES", "KERAS2_MODULES", "MOVED", "RENAMED", "build"]
 

@@ -12,14 +12,15 @@ from __future__ import annotations
 import importlib
 import importlib.machinery
 import sys
-from collections.abc import Callable, Sequence
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
 
 from tfcompat_gpu.dropin._moves import KERAS_BACKENDS, Move
 
+TYPE_CHECKING = False  # (no ``typing`` at import time: every ``tfcompat-gpu run`` imports this)
 if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
     from importlib.abc import Loader as _LoaderBase
+    from typing import Any
 else:
     # Not importlib.abc at run time: it imports importlib.resources, some ms at every start.
     _LoaderBase = object

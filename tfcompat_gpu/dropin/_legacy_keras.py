@@ -13,22 +13,23 @@ Keras 2 optimizer arguments that tf_keras drops (``lr=``, which it ignores with 
 
 from __future__ import annotations
 
+import _thread  # threading's own locks, without importing threading (some ms at every start)
 import importlib
 import importlib.machinery
-import importlib.util
 import os
 import sys
-import threading
-from collections.abc import Sequence
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
 
 from tfcompat_gpu.dropin._keras2_paths import MOVED, RENAMED, build
 from tfcompat_gpu.errors import GPUConfigError
-from tfcompat_gpu.settings.env_vars import legacy_keras_requested
 
+# Every ``tfcompat-gpu run`` imports this module (install() and the runner): no ``typing`` and
+# no settings tables at import time.
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Sequence
     from importlib.abc import Loader as _LoaderBase
+    from typing import Any
 else:
     # Not importlib.abc at run time: it imports importlib.resources, some ms at every start.
     _LoaderBase = object
@@ -119,6 +120,8 @@ def check_available() -> str:
     Returns the package that holds Keras 2: ``"tf_keras"``, or ``"keras"`` where ``keras`` is
     Keras 2 already (TensorFlow <= 2.15).  Reads package metadata; imports neither.
     """
+    import importlib.util  # (here: importlib.util costs some ms at every start of `run`)
+
     tf_version = _version(*_TF_DISTRIBUTIONS)
     if tf_version is None and importlib.util.find_spec("tensorflow") is None:
         raise GPUConfigError(
@@ -158,8 +161,8 @@ class _KerasIsTfKeras(_LoaderBase):
         self._found: dict[str, ModuleType] = {}
         self._built: dict[str, ModuleType] = {}
         """Keras 2 modules made from several tf_keras ones (:data:`MOVED`), one per path."""
-        self._importing = threading.local()
-        self._lock = threading.Lock()
+        self._importing = _thread._local()  # threading.local is this class
+        self._lock = _thread.allocate_lock()
         self.package = "tf_keras"
         self.root: str | None = "tf_keras"
 
@@ -242,7 +245,7 @@ class _KerasIsTfKeras(_LoaderBase):
 
 
 _finder = _KerasIsTfKeras()
-_lock = threading.RLock()
+_lock = _thread.RLock()
 _enabled = False
 _previous_env: str | None = None
 _aliases: set[str] = set()
@@ -279,6 +282,8 @@ def enable(*, v1: bool = False) -> None:
                 "tf_keras. Call tfcompat_gpu.install(legacy_keras=True) before anything imports "
                 "keras or TensorFlow (or use tfcompat-gpu run --legacy-keras)."
             )
+        from tfcompat_gpu.settings.env_vars import legacy_keras_requested
+
         if "tensorflow" in sys.modules and not legacy_keras_requested():
             raise GPUConfigError(
                 "legacy_keras: TensorFlow was imported before, so tf.keras is Keras 3 for this "

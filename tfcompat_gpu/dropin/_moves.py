@@ -6,27 +6,43 @@ Shared by the table of :mod:`tfcompat_gpu.dropin._install` and the legacy multi-
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
-from types import ModuleType
-from typing import Any
+TYPE_CHECKING = False  # (typing and dataclasses stay unloaded: every ``run`` imports this)
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from types import ModuleType
+    from typing import Any
 
 __all__ = ["KERAS_BACKENDS", "Move"]
 
 
-@dataclass(frozen=True)
 class Move:
     """One attribute the drop-in sets when ``module`` is imported."""
 
-    module: str
-    """Module whose import triggers the move."""
-    target: str
-    """Dotted attribute path inside ``module`` (``"BaseSession.__init__"``, ``"Session"``)."""
-    make: Callable[[ModuleType, Any], Any]
-    """``(module, current value or _MISSING) -> new value``."""
-    only_if_missing: bool
-    """Leave the attribute alone when it exists (the real one wins)."""
-    why: str
+    __slots__ = ("make", "module", "only_if_missing", "target", "why")
+
+    def __init__(
+        self,
+        module: str,
+        target: str,
+        make: Callable[[ModuleType, Any], Any],
+        only_if_missing: bool,
+        why: str,
+    ) -> None:
+        self.module = module
+        """Module whose import triggers the move."""
+        self.target = target
+        """Dotted attribute path inside ``module`` (``"BaseSession.__init__"``, ``"Session"``)."""
+        self.make = make
+        """``(module, current value or _MISSING) -> new value``."""
+        self.only_if_missing = only_if_missing
+        """Leave the attribute alone when it exists (the real one wins)."""
+        self.why = why
+
+    def __repr__(self) -> str:
+        return (
+            f"Move(module={self.module!r}, target={self.target!r}, make={self.make!r}, "
+            f"only_if_missing={self.only_if_missing!r}, why={self.why!r})"
+        )
 
 
 # Where each Keras flavour keeps a ``backend`` namespace that legacy code reaches:

@@ -9,17 +9,18 @@ warnings already given (:func:`warn_once`) live here too.  Nothing here imports 
 
 from __future__ import annotations
 
-import logging
-import threading
-import warnings
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+import _thread  # threading's own locks, without importing threading (some ms at every start)
 
 from tfcompat_gpu.errors import GPUConfigWarning
-from tfcompat_gpu.utils.where import user_frame
 
+# ``install()`` (and so every ``tfcompat-gpu run``) imports this module: ``logging``, ``typing``,
+# ``dataclasses`` and ``functools`` (utils.where) would cost some ms at every start, so none is
+# imported at import time.
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
     from tfcompat_gpu.settings.config import GPUConfig
 
 __all__ = ["STATE", "ProcessState", "SessionRecord", "StrategyRecord", "warn_once"]
@@ -52,41 +53,52 @@ class SessionRecord:
         return f"SessionRecord(config={self.config!r}, where={self.where!r}, kind={self.kind!r})"
 
 
-@dataclass(frozen=True)
 class StrategyRecord:
     """The strategy ``strategy()`` built for the process, what it was, and where it was asked."""
 
-    plan: Any
-    """The ``runtime.distribute.StrategyPlan`` it was built from (not named as a type here:
-    ``distribute`` imports this module, and no two modules import each other)."""
-    strategy: Any
-    where: str
+    __slots__ = ("plan", "strategy", "where")
+
+    def __init__(self, plan: Any, strategy: Any, where: str) -> None:
+        self.plan = plan
+        """The ``runtime.distribute.StrategyPlan`` it was built from (not named as a type here:
+        ``distribute`` imports this module, and no two modules import each other)."""
+        self.strategy = strategy
+        self.where = where
+
+    def __repr__(self) -> str:
+        return (
+            f"StrategyRecord(plan={self.plan!r}, strategy={self.strategy!r}, where={self.where!r})"
+        )
 
 
-@dataclass
 class ProcessState:
-    lock: threading.RLock = field(default_factory=threading.RLock)
-    applied: GPUConfig | None = None
-    """The config ``configure()`` last applied (None: never called)."""
-    applied_where: str | None = None
-    process_wide_where: str | None = None
-    """Where the process-wide fields in force were set (a ``configure()`` or the first session)."""
-    started_where: str | None = None
-    """What started the TensorFlow runtime, when known."""
-    sessions: list[SessionRecord] = field(default_factory=list)
-    session_hook: Callable[[GPUConfig | None, Any, str], Any] | None = None
-    """Set by ``install()``: ``hook(request, graph, target)`` creates the session that
-    ``tfcompat_gpu.session()`` returns, through the patched ``tf.Session``."""
-    policy: str | None = None
-    """The conflict policy set by ``set_conflict_policy()`` (None: the environment's, or the
-    default)."""
-    warned: set[str] = field(default_factory=set)
-    """Keys of one-time warnings already given (by :func:`warn_once`)."""
-    requested_as: dict[str, tuple[Any, Any]] = field(default_factory=dict)
-    """Field -> (value requested, value in force) where applying changed the value (a reorder
-    ``"1,0"`` TF2 applies as ``"0,1"``): asking for the requested value again is no conflict."""
-    strategy: StrategyRecord | None = None
-    """The strategy ``strategy()`` returned (None: not called yet): one per process."""
+    """The process's one record (:data:`STATE`); every field starts empty."""
+
+    def __init__(self) -> None:
+        self.lock = _thread.RLock()
+        self.applied: GPUConfig | None = None
+        """The config ``configure()`` last applied (None: never called)."""
+        self.applied_where: str | None = None
+        self.process_wide_where: str | None = None
+        """Where the process-wide fields in force were set (a ``configure()`` or the first
+        session)."""
+        self.started_where: str | None = None
+        """What started the TensorFlow runtime, when known."""
+        self.sessions: list[SessionRecord] = []
+        self.session_hook: Callable[[GPUConfig | None, Any, str], Any] | None = None
+        """Set by ``install()``: ``hook(request, graph, target)`` creates the session that
+        ``tfcompat_gpu.session()`` returns, through the patched ``tf.Session``."""
+        self.policy: str | None = None
+        """The conflict policy set by ``set_conflict_policy()`` (None: the environment's, or the
+        default)."""
+        self.warned: set[str] = set()
+        """Keys of one-time warnings already given (by :func:`warn_once`)."""
+        self.requested_as: dict[str, tuple[Any, Any]] = {}
+        """Field -> (value requested, value in force) where applying changed the value (a
+        reorder ``"1,0"`` TF2 applies as ``"0,1"``): asking for the requested value again is no
+        conflict."""
+        self.strategy: StrategyRecord | None = None
+        """The strategy ``strategy()`` returned (None: not called yet): one per process."""
 
 
 STATE = ProcessState()
@@ -101,6 +113,11 @@ def warn_once(key: str, message: str) -> None:
     if key in STATE.warned:
         return
     STATE.warned.add(key)
+    import logging
+    import warnings
+
+    from tfcompat_gpu.utils.where import user_frame
+
     logging.getLogger("tfcompat_gpu").info("%s", message)
     filename, _, line = user_frame().rpartition(":")
     if filename and line.isdigit():

@@ -10,25 +10,26 @@ script, including those that never import TensorFlow.
 
 from __future__ import annotations
 
-import contextlib
-import importlib.util
+import _thread  # threading's own locks, without importing threading (some ms at every start)
 import sys
-import threading
-from collections.abc import Callable
-from types import ModuleType
-from typing import TYPE_CHECKING, Any
 
+# (No ``typing``, ``contextlib`` or ``importlib.util`` at import time: every ``tfcompat-gpu run``
+# registers hooks at start, and most scripts never import a hooked module.)
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from importlib.abc import Loader as _LoaderBase
+    from types import ModuleType
+    from typing import Any
+
+    Hook = Callable[[ModuleType], None]
 else:
     # Not importlib.abc at run time: it imports importlib.resources, some ms at every start.
     _LoaderBase = object
 
 __all__ = ["register"]
 
-Hook = Callable[[ModuleType], None]
-
-_lock = threading.RLock()
+_lock = _thread.RLock()
 _hooks: dict[str, list[Hook]] = {}
 _finder: _Finder | None = None
 
@@ -71,6 +72,8 @@ class _Loader(_LoaderBase):
     def exec_module(self, module: ModuleType) -> None:
         # Whoever looks at the module sees its real loader, as if we had never been there.
         if getattr(module, "__loader__", None) in (None, self):
+            import contextlib
+
             with contextlib.suppress(AttributeError):  # a module that takes no attributes
                 module.__loader__ = self._loader
         spec = getattr(module, "__spec__", None)
@@ -87,12 +90,16 @@ class _Finder:
         self._busy: set[str] = set()
 
     def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> Any:
+        if fullname not in _hooks:  # nearly every import (thousands under TensorFlow): no lock
+            return None
         with _lock:
             if fullname not in _hooks or fullname in self._busy:
                 return None
             self._busy.add(fullname)
         try:
             # Back into the import system, which skips us this time (``_busy``).
+            import importlib.util
+
             spec = importlib.util.find_spec(fullname)
         finally:
             with _lock:
