@@ -324,7 +324,7 @@ class ProtoAnalysis(MigrationCommand):
         config.returns_proto = not calls
 
     def _use_construct(self, node: cst.CSTNode, otherwise: str) -> str:
-        """What a config escapes to, for the warning's reason: ``passed to RunConfig()``."""
+        """What a config escapes to, for the warning's reason: ``passed to Server()``."""
         while isinstance(self.parent(node), cst.Attribute):
             node = self.parent(node)  # type: ignore[assignment]
         if isinstance(self.parent(node), cst.AssignTarget):
