@@ -142,12 +142,10 @@ LEGACY_EXAMPLES: dict[str, Legacy] = {
         left=(("TFG041", 18),),
         moved=(18,),
     ),
-    # The config the migration cannot follow stays; the file becomes tensorflow.compat.v1 in
-    # graph mode, so it runs with plain python, and its v1 names are no longer findings.
-    "tf1_monitored_training_session.py": Legacy(
-        changed=True,
-        warnings=((13, "ConfigProto left unchanged"),),
-    ),
+    # The config becomes configure() and the monitored session takes the process config; the
+    # file becomes tensorflow.compat.v1 in graph mode, so it runs with plain python, and its v1
+    # names are no longer findings.
+    "tf1_monitored_training_session.py": Legacy(changed=True),
 }
 _WARNING = re.compile(r"^(?P<path>.+?):(?P<line>\d+): (?P<message>.*)$")
 
