@@ -1473,6 +1473,34 @@ with tf.train.SingularMonitoredSession(
 """,
 )
 case(
+    # an evaluation loop restoring a checkpoint through a session creator
+    "monitored-session-chief-session-creator",
+    """\
+import tensorflow as tf
+
+config = tf.ConfigProto(allow_soft_placement=True)
+config.gpu_options.allow_growth = True
+session_creator = tf.train.ChiefSessionCreator(
+    checkpoint_filename_with_path=checkpoint_path, config=config
+)
+with tf.train.MonitoredSession(session_creator=session_creator, hooks=eval_hooks) as sess:
+    while not sess.should_stop():
+        sess.run(eval_ops)
+""",
+    """\
+import tensorflow as tf
+import tfcompat_gpu
+
+tfcompat_gpu.configure(allow_soft_placement=True, allow_growth=True)
+session_creator = tf.train.ChiefSessionCreator(
+    checkpoint_filename_with_path=checkpoint_path
+)
+with tf.train.MonitoredSession(session_creator=session_creator, hooks=eval_hooks) as sess:
+    while not sess.should_stop():
+        sess.run(eval_ops)
+""",
+)
+case(
     # one get_session_config() for a plain session and a monitored one
     "factory-for-a-session-and-a-monitored-session",
     """\

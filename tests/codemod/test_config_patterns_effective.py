@@ -238,6 +238,21 @@ with tf.Graph().as_default():
         eval_sess.run(step.initializer)
 """
 
+# an evaluation loop: a MonitoredSession over a ChiefSessionCreator given the config
+_SESSION_CREATOR = """\
+import tensorflow.compat.v1 as tf
+
+config = tf.ConfigProto(log_device_placement=False)
+config.gpu_options.visible_device_list = "1"
+config.gpu_options.per_process_gpu_memory_fraction = 0.25
+with tf.Graph().as_default():
+    step = tf.train.get_or_create_global_step()
+    creator = tf.train.ChiefSessionCreator(config=config)
+    with tf.train.MonitoredSession(session_creator=creator) as mon:
+        mon.run(step)
+        sess = mon._tf_sess()
+"""
+
 # (id, script, command-line arguments, environment)
 SCENARIOS: list[tuple[str, str, list[str], dict[str, str]]] = [
     ("horovod-local-rank-1", _HOROVOD, ["--use_horovod"], {"OMPI_COMM_WORLD_LOCAL_RANK": "1"}),
@@ -253,6 +268,7 @@ SCENARIOS: list[tuple[str, str, list[str], dict[str, str]]] = [
     ("monitored-training-session", _MONITORED, [], {}),
     ("monitored-training-session-xla", _MONITORED, ["--xla"], {}),
     ("monitored-session-from-a-factory", _MONITORED_FACTORY, [], {}),
+    ("monitored-session-chief-session-creator", _SESSION_CREATOR, [], {}),
 ]
 
 

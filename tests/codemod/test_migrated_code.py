@@ -230,7 +230,9 @@ def test_migrated_fixture_is_clean_under_check(source: Path, tmp_path: Path) -> 
     assert not check([copy]).findings, str(check([copy]))
 
 
-_TRANSLATED = [(i, t, b) for i, t, b, _, w in CASES if not w]
+# tf.contrib (a contrib.learn RunConfig) has no TF2 module the migration could name: TFG009
+# stays on it, whatever happens to its config
+_TRANSLATED = [(i, t, b) for i, t, b, _, w in CASES if not w and "tf.contrib." not in b]
 
 
 @pytest.mark.parametrize(

@@ -53,7 +53,13 @@ SET_SESSION = frozenset(
 # Estimator and monitored sessions: they take a session's config by keyword only
 RUN_CONFIG = frozenset({"tensorflow.estimator.RunConfig", "tensorflow.contrib.learn.RunConfig"})
 MONITORED_SESSION = frozenset(
-    {"tensorflow.train.MonitoredTrainingSession", "tensorflow.train.SingularMonitoredSession"}
+    {
+        "tensorflow.train.MonitoredTrainingSession",
+        "tensorflow.train.SingularMonitoredSession",
+        # MonitoredSession(session_creator=ChiefSessionCreator(config=...))
+        "tensorflow.train.ChiefSessionCreator",
+        "tensorflow.train.WorkerSessionCreator",
+    }
 )
 GET_SESSION = frozenset(name.replace(".set_session", ".get_session") for name in SET_SESSION)
 # Keras >= 2.4 has no such module; an import of it that the migrated code still needs stays.

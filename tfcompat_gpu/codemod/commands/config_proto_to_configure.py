@@ -43,7 +43,7 @@ if TYPE_CHECKING:
 
 _CONFIG_PROTO = re.compile(
     r"\b(?:ConfigProto|GPUOptions|Session|InteractiveSession|set_session|get_session|RunConfig"
-    r"|MonitoredTrainingSession|SingularMonitoredSession)\b"
+    r"|MonitoredTrainingSession|SingularMonitoredSession|ChiefSessionCreator|WorkerSessionCreator)\b"
 )
 _PROTO_WORDS = ("ConfigProto", "GPUOptions", "Session", "set_session", "get_session", "RunConfig")
 
