@@ -1473,6 +1473,49 @@ with tf.train.SingularMonitoredSession(
 """,
 )
 case(
+    # the common Estimator tutorial shape: a default RunConfig with the config put in by
+    # replace(), directly or on a RunConfig built before
+    "estimator-run-config-replace",
+    """\
+import tensorflow as tf
+
+
+def main(_):
+    sess_config = tf.ConfigProto()
+    sess_config.gpu_options.allow_growth = True
+    run_config = tf.estimator.RunConfig().replace(session_config=sess_config)
+    classifier = tf.estimator.Estimator(model_fn=model_fn, model_dir=FLAGS.model_dir, config=run_config)
+""",
+    """\
+import tensorflow as tf
+import tfcompat_gpu
+
+
+def main(_):
+    tfcompat_gpu.configure(allow_growth=True)
+    run_config = tf.estimator.RunConfig().replace(session_config=tfcompat_gpu.current_config().to_config_proto())
+    classifier = tf.estimator.Estimator(model_fn=model_fn, model_dir=FLAGS.model_dir, config=run_config)
+""",
+)
+case(
+    "estimator-run-config-replace-on-a-name",
+    """\
+import tensorflow as tf
+
+run_config = tf.estimator.RunConfig(model_dir=FLAGS.model_dir, save_checkpoints_steps=500)
+session_config = tf.ConfigProto(device_count={"GPU": 1, "CPU": FLAGS.num_threads})
+run_config = run_config.replace(session_config=session_config, save_summary_steps=50)
+""",
+    """\
+import tensorflow as tf
+import tfcompat_gpu
+
+run_config = tf.estimator.RunConfig(model_dir=FLAGS.model_dir, save_checkpoints_steps=500)
+tfcompat_gpu.configure(device_count={"GPU": 1, "CPU": FLAGS.num_threads})
+run_config = run_config.replace(session_config=tfcompat_gpu.current_config().to_config_proto(), save_summary_steps=50)
+""",
+)
+case(
     # an evaluation loop restoring a checkpoint through a session creator
     "monitored-session-chief-session-creator",
     """\

@@ -285,7 +285,21 @@ config.inter_op_parallelism_threads = 2
 run_config = tf.estimator.RunConfig(model_dir=None, session_config=config)
 sess = types.SimpleNamespace(_config=run_config.session_config)
 """
-ESTIMATOR_SCENARIOS = [("estimator-run-config", _ESTIMATOR, [], {})]
+_ESTIMATOR_REPLACE = """\
+import types
+
+import tensorflow.compat.v1 as tf
+
+session_config = tf.ConfigProto()
+session_config.gpu_options.per_process_gpu_memory_fraction = 0.5
+session_config.intra_op_parallelism_threads = 3
+run_config = tf.estimator.RunConfig().replace(session_config=session_config)
+sess = types.SimpleNamespace(_config=run_config.session_config)
+"""
+ESTIMATOR_SCENARIOS = [
+    ("estimator-run-config", _ESTIMATOR, [], {}),
+    ("estimator-run-config-replace", _ESTIMATOR_REPLACE, [], {}),
+]
 
 
 def test_every_scenario_migrates_without_warning() -> None:

@@ -27,6 +27,7 @@ from tfcompat_gpu.codemod._names import (
     CONFIG_PROTO,
     GET_SESSION,
     INTERACTIVE_SESSION,
+    RUN_CONFIG,
     SESSION,
     SET_SESSION,
     TENSORFLOW_BACKEND,
@@ -70,6 +71,13 @@ class ConfigProtoToConfigureCommand(ProtoRewrite):
 
         node.visit(_Calls())
         kinds = {call: self.names_of(call.func) for call in calls}
+        for call in calls:
+            # RunConfig().replace(session_config=...), run_config.replace(...): a RunConfig too
+            func = call.func
+            if isinstance(func, cst.Attribute) and func.attr.value == "replace":
+                made = self._flow.value_of(func.value)
+                if isinstance(made, cst.Call) and kinds.get(made, set()) & RUN_CONFIG:
+                    kinds[call] = kinds[call] | RUN_CONFIG
         self._kinds = kinds
         configs: list[Config] = []
         failed: list[tuple[cst.Call, CannotFollow]] = []
