@@ -784,14 +784,39 @@ sess = tf.Session(config=config)
         [(2, "used on line 4 in a way the migration cannot follow")],
     ),
     (
-        "config-escapes-to-estimator",
+        "config-escapes-to-a-server",
         """\
 import tensorflow as tf
 config = tf.ConfigProto()
 config.gpu_options.allow_growth = True
-run_config = tf.estimator.RunConfig(session_config=config)
+server = tf.train.Server(cluster, job_name="worker", config=config)
 """,
         [(2, "used on line 4")],
+    ),
+    (
+        "run-config-with-graph-options",
+        """\
+import tensorflow as tf
+config = tf.ConfigProto()
+config.gpu_options.allow_growth = True
+config.graph_options.optimizer_options.global_jit_level = tf.OptimizerOptions.ON_1
+run_config = tf.estimator.RunConfig(model_dir=FLAGS.model_dir, session_config=config)
+""",
+        [(2, "[graph options for an Estimator]")],
+    ),
+    (
+        # a monitored session builds its own sessions: no smaller ConfigProto can reach them
+        # through tfcompat_gpu.session()
+        "monitored-session-field-without-successor",
+        """\
+import tensorflow as tf
+config = tf.ConfigProto()
+config.gpu_options.allow_growth = True
+config.graph_options.place_pruned_graph = True
+with tf.train.MonitoredTrainingSession(config=config) as sess:
+    pass
+""",
+        [(2, "[graph_options.place_pruned_graph]")],
     ),
     (
         "change-in-a-loop",
@@ -952,9 +977,9 @@ import tensorflow as tf
 def make_config():
     return tf.ConfigProto(allow_soft_placement=True)
 sess = tf.Session(config=make_config())
-run_config = tf.estimator.RunConfig(session_config=make_config())
+server = tf.train.Server(cluster, config=make_config())
 """,
-        [(3, "make_config() is used on line 5 otherwise than as the config of a tf.Session")],
+        [(3, "make_config() is used on line 5 otherwise than as the config of a session or a")],
     ),
     (
         "config-factory-with-two-returns",
@@ -1244,6 +1269,354 @@ def get_session_config(num_threads=0):
         intra_op_parallelism_threads=num_threads,
     ).to_config_proto()
 """,
+)
+
+# ---------------------------------------------------------------- Estimator and monitored sessions
+case(
+    # Horovod Estimator scripts: one GPU per process, threads and growth in a RunConfig.  An
+    # Estimator always gives its sessions an explicit config (its own default without
+    # session_config), so the RunConfig gets the process config as a ConfigProto
+    "estimator-run-config-horovod",
+    """\
+import horovod.tensorflow as hvd
+import tensorflow as tf
+
+hvd.init()
+session_config = tf.ConfigProto(allow_soft_placement=True)
+session_config.gpu_options.visible_device_list = str(hvd.local_rank())
+session_config.gpu_options.allow_growth = True
+session_config.intra_op_parallelism_threads = 1
+run_config = tf.estimator.RunConfig(
+    model_dir=FLAGS.model_dir if hvd.rank() == 0 else None,
+    save_checkpoints_steps=1000,
+    session_config=session_config,
+)
+estimator = tf.estimator.Estimator(model_fn=model_fn, config=run_config)
+""",
+    """\
+import horovod.tensorflow as hvd
+import tensorflow as tf
+import tfcompat_gpu
+
+hvd.init()
+tfcompat_gpu.configure(
+    allow_soft_placement=True,
+    visible_device_list=str(hvd.local_rank()),
+    allow_growth=True,
+    intra_op_parallelism_threads=1,
+)
+run_config = tf.estimator.RunConfig(
+    model_dir=FLAGS.model_dir if hvd.rank() == 0 else None,
+    save_checkpoints_steps=1000,
+    session_config=tfcompat_gpu.current_config().to_config_proto(),
+)
+estimator = tf.estimator.Estimator(model_fn=model_fn, config=run_config)
+""",
+)
+case(
+    # a helper that builds the RunConfig from a session-config function: the function returns
+    # a GPUConfig, which configures the process where the RunConfig is built
+    "estimator-run-config-factory",
+    """\
+import tensorflow as tf
+
+
+def _session_config():
+    gpu_options = tf.GPUOptions(per_process_gpu_memory_fraction=0.9, allow_growth=True)
+    return tf.ConfigProto(allow_soft_placement=True, gpu_options=gpu_options)
+
+
+def default_run_config(model_dir, save_checkpoints_steps=500):
+    return tf.estimator.RunConfig(
+        model_dir=model_dir,
+        session_config=_session_config(),
+        save_checkpoints_steps=save_checkpoints_steps,
+    )
+""",
+    """\
+import tensorflow as tf
+import tfcompat_gpu
+
+
+def _session_config():
+    return tfcompat_gpu.GPUConfig(
+        per_process_gpu_memory_fraction=0.9,
+        allow_growth=True,
+        allow_soft_placement=True,
+    )
+
+
+def default_run_config(model_dir, save_checkpoints_steps=500):
+    return tf.estimator.RunConfig(
+        model_dir=model_dir,
+        session_config=tfcompat_gpu.configure(_session_config()).to_config_proto(),
+        save_checkpoints_steps=save_checkpoints_steps,
+    )
+""",
+)
+case(
+    "estimator-run-config-compat-v1-under-a-flag",
+    """\
+import tensorflow.compat.v1 as tf
+
+config = tf.ConfigProto()
+if FLAGS.allow_growth:
+    config.gpu_options.allow_growth = True
+estimator = tf.estimator.Estimator(
+    model_fn, config=tf.estimator.RunConfig(session_config=config)
+)
+""",
+    """\
+import tensorflow.compat.v1 as tf
+import tfcompat_gpu
+
+if FLAGS.allow_growth:
+    tfcompat_gpu.configure(allow_growth=True)
+estimator = tf.estimator.Estimator(
+    model_fn, config=tf.estimator.RunConfig(session_config=tfcompat_gpu.current_config().to_config_proto())
+)
+""",
+)
+case(
+    "contrib-learn-run-config",
+    """\
+import tensorflow as tf
+
+config = tf.ConfigProto()
+config.gpu_options.per_process_gpu_memory_fraction = 0.5
+run_config = tf.contrib.learn.RunConfig(session_config=config, tf_random_seed=42)
+""",
+    """\
+import tensorflow as tf
+import tfcompat_gpu
+
+tfcompat_gpu.configure(per_process_gpu_memory_fraction=0.5)
+run_config = tf.contrib.learn.RunConfig(session_config=tfcompat_gpu.current_config().to_config_proto(), tf_random_seed=42)
+""",
+)
+case(
+    # a monitored session given no config builds its sessions with the process config
+    "monitored-training-session",
+    """\
+import tensorflow as tf
+
+config = tf.ConfigProto(allow_soft_placement=True)
+config.gpu_options.allow_growth = True
+hooks = [tf.train.StopAtStepHook(last_step=FLAGS.max_steps)]
+with tf.train.MonitoredTrainingSession(
+    checkpoint_dir=FLAGS.train_dir, hooks=hooks, config=config
+) as mon_sess:
+    while not mon_sess.should_stop():
+        mon_sess.run(train_op)
+""",
+    """\
+import tensorflow as tf
+import tfcompat_gpu
+
+tfcompat_gpu.configure(allow_soft_placement=True, allow_growth=True)
+hooks = [tf.train.StopAtStepHook(last_step=FLAGS.max_steps)]
+with tf.train.MonitoredTrainingSession(
+    checkpoint_dir=FLAGS.train_dir, hooks=hooks
+) as mon_sess:
+    while not mon_sess.should_stop():
+        mon_sess.run(train_op)
+""",
+)
+case(
+    "monitored-training-session-tf2-target",
+    """\
+import tensorflow.compat.v1 as tf
+
+config = tf.ConfigProto(log_device_placement=False)
+config.gpu_options.allow_growth = True
+config.intra_op_parallelism_threads = 4
+with tf.train.MonitoredTrainingSession(is_chief=True, config=config) as sess:
+    sess.run(train_op)
+""",
+    """\
+import tensorflow.compat.v1 as tf
+
+tf.debugging.set_log_device_placement(False)
+for gpu in tf.config.list_physical_devices("GPU"):
+    tf.config.experimental.set_memory_growth(gpu, True)
+tf.config.threading.set_intra_op_parallelism_threads(4)
+with tf.train.MonitoredTrainingSession(is_chief=True) as sess:
+    sess.run(train_op)
+""",
+    target="tf2",
+)
+case(
+    # the config last in a call written one argument a line: the trailing comma stays
+    "singular-monitored-session",
+    """\
+import tensorflow as tf
+
+gpu_options = tf.GPUOptions(visible_device_list="0", allow_growth=True)
+config = tf.ConfigProto(gpu_options=gpu_options)
+with tf.train.SingularMonitoredSession(
+    hooks=[_LoggerHook()],
+    checkpoint_dir=checkpoint_dir,
+    config=config,
+) as sess:
+    sess.run(predictions)
+""",
+    """\
+import tensorflow as tf
+import tfcompat_gpu
+
+tfcompat_gpu.configure(visible_device_list="0", allow_growth=True)
+with tf.train.SingularMonitoredSession(
+    hooks=[_LoggerHook()],
+    checkpoint_dir=checkpoint_dir,
+) as sess:
+    sess.run(predictions)
+""",
+)
+case(
+    # the common Estimator tutorial shape: a default RunConfig with the config put in by
+    # replace(), directly or on a RunConfig built before
+    "estimator-run-config-replace",
+    """\
+import tensorflow as tf
+
+
+def main(_):
+    sess_config = tf.ConfigProto()
+    sess_config.gpu_options.allow_growth = True
+    run_config = tf.estimator.RunConfig().replace(session_config=sess_config)
+    classifier = tf.estimator.Estimator(model_fn=model_fn, model_dir=FLAGS.model_dir, config=run_config)
+""",
+    """\
+import tensorflow as tf
+import tfcompat_gpu
+
+
+def main(_):
+    tfcompat_gpu.configure(allow_growth=True)
+    run_config = tf.estimator.RunConfig().replace(session_config=tfcompat_gpu.current_config().to_config_proto())
+    classifier = tf.estimator.Estimator(model_fn=model_fn, model_dir=FLAGS.model_dir, config=run_config)
+""",
+)
+case(
+    "estimator-run-config-replace-on-a-name",
+    """\
+import tensorflow as tf
+
+run_config = tf.estimator.RunConfig(model_dir=FLAGS.model_dir, save_checkpoints_steps=500)
+session_config = tf.ConfigProto(device_count={"GPU": 1, "CPU": FLAGS.num_threads})
+run_config = run_config.replace(session_config=session_config, save_summary_steps=50)
+""",
+    """\
+import tensorflow as tf
+import tfcompat_gpu
+
+run_config = tf.estimator.RunConfig(model_dir=FLAGS.model_dir, save_checkpoints_steps=500)
+tfcompat_gpu.configure(device_count={"GPU": 1, "CPU": FLAGS.num_threads})
+run_config = run_config.replace(session_config=tfcompat_gpu.current_config().to_config_proto(), save_summary_steps=50)
+""",
+)
+case(
+    # an evaluation loop restoring a checkpoint through a session creator
+    "monitored-session-chief-session-creator",
+    """\
+import tensorflow as tf
+
+config = tf.ConfigProto(allow_soft_placement=True)
+config.gpu_options.allow_growth = True
+session_creator = tf.train.ChiefSessionCreator(
+    checkpoint_filename_with_path=checkpoint_path, config=config
+)
+with tf.train.MonitoredSession(session_creator=session_creator, hooks=eval_hooks) as sess:
+    while not sess.should_stop():
+        sess.run(eval_ops)
+""",
+    """\
+import tensorflow as tf
+import tfcompat_gpu
+
+tfcompat_gpu.configure(allow_soft_placement=True, allow_growth=True)
+session_creator = tf.train.ChiefSessionCreator(
+    checkpoint_filename_with_path=checkpoint_path
+)
+with tf.train.MonitoredSession(session_creator=session_creator, hooks=eval_hooks) as sess:
+    while not sess.should_stop():
+        sess.run(eval_ops)
+""",
+)
+case(
+    # one get_session_config() for a plain session and a monitored one
+    "factory-for-a-session-and-a-monitored-session",
+    """\
+import tensorflow as tf
+
+
+def get_session_config():
+    config = tf.ConfigProto()
+    config.gpu_options.allow_growth = True
+    return config
+
+
+def evaluate():
+    with tf.Session(config=get_session_config()) as sess:
+        sess.run(eval_op)
+
+
+def train():
+    with tf.train.MonitoredTrainingSession(config=get_session_config()) as sess:
+        sess.run(train_op)
+""",
+    """\
+import tensorflow as tf
+import tfcompat_gpu
+
+
+def get_session_config():
+    return tfcompat_gpu.GPUConfig(allow_growth=True)
+
+
+def evaluate():
+    with tfcompat_gpu.session(get_session_config()) as sess:
+        sess.run(eval_op)
+
+
+def train():
+    with tf.train.MonitoredTrainingSession(config=tfcompat_gpu.configure(get_session_config()).to_config_proto()) as sess:
+        sess.run(train_op)
+""",
+)
+case(
+    "factory-from-a-local-module-for-an-estimator",
+    """\
+import tensorflow as tf
+from utils.session import get_session_config
+
+run_config = tf.estimator.RunConfig(model_dir=FLAGS.model_dir, session_config=get_session_config())
+""",
+    """\
+import tensorflow as tf
+from utils.session import get_session_config
+import tfcompat_gpu
+
+run_config = tf.estimator.RunConfig(model_dir=FLAGS.model_dir, session_config=tfcompat_gpu.configure(get_session_config()).to_config_proto())
+""",
+)
+case(
+    # an Estimator's sessions read RunConfig's session_config, never tf.config
+    "run-config-with-target-tf2",
+    """\
+import tensorflow as tf
+config = tf.ConfigProto()
+config.gpu_options.allow_growth = True
+run_config = tf.estimator.RunConfig(session_config=config)
+""",
+    """\
+import tensorflow as tf
+config = tf.ConfigProto()
+config.gpu_options.allow_growth = True
+run_config = tf.estimator.RunConfig(session_config=config)
+""",
+    [(2, "hands it the process config [RunConfig with --target tf2]")],
+    target="tf2",
 )
 
 # ---------------------------------------------------------------- XLA, mixed precision, defaults

@@ -12,6 +12,7 @@ configuration TF1 applies.  The two must agree on every GPU, thread and optimize
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import subprocess
 import textwrap
@@ -192,6 +193,66 @@ sess = tf.Session(config=get_session_config(num_threads=3))
 sess.close()
 """
 
+# a monitored training session, in a graph as TF1 training loops build it
+_MONITORED = """\
+import argparse
+
+import tensorflow.compat.v1 as tf
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--xla", action="store_true")
+FLAGS = parser.parse_args()
+
+config = tf.ConfigProto(allow_soft_placement=True)
+config.gpu_options.allow_growth = True
+config.gpu_options.visible_device_list = "1"
+config.intra_op_parallelism_threads = 2
+if FLAGS.xla:
+    config.graph_options.optimizer_options.global_jit_level = tf.OptimizerOptions.ON_1
+with tf.Graph().as_default():
+    step = tf.train.get_or_create_global_step()
+    train_op = tf.assign_add(step, 1)
+    with tf.train.MonitoredTrainingSession(config=config, log_step_count_steps=None) as mon:
+        mon.run(train_op)
+        sess = mon._tf_sess()
+"""
+
+# a session-config function shared by an evaluation session and a monitored one
+_MONITORED_FACTORY = """\
+import tensorflow.compat.v1 as tf
+
+
+def get_session_config():
+    config = tf.ConfigProto()
+    config.gpu_options.per_process_gpu_memory_fraction = 0.4
+    config.inter_op_parallelism_threads = 3
+    return config
+
+
+with tf.Graph().as_default():
+    step = tf.train.get_or_create_global_step()
+    with tf.train.SingularMonitoredSession(config=get_session_config()) as mon:
+        mon.run(step)
+        sess = mon.raw_session()
+    with tf.Session(config=get_session_config()) as eval_sess:
+        eval_sess.run(step.initializer)
+"""
+
+# an evaluation loop: a MonitoredSession over a ChiefSessionCreator given the config
+_SESSION_CREATOR = """\
+import tensorflow.compat.v1 as tf
+
+config = tf.ConfigProto(log_device_placement=False)
+config.gpu_options.visible_device_list = "1"
+config.gpu_options.per_process_gpu_memory_fraction = 0.25
+with tf.Graph().as_default():
+    step = tf.train.get_or_create_global_step()
+    creator = tf.train.ChiefSessionCreator(config=config)
+    with tf.train.MonitoredSession(session_creator=creator) as mon:
+        mon.run(step)
+        sess = mon._tf_sess()
+"""
+
 # (id, script, command-line arguments, environment)
 SCENARIOS: list[tuple[str, str, list[str], dict[str, str]]] = [
     ("horovod-local-rank-1", _HOROVOD, ["--use_horovod"], {"OMPI_COMM_WORLD_LOCAL_RANK": "1"}),
@@ -204,11 +265,45 @@ SCENARIOS: list[tuple[str, str, list[str], dict[str, str]]] = [
     ("field-kept-on-the-session", _KEPT_FIELD, [], {}),
     ("config-in-each-arm-gpu", _ARMS, [], {}),
     ("config-in-each-arm-cpu", _ARMS, ["--cpu_only"], {}),
+    ("monitored-training-session", _MONITORED, [], {}),
+    ("monitored-training-session-xla", _MONITORED, ["--xla"], {}),
+    ("monitored-session-from-a-factory", _MONITORED_FACTORY, [], {}),
+    ("monitored-session-chief-session-creator", _SESSION_CREATOR, [], {}),
+]
+
+
+# an Estimator's RunConfig (TF <= 2.15 only): the config its sessions are given
+_ESTIMATOR = """\
+import types
+
+import tensorflow.compat.v1 as tf
+
+config = tf.ConfigProto(allow_soft_placement=True)
+config.gpu_options.allow_growth = True
+config.gpu_options.visible_device_list = "1"
+config.inter_op_parallelism_threads = 2
+run_config = tf.estimator.RunConfig(model_dir=None, session_config=config)
+sess = types.SimpleNamespace(_config=run_config.session_config)
+"""
+_ESTIMATOR_REPLACE = """\
+import types
+
+import tensorflow.compat.v1 as tf
+
+session_config = tf.ConfigProto()
+session_config.gpu_options.per_process_gpu_memory_fraction = 0.5
+session_config.intra_op_parallelism_threads = 3
+run_config = tf.estimator.RunConfig().replace(session_config=session_config)
+sess = types.SimpleNamespace(_config=run_config.session_config)
+"""
+ESTIMATOR_SCENARIOS = [
+    ("estimator-run-config", _ESTIMATOR, [], {}),
+    ("estimator-run-config-replace", _ESTIMATOR_REPLACE, [], {}),
 ]
 
 
 def test_every_scenario_migrates_without_warning() -> None:
-    for name, script, _, _ in SCENARIOS:
+    for name, script, _, _ in SCENARIOS + ESTIMATOR_SCENARIOS:
         result = migrate_source(script)
         if name == "field-kept-on-the-session":
             assert len(result.warnings) == 1, result.warnings
@@ -255,3 +350,18 @@ def test_effective_gpu_configuration_is_unchanged(
     original = _effective(before, tmp_path / "before" / "train.py")
     result = _effective(after, tmp_path / "after" / "train.py")
     assert result == original, textwrap.indent(migrated.code, "    ")
+
+
+@pytest.mark.tf
+@pytest.mark.skipif(
+    importlib.util.find_spec("tensorflow_estimator") is None,
+    reason="tf.estimator exists only with TensorFlow <= 2.15",
+)
+@pytest.mark.parametrize(
+    ("script", "argv", "env"),
+    [pytest.param(s, a, e, id=i) for i, s, a, e in ESTIMATOR_SCENARIOS],
+)
+def test_estimator_session_config_is_unchanged(
+    script: str, argv: list[str], env: dict[str, str], tmp_path: Path
+) -> None:
+    test_effective_gpu_configuration_is_unchanged(script, argv, env, tmp_path)

@@ -23,10 +23,13 @@ __all__ = [
     "GPU_OPTIONS",
     "INTERACTIVE_SESSION",
     "KERAS_BACKEND_MODULES",
+    "MONITORED_SESSION",
+    "RUN_CONFIG",
     "SESSION",
     "SET_SESSION",
     "TENSORFLOW_BACKEND",
     "canonical",
+    "config_keyword",
     "dotted",
     "imported_names",
     "prefix_for",
@@ -47,12 +50,32 @@ SET_SESSION = frozenset(
         "tf_keras.backend.set_session",
     }
 )
+# Estimator and monitored sessions: they take a session's config by keyword only
+RUN_CONFIG = frozenset({"tensorflow.estimator.RunConfig", "tensorflow.contrib.learn.RunConfig"})
+MONITORED_SESSION = frozenset(
+    {
+        "tensorflow.train.MonitoredTrainingSession",
+        "tensorflow.train.SingularMonitoredSession",
+        # MonitoredSession(session_creator=ChiefSessionCreator(config=...))
+        "tensorflow.train.ChiefSessionCreator",
+        "tensorflow.train.WorkerSessionCreator",
+    }
+)
 GET_SESSION = frozenset(name.replace(".set_session", ".get_session") for name in SET_SESSION)
 # Keras >= 2.4 has no such module; an import of it that the migrated code still needs stays.
 TENSORFLOW_BACKEND = "keras.backend.tensorflow_backend"
 # Modules whose only use in legacy GPU code is set_session: Keras 3 removed
 # keras.backend.tensorflow_backend, so an import of it left behind breaks the script.
 KERAS_BACKEND_MODULES = frozenset({TENSORFLOW_BACKEND, "keras.backend"})
+
+
+def config_keyword(names: set[str]) -> str | None:
+    """The keyword that hands a session config to a call of one of ``names``, if any."""
+    if names & RUN_CONFIG:
+        return "session_config"
+    if names & MONITORED_SESSION or names & {SESSION, INTERACTIVE_SESSION}:
+        return "config"
+    return None
 
 
 def imported_names(qualified: Collection[QualifiedName]) -> set[str]:

@@ -20,17 +20,19 @@ from tfcompat_gpu.codemod._names import (
     INTERACTIVE_SESSION,
     SESSION,
     SET_SESSION,
+    config_keyword,
     dotted,
 )
 from tfcompat_gpu.codemod._proto_fields import DEFAULT, Successor, classify
 
-__all__ = ["RECEIVED", "Config", "ProtoAnalysis"]
+__all__ = ["RECEIVED", "SESSIONS", "Config", "ProtoAnalysis"]
 
 if TYPE_CHECKING:
     Block = Union[cst.Module, cst.IndentedBlock]
     # (line, ConfigProto path, value, the line under an ``if`` that sets it or None)
     Found = tuple[int, str, cst.BaseExpression, Union[cst.SimpleStatementLine, None]]
 
+SESSIONS = frozenset({SESSION, INTERACTIVE_SESSION})
 # a config handed to tfcompat_gpu.session(), which takes a ConfigProto: already migrated code
 # (a field with no successor kept on it), nothing to report
 RECEIVED = "received by tfcompat_gpu.session()"
@@ -110,21 +112,21 @@ class ProtoAnalysis(MigrationCommand):
         return isinstance(node, cst.Name) and node.value == "None"
 
     def _config_arg(self, call: cst.Call) -> cst.BaseExpression | None:
+        """A session's config; also a ``RunConfig``'s or a monitored session's, by keyword."""
+        names = self._kinds.get(call, set())
+        keyword = config_keyword(names)
         for index, arg in enumerate(call.args):
-            if arg.keyword is not None and arg.keyword.value == "config":
+            if arg.keyword is not None and arg.keyword.value == keyword:
                 return arg.value
-            if arg.keyword is None and arg.star == "" and index == 2:
+            if arg.keyword is None and arg.star == "" and index == 2 and names & SESSIONS:
                 return arg.value
         return None
 
     def _session_of_arg(self, node: cst.CSTNode) -> cst.Call | None:
-        """The session call that takes ``node`` as its config, if that is what ``node`` is."""
+        """The session (or RunConfig) call that takes ``node`` as its config, if any."""
         arg = self.parent(node)
         call = self.parent(arg) if isinstance(arg, cst.Arg) else None
-        if not isinstance(call, cst.Call) or not self._kinds.get(call, set()) & {
-            SESSION,
-            INTERACTIVE_SESSION,
-        }:
+        if not isinstance(call, cst.Call) or not config_keyword(self._kinds.get(call, set())):
             return None
         return call if self._config_arg(call) is node else None
 
@@ -299,11 +301,11 @@ class ProtoAnalysis(MigrationCommand):
                 not isinstance(call, cst.Call)
                 or call.func is not name
                 or sink is None
-                or SESSION not in self._kinds.get(sink, set())
+                or INTERACTIVE_SESSION in self._kinds.get(sink, set())
             ):
                 raise CannotFollow(
                     f"{function.name.value}() is used on line {self.line_of(name)} otherwise "
-                    "than as the config of a tf.Session",
+                    "than as the config of a session or a RunConfig",
                     "factory "
                     + self._use_construct(
                         call if isinstance(call, cst.Call) else name, "other use"
@@ -322,7 +324,7 @@ class ProtoAnalysis(MigrationCommand):
         config.returns_proto = not calls
 
     def _use_construct(self, node: cst.CSTNode, otherwise: str) -> str:
-        """What a config escapes to, for the warning's reason: ``passed to RunConfig()``."""
+        """What a config escapes to, for the warning's reason: ``passed to Server()``."""
         while isinstance(self.parent(node), cst.Attribute):
             node = self.parent(node)  # type: ignore[assignment]
         if isinstance(self.parent(node), cst.AssignTarget):

@@ -18,8 +18,13 @@ from tfcompat_gpu.codemod._emit import parsed_statements
 from tfcompat_gpu.codemod._emit_tf2 import tf2_code
 from tfcompat_gpu.codemod._imports import need_import
 from tfcompat_gpu.codemod._libcst import cst, meta
-from tfcompat_gpu.codemod._names import INTERACTIVE_SESSION, SESSION, prefix_for
-from tfcompat_gpu.codemod._proto_analysis import Config, ProtoAnalysis
+from tfcompat_gpu.codemod._names import (
+    INTERACTIVE_SESSION,
+    RUN_CONFIG,
+    SESSION,
+    prefix_for,
+)
+from tfcompat_gpu.codemod._proto_analysis import SESSIONS, Config, ProtoAnalysis
 from tfcompat_gpu.codemod._proto_fields import OPTIMIZER_PREFIX, optimizer_code
 
 __all__ = ["Changes", "ProtoRewrite"]
@@ -52,6 +57,8 @@ class Changes:
     insert: dict[cst.BaseStatement, list[cst.BaseStatement]] = field(default_factory=dict)
     replace_anchor: set[cst.BaseStatement] = field(default_factory=set)
     calls: dict[cst.Call, cst.BaseExpression] = field(default_factory=dict)
+    # a RunConfig's or monitored session's config argument: its new code, or None to drop it
+    args: dict[cst.Call, str | None] = field(default_factory=dict)
     comments: dict[cst.BaseStatement, list[cst.EmptyLine]] = field(default_factory=dict)
     # import aliases (by position) only the migrated code used
     drop_aliases: dict[cst.Import | cst.ImportFrom, set[int]] = field(default_factory=dict)
@@ -75,6 +82,7 @@ class ProtoRewrite(ProtoAnalysis):
             insert=dict(changes.insert),
             replace_anchor=set(changes.replace_anchor),
             calls=dict(changes.calls),
+            args=dict(changes.args),
             comments=dict(changes.comments),
             drop_aliases={k: set(v) for k, v in changes.drop_aliases.items()},
         )
@@ -106,6 +114,16 @@ class ProtoRewrite(ProtoAnalysis):
                 "it is built where no statement can be inserted", "built inside an expression"
             )
         config.block = block
+        if any(self._kinds.get(sink, set()) & RUN_CONFIG for sink in config.sinks) and any(
+            key.startswith(OPTIMIZER_PREFIX)
+            for settings in (config.settings, *config.conditional.values())
+            for key in settings
+        ):
+            raise CannotFollow(
+                "it sets graph options, which an Estimator's sessions take from their "
+                "RunConfig(session_config=...) only, and a process config does not hold",
+                "graph options for an Estimator",
+            )
         conditional = self._conditional_code(config)
         new = self._configure_statements(config, config.settings, config.anchor)
         remove: set[cst.BaseStatement] = set(config.building)
@@ -246,6 +264,9 @@ class ProtoRewrite(ProtoAnalysis):
         if factory:
             self._hand_on_config(sink, calls)
             return
+        if not self._kinds.get(sink, set()) & SESSIONS:
+            self._change_estimator_sink(sink)
+            return
         if not interactive:
             set_session = self._set_session_of(sink)
             if set_session is not None:
@@ -270,6 +291,15 @@ class ProtoRewrite(ProtoAnalysis):
         ``ConfigProto``, so this holds whatever the function returns; under Keras'
         ``set_session(tf.Session(config=f()))`` the process is configured with it.
         """
+        if not self._kinds.get(sink, set()) & SESSIONS:
+            # a RunConfig or monitored session: its session gets the process config, which
+            # the function's config configured
+            config = self._config_arg(sink)
+            assert config is not None
+            given = _emit_facade.configure_given_code(self.code_of(config))
+            self._changes.args[sink] = f"{given}.to_config_proto()"
+            self._needs_facade = True
+            return
         interactive = INTERACTIVE_SESSION in self._kinds.get(sink, set())
         line = None if interactive else self._set_session_of(sink)
         if line is None:
@@ -300,11 +330,13 @@ class ProtoRewrite(ProtoAnalysis):
         names = self.qualified_names(config.func)
         if not names or any(
             q.source is not meta.QualifiedNameSource.IMPORT
-            or q.name.split(".")[0] in ("tensorflow", "keras", "tf_keras")
+            or q.name.split(".")[0] in ("tensorflow", "keras", "tf_keras", "tfcompat_gpu")
             for q in names
         ):
             return False
         calls: dict[cst.Call, cst.BaseExpression] = {}
+        if sink in self._changes.args:
+            return False
         self._hand_on_config(sink, calls)
         if set(calls) & set(self._changes.calls):
             return False
@@ -312,6 +344,26 @@ class ProtoRewrite(ProtoAnalysis):
         self._migrated = True
         need_import(self.context, _emit_facade.IMPORT)
         return True
+
+    def _change_estimator_sink(self, sink: cst.Call) -> None:
+        """A monitored session stops passing the config; a ``RunConfig`` passes the process's.
+
+        A monitored session given no config builds its sessions with the process config
+        (``tf.compat.v1.Session(config=None)``), as ``tfcompat_gpu.session()`` does.  An
+        Estimator always gives its sessions an explicit config (its own default without
+        ``session_config``), so its ``RunConfig`` gets the process config as a ConfigProto.
+        """
+        if not self._kinds.get(sink, set()) & RUN_CONFIG:
+            self._changes.args[sink] = None
+            return
+        if self.target != "facade":
+            raise CannotFollow(
+                "an Estimator's sessions take their config from RunConfig(session_config=...), "
+                "not from tf.config: use the default target, which hands it the process config",
+                "RunConfig with --target tf2",
+            )
+        self._changes.args[sink] = "tfcompat_gpu.current_config().to_config_proto()"
+        self._needs_facade = True
 
     def _tf_prefix(self) -> str:
         if self._tf is None:

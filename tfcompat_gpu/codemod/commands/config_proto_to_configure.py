@@ -27,9 +27,11 @@ from tfcompat_gpu.codemod._names import (
     CONFIG_PROTO,
     GET_SESSION,
     INTERACTIVE_SESSION,
+    RUN_CONFIG,
     SESSION,
     SET_SESSION,
     TENSORFLOW_BACKEND,
+    config_keyword,
     tf_root_alias,
 )
 from tfcompat_gpu.codemod._proto_analysis import RECEIVED, Config
@@ -41,9 +43,10 @@ if TYPE_CHECKING:
     _N = TypeVar("_N", bound=cst.CSTNode)
 
 _CONFIG_PROTO = re.compile(
-    r"\b(?:ConfigProto|GPUOptions|Session|InteractiveSession|set_session|get_session)\b"
+    r"\b(?:ConfigProto|GPUOptions|Session|InteractiveSession|set_session|get_session|RunConfig"
+    r"|MonitoredTrainingSession|SingularMonitoredSession|ChiefSessionCreator|WorkerSessionCreator)\b"
 )
-_PROTO_WORDS = ("ConfigProto", "GPUOptions", "Session", "set_session", "get_session")
+_PROTO_WORDS = ("ConfigProto", "GPUOptions", "Session", "set_session", "get_session", "RunConfig")
 
 
 class ConfigProtoToConfigureCommand(ProtoRewrite):
@@ -68,6 +71,13 @@ class ConfigProtoToConfigureCommand(ProtoRewrite):
 
         node.visit(_Calls())
         kinds = {call: self.names_of(call.func) for call in calls}
+        for call in calls:
+            # RunConfig().replace(session_config=...), run_config.replace(...): a RunConfig too
+            func = call.func
+            if isinstance(func, cst.Attribute) and func.attr.value == "replace":
+                made = self._flow.value_of(func.value)
+                if isinstance(made, cst.Call) and kinds.get(made, set()) & RUN_CONFIG:
+                    kinds[call] = kinds[call] | RUN_CONFIG
         self._kinds = kinds
         configs: list[Config] = []
         failed: list[tuple[cst.Call, CannotFollow]] = []
@@ -108,7 +118,7 @@ class ConfigProtoToConfigureCommand(ProtoRewrite):
         imported = {
             call
             for call in calls
-            if kinds[call] & {SESSION, INTERACTIVE_SESSION}
+            if config_keyword(kinds[call])
             and call not in followed
             and self._change_imported_factory(call)
         }
@@ -272,12 +282,31 @@ class ConfigProtoToConfigureCommand(ProtoRewrite):
             changes.insert,
             changes.replace_anchor,
             changes.calls,
+            changes.args,
             changes.comments,
             changes.drop_aliases,
         )
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
-        return self._changes.calls.get(original_node, updated_node)
+        changes = self._changes
+        if original_node not in changes.args:
+            return changes.calls.get(original_node, updated_node)
+        # a RunConfig or monitored session: its config argument replaced or dropped
+        keyword = config_keyword(self._kinds[original_node])
+        args = list(updated_node.args)
+        index = next(i for i, a in enumerate(args) if a.keyword and a.keyword.value == keyword)
+        code = changes.args[original_node]
+        if code is not None:
+            args[index] = args[index].with_changes(value=cst.parse_expression(code))
+        elif index == len(args) - 1 and index > 0:
+            last = args[index]
+            args[index - 1] = args[index - 1].with_changes(
+                comma=last.comma, whitespace_after_arg=last.whitespace_after_arg
+            )
+            del args[index]
+        else:
+            del args[index]
+        return updated_node.with_changes(args=args)
 
     def on_leave(
         self, original_node: _N, updated_node: _N
