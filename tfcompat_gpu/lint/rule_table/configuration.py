@@ -164,7 +164,7 @@ CONFIGURATION: tuple[Rule, ...] = (
         default=True,
         severity="error",
         message="{what} gets a str from the environment where TensorFlow expects {expected}; "
-        "convert it: `{convert}(os.environ[...])`",
+        "convert it: `{converted}`",
         what="Checks thread counts, memory fractions, memory limits and memory growth taken "
         "from `os.environ` / `os.getenv` without conversion.",
         why="Environment values are strings: TensorFlow raises `TypeError` for a thread count "

@@ -34,8 +34,7 @@ MIGRATION: tuple[Rule, ...] = (
         name="keras-optimizer-lr",
         default=True,
         severity="error",
-        message='`{used}(lr=...)`: Keras 3 rejects `lr` ("Argument(s) not recognized"); '
-        "write `learning_rate=` (tfcompat-gpu migrate does)",
+        message="`{used}`: Keras 3 {problem}; write `{instead}` (tfcompat-gpu migrate does)",
         what="Checks for `lr=` given to a Keras optimizer (`keras.optimizers.*`, "
         "`tf.keras.optimizers.*`), and for Keras 2's lowercase aliases (`keras.optimizers.adam`).",
         why="Keras 3's optimizers take only `learning_rate` and have no lowercase aliases: the "
@@ -68,8 +67,7 @@ MIGRATION: tuple[Rule, ...] = (
         name="keras-generator-method",
         default=True,
         severity="error",
-        message="`{used}()` was removed in Keras 3; call `{instead}()`, which takes the "
-        "generator as its first argument (tfcompat-gpu migrate does)",
+        message="`{used}` was removed in Keras 3; {instead}",
         what="Checks for calls of `fit_generator`, `evaluate_generator`, `predict_generator`, "
         "`predict_proba` and `predict_classes`, and for Keras 1's `nb_epoch=`.",
         why="Keras 3 models have only `fit`, `evaluate` and `predict`: the script stops with "

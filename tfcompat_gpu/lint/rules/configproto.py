@@ -8,7 +8,7 @@ import ast
 
 from tfcompat_gpu.lint.context import FileContext, call_keywords
 from tfcompat_gpu.lint.dispatch import on_call, on_node
-from tfcompat_gpu.lint.rules.env import is_env_value
+from tfcompat_gpu.lint.rules.env import converted, is_env_value
 from tfcompat_gpu.lint.tfcalls import CONFIG_FIELDS, SESSIONS, canonical
 from tfcompat_gpu.lint.values import fraction_problem, parse_visible_device_list
 from tfcompat_gpu.settings.options import OPTIONS, same_value, show_value
@@ -106,7 +106,7 @@ def _check_value(ctx: FileContext, field: str, value: ast.expr) -> None:
             f"{field}={convert}(...)",
             what=field,
             expected=expected,
-            convert=convert,
+            converted=converted(convert),
         )
         return
     literal = _literal(value)

@@ -11,7 +11,7 @@ from tfcompat_gpu.lint.context import FileContext
 from tfcompat_gpu.lint.dispatch import on_call, on_keyword, on_node
 from tfcompat_gpu.lint.values import allow_growth_env_problem, cuda_visible_count, suggest_env_var
 
-__all__ = ["environ_key", "is_env_value"]
+__all__ = ["converted", "environ_key", "is_env_value"]
 
 _ENV_READS = frozenset({"os.environ.get", "os.getenv", "os.environ.pop"})
 _ENV_CALLS = _ENV_READS | {"os.environ.setdefault", "os.putenv", "os.unsetenv"}
@@ -28,6 +28,16 @@ def environ_key(ctx: FileContext, node: ast.AST) -> str | None:
     if ctx.resolve(node.value) != "os.environ":
         return None
     return key.value
+
+
+def converted(kind: str) -> str:
+    """How an environment string becomes a ``kind`` (``"int"``, ``"float"``, ``"bool"``).
+
+    Not ``bool(...)`` for a switch: ``bool("false")`` is True, so a switch compares the text.
+    """
+    if kind == "bool":
+        return 'os.environ[...].lower() in ("1", "true")'
+    return f"{kind}(os.environ[...])"
 
 
 def is_env_value(ctx: FileContext, node: ast.AST) -> bool:

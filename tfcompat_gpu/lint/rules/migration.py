@@ -38,10 +38,24 @@ def _optimizer(ctx: FileContext, node: ast.Call, name: str) -> None:
     used = name.rpartition(".")[2]
     if used in OPTIMIZER_ALIASES:
         instead = f"{name.rpartition('.')[0]}.{OPTIMIZER_ALIASES[used]}"
-        ctx.report("TFG036", node, f"call {instead}", used=name)
+        ctx.report(
+            "TFG036",
+            node,
+            f"call {instead}",
+            used=f"{name}()",
+            problem="has no lowercase optimizer aliases",
+            instead=f"{instead}()",
+        )
     for keyword in node.keywords:
         if keyword.arg == "lr":
-            ctx.report("TFG036", keyword.value, "learning_rate=", used=used)
+            ctx.report(
+                "TFG036",
+                keyword.value,
+                "learning_rate=",
+                used=f"{used}(lr=...)",
+                problem='rejects `lr` ("Argument(s) not recognized")',
+                instead="learning_rate=",
+            )
         elif keyword.arg == "decay":
             ctx.report("TFG037", keyword.value, "InverseTimeDecay", used=used)
 
@@ -65,11 +79,26 @@ def _method_calls(ctx: FileContext) -> None:
 def _method(ctx: FileContext, node: ast.Call, func: ast.Attribute) -> None:
     new = GENERATOR_METHODS.get(func.attr)
     if new is not None:
-        ctx.report("TFG038", node, f"call {new}()", used=func.attr, instead=new)
-    elif func.attr in ("predict_proba", "predict_classes"):
-        ctx.report("TFG038", node, "call predict()", used=func.attr, instead="predict")
+        instead = (
+            f"call `{new}()`, which takes the generator as its first argument "
+            "(tfcompat-gpu migrate does)"
+        )
+        ctx.report("TFG038", node, f"call {new}()", used=f"{func.attr}()", instead=instead)
+    elif func.attr == "predict_proba":
+        instead = (
+            "call `predict()`, which returns the same probabilities (tfcompat-gpu migrate does)"
+        )
+        ctx.report("TFG038", node, "call predict()", used="predict_proba()", instead=instead)
+    elif func.attr == "predict_classes":
+        instead = (
+            "use `np.argmax(model.predict(x), axis=-1)` for a softmax output or "
+            '`(model.predict(x) > 0.5).astype("int32")` for a sigmoid one '
+            "(tfcompat-gpu migrate says so)"
+        )
+        ctx.report("TFG038", node, "call predict()", used="predict_classes()", instead=instead)
     elif func.attr == "fit" and any(k.arg == "nb_epoch" for k in node.keywords):
-        ctx.report("TFG038", node, "epochs=", used="fit(nb_epoch=...)", instead="fit(epochs=...)")
+        instead = "write `fit(epochs=...)` (tfcompat-gpu migrate does)"
+        ctx.report("TFG038", node, "epochs=", used="fit(nb_epoch=...)", instead=instead)
     elif func.attr == "save_weights" and node.args:
         _weights_name(ctx, node.args[0])
 

@@ -9,7 +9,7 @@ import ast
 from tfcompat_gpu.lint.context import FileContext, expr_key
 from tfcompat_gpu.lint.dispatch import on_call, on_end, on_node, on_ref
 from tfcompat_gpu.lint.registry import TF2_CALLS
-from tfcompat_gpu.lint.rules.env import is_env_value
+from tfcompat_gpu.lint.rules.env import converted, is_env_value
 from tfcompat_gpu.lint.tfcalls import canonical, display
 from tfcompat_gpu.tfapi.names import DEPRECATED_NAMES
 
@@ -96,7 +96,7 @@ def _growth(ctx: FileContext, node: ast.Call, name: str) -> None:
             "set_memory_growth(gpu, os.environ[...] == 'true')",
             what="set_memory_growth",
             expected="a bool",
-            convert="bool",
+            converted=converted("bool"),
         )
     if device is None or (enable.__class__ is ast.Constant and not enable.value):
         return
@@ -134,7 +134,7 @@ def _logical(ctx: FileContext, node: ast.Call, name: str) -> None:
             "memory_limit=int(os.environ[...])",
             what="memory_limit",
             expected="an int (MB)",
-            convert="int",
+            converted=converted("int"),
         )
 
 
@@ -149,7 +149,7 @@ def _threads(ctx: FileContext, node: ast.Call, name: str) -> None:
             f"{func}(int(os.environ[...]))",
             what=func,
             expected="an int",
-            convert="int",
+            converted=converted("int"),
         )
 
 
