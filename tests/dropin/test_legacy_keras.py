@@ -303,3 +303,55 @@ def test_legacy_names_reached_other_ways(tmp_path, flags):
     assert run.rc == 0, run.err
     assert run.result == {"session": True, "interactive": True, "attribute": True, "threads": 2}
     assert run.report["sessions"][0]["config"]["intra_op_parallelism_threads"] == 2
+
+
+@needs_tf_keras
+def test_keras1_training_arguments_mean_what_keras2_made_them_mean():
+    out = run_py(
+        """
+        import warnings
+        import numpy as np
+        import tfcompat_gpu
+        tfcompat_gpu.install(legacy_keras=True)
+        from keras.models import Sequential
+        from keras.layers import Dense
+
+        class Batches:
+            batch_size = 4
+            def __iter__(self):
+                return self
+            def __next__(self):
+                return np.ones((4, 3)), np.ones((4, 1))
+
+        model = Sequential([Dense(1, input_shape=(3,))])
+        model.compile("sgd", loss="mse")
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            fit = model.fit(np.ones((8, 3)), np.ones((8, 1)), nb_epoch=3, verbose=0)
+            gen = model.fit_generator(Batches(), samples_per_epoch=8, nb_epoch=2, nb_worker=1,
+                                      pickle_safe=False, verbose=0)
+            score = model.evaluate_generator(Batches(), val_samples=2, max_q_size=2)
+        try:
+            model.fit(np.ones((4, 3)), np.ones((4, 1)), nb_epoch=1, epochs=1, verbose=0)
+            both = None
+        except TypeError as exc:
+            both = str(exc)
+        emit({"fit_epochs": len(fit.history["loss"]), "gen_epochs": len(gen.history["loss"]),
+              "gen_steps": gen.params["steps"], "score": isinstance(score, float),
+              "warned": sorted({str(w.message).split(":")[0] for w in caught
+                                if "Keras 2 API" in str(w.message)}),
+              "both": both})
+        """
+    )
+    assert out == {
+        "fit_epochs": 3,
+        "gen_epochs": 2,
+        "gen_steps": 2,  # samples_per_epoch=8 // the generator's batch_size of 4
+        "score": True,
+        "warned": [
+            "Update your `evaluate_generator` call to the Keras 2 API",
+            "Update your `fit_generator` call to the Keras 2 API",
+            "Update your `fit` call to the Keras 2 API",
+        ],
+        "both": "fit() got both nb_epoch= (Keras 1) and epochs= (Keras 2); keep epochs=",
+    }

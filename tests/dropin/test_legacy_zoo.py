@@ -150,6 +150,9 @@ CASES: dict[str, Case] = {
         "eager",
     ),
     "keras2_wgan_merge.py": Case(("keras",), ("keras.layers.merge, line 5",), r"\(4, 3\) 0\.0"),
+    "keras2_keras1_arguments.py": Case(
+        ("keras",), ("keras.layers.core, line 5",), r"epochs 2 steps 3"
+    ),
     "keras2_old_layer_modules.py": Case(
         ("keras",),
         ("keras.engine.topology, line 6",),

@@ -13,7 +13,8 @@ import _thread  # threading's own locks, without importing threading (some ms at
 import sys
 from types import ModuleType
 
-from tfcompat_gpu.dropin._legacy_keras import OPTIMIZERS
+from tfcompat_gpu.dropin import _legacy_keras
+from tfcompat_gpu.dropin._legacy_keras import KERAS1_ARGUMENTS, OPTIMIZERS
 from tfcompat_gpu.dropin._moves import KERAS_BACKENDS, Move
 from tfcompat_gpu.runtime.state import STATE
 
@@ -148,6 +149,20 @@ MOVES: tuple[Move, ...] = (
         )
         for namespace in ("tf_keras.optimizers", "keras.optimizers")
         for name in OPTIMIZERS
+    ),
+    *(
+        Move(
+            module,
+            f"Model.{method}",
+            _legacy_keras.keras1_arguments(method),
+            only_if_missing=False,
+            why="under legacy_keras, the Keras 1 argument names Keras 2 still translated "
+            "(nb_epoch=, samples_per_epoch=, nb_worker=, ...) are translated again; a "
+            "pass-through otherwise",
+        )
+        # tf_keras, and Keras 2 itself where `keras` is Keras 2 (TensorFlow <= 2.15)
+        for module in ("tf_keras.src.engine.training", "keras.src.engine.training")
+        for method in KERAS1_ARGUMENTS
     ),
 )
 

@@ -350,3 +350,81 @@ def keras2_optimizer_init(module: ModuleType, current: Any) -> Any:
         return wrapped(*args, **kwargs)
 
     return wrapt.FunctionWrapper(current, init)
+
+
+# -- Keras 1 arguments of the training methods ---------------------------------------------------
+
+# What Keras 2 itself still translated for Keras 1 code (``keras/legacy/interfaces.py``,
+# ``legacy_generator_methods_support``, and ``Model.fit``'s own ``nb_epoch`` handling), so a
+# script that ran on Keras 2 runs on tf_keras: old name -> new name, per method.
+KERAS1_ARGUMENTS: dict[str, tuple[tuple[str, str], ...]] = {
+    "fit": (("nb_epoch", "epochs"),),
+    "fit_generator": (
+        ("nb_epoch", "epochs"),
+        ("samples_per_epoch", "steps_per_epoch"),
+        ("nb_val_samples", "validation_steps"),
+        ("nb_worker", "workers"),
+        ("pickle_safe", "use_multiprocessing"),
+        ("max_q_size", "max_queue_size"),
+    ),
+    "evaluate_generator": (
+        ("val_samples", "steps"),
+        ("nb_worker", "workers"),
+        ("pickle_safe", "use_multiprocessing"),
+        ("max_q_size", "max_queue_size"),
+    ),
+    "predict_generator": (
+        ("val_samples", "steps"),
+        ("nb_worker", "workers"),
+        ("pickle_safe", "use_multiprocessing"),
+        ("max_q_size", "max_queue_size"),
+    ),
+}
+
+
+def keras1_arguments(method: str) -> Any:
+    """A move's ``make`` that wraps ``Model.<method>`` to take its Keras 1 argument names.
+
+    As Keras 2 did: each old name becomes the new one (both given is a ``TypeError``), with a
+    warning naming the call to update; ``samples_per_epoch`` becomes a number of batches where
+    the generator says its ``batch_size``.  A pass-through unless legacy Keras is on.
+    """
+
+    def make(module: ModuleType, current: Any) -> Any:
+        import wrapt
+
+        renames = KERAS1_ARGUMENTS[method]
+
+        def call(wrapped: Any, instance: Any, args: Any, kwargs: Any) -> Any:
+            if not _enabled or not any(old in kwargs for old, _ in renames):
+                return wrapped(*args, **kwargs)
+            import warnings
+
+            kwargs = dict(kwargs)
+            changed = []
+            for old, new in renames:
+                if old not in kwargs:
+                    continue
+                if new in kwargs:
+                    raise TypeError(
+                        f"{method}() got both {old}= (Keras 1) and {new}= (Keras 2); keep {new}="
+                    )
+                value = kwargs.pop(old)
+                if old == "samples_per_epoch":
+                    generator = args[0] if args else kwargs.get("generator")
+                    batch_size = getattr(generator, "batch_size", None)
+                    if isinstance(batch_size, int) and batch_size > 0:
+                        value = value // batch_size
+                kwargs[new] = value
+                changed.append(f"{old}= -> {new}=")
+            warnings.warn(
+                f"Update your `{method}` call to the Keras 2 API: {', '.join(changed)} "
+                "(tfcompat-gpu migrate rewrites it)",
+                stacklevel=2,
+            )
+            return wrapped(*args, **kwargs)
+
+        return wrapt.FunctionWrapper(current, call)
+
+    make.__name__ = f"keras1_{method}"
+    return make
