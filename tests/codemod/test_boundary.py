@@ -19,7 +19,7 @@ pytest.importorskip("hypothesis")
 
 import libcst
 from binding_forms import available
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from tfcompat_gpu.codemod._engine import _migrate
@@ -112,6 +112,18 @@ REFUSALS = (SyntaxError, TooComplex, RecursionError, libcst.ParserSyntaxError)
 
 @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
 @given(programs())
+# a capture in a function's `match` named like the module's config (found by this test)
+@example(
+    "def pad(x):\n    return x\n\ndef wrapped():\n    match 1:\n        case config:\n"
+    "            pass\nimport tensorflow as tf\nconfig = tf.ConfigProto()\n"
+    "config.gpu_options.allow_growth = True\nsess = tf.Session(config=config)\n"
+)
+# a function's local named like an import the migration leaves unused (found by this test)
+@example(
+    "def pad(x):\n    return x\n\nimport tensorflow as tf\nfrom keras import backend as K\n"
+    "config = tf.compat.v1.ConfigProto(log_device_placement=True)\n"
+    "K.set_session(tf.compat.v1.Session(config=config))\ndef wrapped():\n    K = 1\n"
+)
 def test_migrate_and_check_take_any_program_at_the_parser_boundary(code: str) -> None:
     assert check_bytes(code.encode("utf-8"), "hostile.py") is not None
     try:

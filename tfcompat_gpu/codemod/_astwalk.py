@@ -16,6 +16,7 @@ from collections.abc import Iterator
 
 __all__ = [
     "DEFINITIONS",
+    "MATCH_CAPTURES",
     "children",
     "named_bindings",
     "nested_statements",
@@ -45,6 +46,8 @@ def _node_types(*names: str) -> tuple[type[ast.AST], ...]:
 _CAPTURES = _node_types("MatchAs", "MatchStar")
 _MAPPINGS = _node_types("MatchMapping")
 _TYPE_PARAMETERS = _node_types("TypeVar", "ParamSpec", "TypeVarTuple")
+MATCH_CAPTURES = (*_CAPTURES, *_MAPPINGS)
+"""The ``match`` pattern nodes that bind names (``case x``, ``case [*x]``, ``case {**x}``)."""
 
 
 def named_bindings(node: ast.AST) -> tuple[str, ...]:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from tfcompat_gpu.codemod._astwalk import (
     DEFINITIONS,
+    MATCH_CAPTURES,
     children,
     named_bindings,
     statement_spans,
@@ -84,7 +85,12 @@ def _collect(nodes: Sequence[ast.AST]) -> tuple[set[str], set[str], set[str]]:
             continue
         else:
             # imports, except-as, match captures, type parameters
-            stored.update(named_bindings(node))
+            bound = named_bindings(node)
+            stored.update(bound)
+            if isinstance(node, MATCH_CAPTURES):
+                # LibCST's scope analysis takes a capture inside a function for a use of the
+                # module-level name: the focus counts it as one too, so both paths agree
+                declared.update(bound)
         todo.extend(children(node))
     return stored, read, declared
 
@@ -240,8 +246,15 @@ def focus(
         first_read: dict[str, int] = {}
         reads: dict[int, dict[str, None]] = {}  # line -> the names read there, once each
         for index in run:
+            # only the names the statement reads at module level: a function's own local of
+            # the same name reads no import (LibCST's scopes say so on the whole file)
+            module_level = names[index]
             for node in walk(body[index]):
-                if isinstance(node, ast.Name) and node.id in only_imported:
+                if (
+                    isinstance(node, ast.Name)
+                    and node.id in only_imported
+                    and node.id in module_level
+                ):
                     if node.id in every_line:
                         reads.setdefault(node.lineno, {})[node.id] = None
                     else:
