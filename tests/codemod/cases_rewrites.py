@@ -2009,3 +2009,156 @@ sess = tf.Session(config=None)
     ),
     ("empty-file", ""),
 ]
+
+
+# ---------------------------------------------------------------- sessions made by a function
+# set_session(get_session()), get_session() returning the session its config built: calling
+# it configures the process, so the call stays and set_session goes.
+case(
+    "set-session-of-session-factory",
+    """\
+import keras
+import tensorflow as tf
+
+
+def get_session():
+    # Construct a modified tf session.
+    config = tf.ConfigProto()
+    config.gpu_options.allow_growth = True
+    return tf.Session(config=config)
+
+
+def main(args=None):
+    # optionally choose specific GPU
+    keras.backend.tensorflow_backend.set_session(get_session())
+""",
+    """\
+import keras
+import tensorflow as tf
+import tfcompat_gpu
+
+
+def get_session():
+    # Construct a modified tf session.
+    tfcompat_gpu.configure(allow_growth=True)
+    return tfcompat_gpu.session()
+
+
+def main(args=None):
+    # optionally choose specific GPU
+    get_session()
+""",
+)
+case(
+    "set-session-of-nested-session-factory",
+    """\
+import tensorflow as tf
+import keras.backend.tensorflow_backend as KTF
+
+
+def tf_session_allow_growth():
+    def get_session():
+        gpu_options = tf.GPUOptions(allow_growth=True)
+        return tf.Session(config=tf.ConfigProto(gpu_options=gpu_options))
+
+    KTF.set_session(get_session())
+
+
+tf_session_allow_growth()
+""",
+    """\
+import tensorflow as tf
+import tfcompat_gpu
+
+
+def tf_session_allow_growth():
+    def get_session():
+        tfcompat_gpu.configure(allow_growth=True)
+        return tfcompat_gpu.session()
+
+    get_session()
+
+
+tf_session_allow_growth()
+""",
+)
+case(
+    "return-set-session",
+    """\
+import keras
+import tensorflow as tf
+
+def get_session():
+    config = tf.ConfigProto()
+    config.gpu_options.allow_growth = True
+    return keras.backend.tensorflow_backend.set_session(tf.Session(config=config))
+
+get_session()
+""",
+    """\
+import keras
+import tensorflow as tf
+import tfcompat_gpu
+
+def get_session():
+    tfcompat_gpu.configure(allow_growth=True)
+    return None
+
+get_session()
+""",
+)
+case(
+    "set-session-of-factory-returning-none",
+    """\
+import tensorflow as tf
+from keras import backend as K
+
+
+def get_session(gpu_fraction=0.3):
+    if gpu_fraction is None:
+        return None
+    gpu_options = tf.GPUOptions(per_process_gpu_memory_fraction=gpu_fraction)
+    return tf.Session(config=tf.ConfigProto(gpu_options=gpu_options))
+
+
+K.set_session(get_session())
+""",
+    """\
+import tensorflow as tf
+from keras import backend as K
+import tfcompat_gpu
+
+
+def get_session(gpu_fraction=0.3):
+    if gpu_fraction is None:
+        return None
+    tfcompat_gpu.configure(per_process_gpu_memory_fraction=gpu_fraction)
+    return tfcompat_gpu.session()
+
+
+K.set_session(get_session())
+""",
+    [(12, "[set_session of an untraced session]")],
+)
+case(
+    # the config is migrated; the set_session the migration cannot remove says so itself
+    "set-session-in-an-expression-is-reported",
+    """\
+import tensorflow as tf
+import keras.backend as K
+config = tf.ConfigProto()
+config.gpu_options.allow_growth = True
+sess = tf.Session(config=config)
+ok = K.set_session(sess) or True
+""",
+    """\
+import tensorflow as tf
+import keras.backend as K
+import tfcompat_gpu
+
+tfcompat_gpu.configure(allow_growth=True)
+sess = tfcompat_gpu.session()
+ok = K.set_session(sess) or True
+""",
+    [(6, "[set_session of an untraced session]")],
+)

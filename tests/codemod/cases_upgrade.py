@@ -8,6 +8,19 @@ from __future__ import annotations
 
 UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
     (
+        # the config command replaces the set_session call by None: the optimizer command's
+        # leave_Call, next in the same walk, must not see it
+        "return-set-session-then-optimizer",
+        "import keras\nimport tensorflow as tf\n\n\ndef get_session():\n"
+        "    config = tf.ConfigProto()\n    config.gpu_options.allow_growth = True\n"
+        "    return keras.backend.tensorflow_backend.set_session(tf.Session(config=config))\n"
+        "\n\nget_session()\nopt = keras.optimizers.Adam(lr=1e-3)\n",
+        "import keras\nimport tensorflow as tf\nimport tfcompat_gpu\n\n\ndef get_session():\n"
+        "    tfcompat_gpu.configure(allow_growth=True)\n    return None\n"
+        "\n\nget_session()\nopt = keras.optimizers.Adam(learning_rate=1e-3)\n",
+        [],
+    ),
+    (
         "optimizer-lr",
         "from keras.optimizers import Adam\nopt = Adam(lr=0.001, beta_1=0.9)\n",
         "from keras.optimizers import Adam\nopt = Adam(learning_rate=0.001, beta_1=0.9)\n",

@@ -139,7 +139,9 @@ class _Together(cst.CSTTransformer):
     def on_leave(self, original_node: _N, updated_node: _N) -> _Left:  # type: ignore[override]
         result: _Left = updated_node
         for command in self._commands:
-            if not isinstance(result, cst.CSTNode):
+            if not isinstance(result, cst.CSTNode) or type(result) is not type(original_node):
+                # removed, or replaced by another kind of node (a call by ``None``): the later
+                # commands' leave_<Node> is for the node they saw, which is gone
                 break
             result = command.on_leave(original_node, result)
         return result

@@ -92,16 +92,6 @@ class ProtoAnalysis(MigrationCommand):
             return True
         return CONFIG_PROTO in self._kinds.get(value, set())
 
-    def _reported_elsewhere(self, set_session: cst.Call) -> bool:
-        """``set_session`` of a session whose ConfigProto already has its own warning."""
-        if len(set_session.args) != 1:
-            return False
-        session = self._flow.value_of(set_session.args[0].value)
-        if not isinstance(session, cst.Call):
-            return False
-        config = self._config_arg(session)
-        return config is not None and self._is_proto(config)
-
     def _warn_once(self, node: cst.CSTNode, message: str) -> None:
         if node not in self._warned:
             self._warned.add(node)

@@ -22,6 +22,7 @@ from tfcompat_gpu.codemod._names import (
     INTERACTIVE_SESSION,
     RUN_CONFIG,
     SESSION,
+    SET_SESSION,
     prefix_for,
 )
 from tfcompat_gpu.codemod._proto_analysis import SESSIONS, Config, ProtoAnalysis
@@ -272,6 +273,11 @@ class ProtoRewrite(ProtoAnalysis):
             if set_session is not None:
                 remove.add(set_session)
                 return
+            wrapper = self._set_session_call(sink)
+            if wrapper is not None:
+                # `return K.set_session(tf.Session(config=config))`: set_session returns None
+                calls[wrapper] = cst.Name("None")
+                return
             assigned = self._flow.assigned_name(sink)
             # a global/nonlocal session is read by other functions: it stays, built anew
             if assigned is not None and not self._flow.declared_outside(assigned[0]):
@@ -283,6 +289,19 @@ class ProtoRewrite(ProtoAnalysis):
                         remove.add(line)
                         return
         calls[sink] = self._new_session(sink, interactive)
+
+    def _set_session_call(self, node: cst.CSTNode) -> cst.Call | None:
+        """The ``set_session(node)`` call ``node`` is the only argument of, in any expression."""
+        arg = self.parent(node)
+        call = self.parent(arg) if isinstance(arg, cst.Arg) else None
+        if (
+            isinstance(call, cst.Call)
+            and len(call.args) == 1
+            and self._kinds.get(call, set()) & SET_SESSION
+        ):
+            self._handled_set_session.add(call)
+            return call
+        return None
 
     def _hand_on_config(self, sink: cst.Call, calls: dict[cst.Call, cst.BaseExpression]) -> None:
         """A session given a config that a function returns: the config is handed on as it is.

@@ -122,6 +122,7 @@ class ConfigProtoToConfigureCommand(ProtoRewrite):
             and call not in followed
             and self._change_imported_factory(call)
         }
+        self._change_session_factories(node, calls)
         if self._migrated:
             self._drop_stale_imports(node)
             self._warn_kept_backend_imports(node)
@@ -156,6 +157,75 @@ class ConfigProtoToConfigureCommand(ProtoRewrite):
                         "follow it; left unchanged: pass its settings to tfcompat_gpu.configure() "
                         "[untraced config]",
                     )
+
+    def _reported_elsewhere(self, set_session: cst.Call) -> bool:
+        """``set_session`` of a session whose ConfigProto already has its own warning."""
+        if len(set_session.args) != 1:
+            return False
+        session = self._flow.value_of(set_session.args[0].value)
+        if not isinstance(session, cst.Call):
+            return False
+        config = self._config_arg(session)
+        # only when that config was warned about: a migrated one leaves set_session to say why
+        return config is not None and self._is_proto(config) and session not in self._changes.calls
+
+    def _change_session_factories(self, module: cst.Module, calls: list[cst.Call]) -> None:
+        """``set_session(get_session())``, where ``get_session()`` returns a migrated session.
+
+        The function now configures the process before it returns its session: calling it
+        does everything ``set_session`` did, so the call stays and ``set_session`` goes.
+        """
+        functions: dict[str, list[cst.FunctionDef]] = {}
+
+        class _Functions(cst.CSTVisitor):
+            def visit_FunctionDef(self, function: cst.FunctionDef) -> None:
+                functions.setdefault(function.name.value, []).append(function)
+
+        module.visit(_Functions())
+        for call in calls:
+            if (
+                not self._kinds[call] & SET_SESSION
+                or call in self._handled_set_session
+                or len(call.args) != 1
+                or call in self._changes.calls
+            ):
+                continue
+            made = call.args[0].value
+            if (
+                isinstance(made, cst.Call)
+                and not made.args
+                and isinstance(made.func, cst.Name)
+                and len(functions.get(made.func.value, [])) == 1
+                and self._returns_new_session(functions[made.func.value][0])
+            ):
+                self._changes.calls[call] = made
+                self._handled_set_session.add(call)
+
+    def _returns_new_session(self, function: cst.FunctionDef) -> bool:
+        """Whether every ``return`` of ``function`` gives a session this migration rewrote."""
+        returns: list[cst.Return] = []
+
+        class _Returns(cst.CSTVisitor):
+            def visit_Return(self, node: cst.Return) -> None:
+                returns.append(node)
+
+            def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+                return node is function  # not the returns of a nested function
+
+            def visit_Lambda(self, node: cst.Lambda) -> bool:
+                return False
+
+        function.visit(_Returns())
+        for statement in returns:
+            value = statement.value
+            session = self._flow.value_of(value) if value is not None else None
+            if not (
+                isinstance(session, cst.Call)
+                and self._kinds.get(session, set()) & {SESSION, INTERACTIVE_SESSION}
+                and session in self._changes.calls
+            ):
+                return False
+        return bool(returns)
 
     def _alternatives(self, configs: list[Config]) -> list[list[Config]]:
         """The configs, those built in the arms of one ``if`` in one group."""
