@@ -203,6 +203,11 @@ def test_tf2_code_is_left_alone(tmp_path, case):
             "model.fit_generator(gen, steps_per_epoch=10)\n",
             "model.fit_generator(), line 3",
         ),
+        (
+            "def main():\n    from keras.models import Sequential\n    m = Sequential()\n"
+            "    m.fit(x, y, nb_epoch=10, batch_size=32)\n",
+            "m.fit(nb_epoch=...), line 4",
+        ),
     ],
     ids=[
         "lr",
@@ -213,6 +218,7 @@ def test_tf2_code_is_left_alone(tmp_path, case):
         "np_utils",
         "attr-chain",
         "fit_gen",
+        "fit-nb_epoch",
     ],
 )
 def test_keras2_code_turns_on_tf_keras(tmp_path, code, evidence):
@@ -234,8 +240,16 @@ def test_keras2_code_turns_on_tf_keras(tmp_path, code, evidence):
         "Loader().fit_generator()\n",
         "import torch\nopt = torch.optim.SGD([], lr=0.1)\n",
         "doc = 'call model.fit_generator(gen) with SGD(lr=0.1)'\n",
+        "import xgboost\nbooster = xgboost.XGBClassifier()\nbooster.fit(x, y, nb_epoch=3)\n",
     ],
-    ids=["keras3-api", "layers-still-there", "fit_generator-without-keras", "torch-lr", "string"],
+    ids=[
+        "keras3-api",
+        "layers-still-there",
+        "fit_generator-without-keras",
+        "torch-lr",
+        "string",
+        "nb_epoch-without-keras",
+    ],
 )
 def test_keras3_code_is_left_alone(tmp_path, code):
     assert _choose(tmp_path, code) == _auto.Choice()

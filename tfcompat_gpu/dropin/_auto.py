@@ -9,7 +9,8 @@ means ``tensorflow.placeholder`` whatever ``tf`` is bound to.  Three choices com
   v1 API itself and gets nothing), ``sess.run(...)`` on a ``tf.Session``, or ``tf.estimator``;
 * tf_keras (``--legacy-keras``) for Keras 2 code on a Keras 3 install: module paths Keras 3 does
   not have (``keras.layers.merge``), ``lr=``/``decay=`` given to an optimizer,
-  ``fit_generator()`` and its siblings, or TF1 graph code that uses Keras at all (Keras 3 cannot
+  ``fit_generator()`` and its siblings, Keras 1 argument names Keras 2 still read
+  (``fit(nb_epoch=...)``), or TF1 graph code that uses Keras at all (Keras 3 cannot
   run in a v1 graph);
 * soft placement when ops are pinned to GPUs this machine does not have, in code that runs v1
   graphs (sessions, or eager execution turned off; TF2's eager mode places softly already).
@@ -30,6 +31,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
 from tfcompat_gpu.dropin._keras2_paths import KERAS2_MODULES
+from tfcompat_gpu.dropin._legacy_keras import KERAS1_ARGUMENTS
 
 __all__ = ["Choice", "Evidence", "Reading", "choose", "read", "visible_gpu_count"]
 
@@ -307,6 +309,13 @@ class _Reader(ast.NodeVisitor):
         if isinstance(func, ast.Attribute):
             if func.attr in _GENERATOR_METHODS and self.reading.uses_keras:
                 self._note(self.reading.keras2, f"{_owner(func)}.{func.attr}()", node)
+            if func.attr in KERAS1_ARGUMENTS and self.reading.uses_keras:
+                # fit(nb_epoch=...): Keras 1 names Keras 2 still translated, as run does on tf_keras
+                renamed = {old for old, _ in KERAS1_ARGUMENTS[func.attr]}
+                keyword = next((k.arg for k in node.keywords if k.arg in renamed), None)
+                if keyword is not None:
+                    what = f"{_owner(func)}.{func.attr}({keyword}=...)"
+                    self._note(self.reading.keras2, what, node)
             value = func.value
             if func.attr == "run" and isinstance(value, ast.Name) and value.id in self.sessions:
                 self._note(self.reading.tf1, f"{value.id}.run()", node)
