@@ -312,9 +312,9 @@ class _Reader(ast.NodeVisitor):
             if func.attr in KERAS1_ARGUMENTS and self.reading.uses_keras:
                 # fit(nb_epoch=...): Keras 1 names Keras 2 still translated, as run does on tf_keras
                 renamed = {old for old, _ in KERAS1_ARGUMENTS[func.attr]}
-                keyword = next((k.arg for k in node.keywords if k.arg in renamed), None)
-                if keyword is not None:
-                    what = f"{_owner(func)}.{func.attr}({keyword}=...)"
+                given = next((k.arg for k in node.keywords if k.arg in renamed), None)
+                if given is not None:
+                    what = f"{_owner(func)}.{func.attr}({given}=...)"
                     self._note(self.reading.keras2, what, node)
             value = func.value
             if func.attr == "run" and isinstance(value, ast.Name) and value.id in self.sessions:
