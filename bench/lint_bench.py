@@ -6,6 +6,9 @@ Generates a tree of realistic legacy files (TF1 sessions and ConfigProto, Keras 
 * whole process vs whole process: ``tfcompat-gpu check TREE`` (default workers, and ``-j1``)
   against ``tf_upgrade_v2 --intree TREE --outtree OUT --reportfile R`` (median of ``--repeat``
   runs);
+* whole process vs whole process, what a user waits for: ``tfcompat-gpu check TREE`` (default
+  workers) against a Python process that reads and ``ast.parse``-s the same files (median of
+  ``2 * --repeat + 1`` runs, in turns; wall clock, so it moves with other load);
 * in process vs in process: ``check`` without a cache (discovery, reading, parsing, every
   rule) against ``ast.parse`` of the same sources already in memory (best of ``--repeat``
   runs, the usual way to time short in-process work);
@@ -312,6 +315,32 @@ def time_process(argv: list[str], repeat: int, cleanup: Path | None = None) -> t
     return statistics.median(walls), statistics.median(cpus)
 
 
+# A whole process that reads and parses every ``.py`` file of a tree, nothing else: the
+# baseline for the time a user waits for ``check`` (start-up and reading included on both sides).
+_PARSE_PROCESS = (
+    "import ast, os, sys\n"
+    "for root, _, names in os.walk(sys.argv[1]):\n"
+    "    for name in names:\n"
+    "        if name.endswith('.py'):\n"
+    "            path = os.path.join(root, name)\n"
+    "            with open(path, 'rb') as handle:\n"
+    "                ast.parse(handle.read(), path)\n"
+)
+
+
+def interleaved_processes(commands: dict[str, list[str]], repeat: int) -> dict[str, float]:
+    """Median wall-clock seconds of each command, run in turns (a, b, a, b, ...)."""
+    walls: dict[str, list[float]] = {name: [] for name in commands}
+    for _ in range(repeat):
+        for name, argv in commands.items():
+            start = time.perf_counter()
+            proc = subprocess.run(argv, capture_output=True)
+            walls[name].append(time.perf_counter() - start)
+            if proc.returncode not in (0, 1):
+                sys.exit(f"{argv[0]} failed ({proc.returncode}):\n{proc.stderr.decode()[-2000:]}")
+    return {name: statistics.median(values) for name, values in walls.items()}
+
+
 def _lint(tree: Path, cache: Path | None) -> object:
     from tfcompat_gpu.lint.paths import lint_paths
 
@@ -395,6 +424,16 @@ def main() -> int:
         cleanup=work / "out",
     )
 
+    # What the user waits for: the check process with its default workers against a process
+    # that only parses the same files, in turns.
+    waits = interleaved_processes(
+        {
+            "parse process": [sys.executable, "-c", _PARSE_PROCESS, str(tree)],
+            "check process": [*base, str(tree)],
+        },
+        2 * args.repeat + 1,
+    )
+
     def parse(sources: list[str], paths: list[Path]) -> None:
         for source, path in zip(sources, paths):
             ast.parse(source, str(path))
@@ -440,6 +479,14 @@ def main() -> int:
     print(
         f"tfcompat-gpu check -j1:     {serial_wall:8.3f} s wall, {serial_cpu:7.3f} s CPU "
         f"(median of {n}, one process, --no-cache)"
+    )
+    from tfcompat_gpu.lint.paths import default_jobs
+
+    print(
+        f"waiting for the whole process (median of {2 * n + 1}, in turns): parse "
+        f"{waits['parse process']:.3f} s, check {waits['check process']:.3f} s wall "
+        f"(default workers now: {default_jobs()}) = "
+        f"{waits['check process'] / waits['parse process']:.2f}x"
     )
     print(f"in process, best of {best_of}, interleaved:")
     for name, seconds in timed.items():
