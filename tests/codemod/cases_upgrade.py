@@ -8,6 +8,29 @@ from __future__ import annotations
 
 UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
     (
+        # tf.Session was the file's only TF1 name; the kept session still runs graph tensors
+        "session-run-is-graph-code",
+        "import tensorflow as tf\n\nwith tf.device('/gpu:0'):\n"
+        "    a = tf.constant([1.0, 2.0], name='a')\n    c = a * 2\n"
+        "sess = tf.Session(config=tf.ConfigProto(log_device_placement=True))\n"
+        "print(sess.run(c))\n",
+        "import tensorflow as tf\nimport tfcompat_gpu\n\ntf.compat.v1.disable_v2_behavior()\n"
+        "\nwith tf.device('/gpu:0'):\n    a = tf.constant([1.0, 2.0], name='a')\n"
+        "    c = a * 2\ntfcompat_gpu.configure(log_device_placement=True)\n"
+        "sess = tfcompat_gpu.session()\nprint(sess.run(c))\n",
+        [],
+    ),
+    (
+        "with-session-run-is-graph-code",
+        "import tensorflow as tf\n\nx = tf.constant(3.0)\nconfig = tf.ConfigProto()\n"
+        "config.gpu_options.allow_growth = True\nwith tf.Session(config=config) as sess:\n"
+        "    print(sess.run(x * 2))\n",
+        "import tensorflow as tf\nimport tfcompat_gpu\n\ntf.compat.v1.disable_v2_behavior()\n"
+        "\nx = tf.constant(3.0)\ntfcompat_gpu.configure(allow_growth=True)\n"
+        "with tfcompat_gpu.session() as sess:\n    print(sess.run(x * 2))\n",
+        [],
+    ),
+    (
         # the config command replaces the set_session call by None: the optimizer command's
         # leave_Call, next in the same walk, must not see it
         "return-set-session-then-optimizer",

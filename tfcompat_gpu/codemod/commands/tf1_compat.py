@@ -4,7 +4,8 @@ TensorFlow's documented first step for TF1 code (the "Migrate to TF2" guide, and
 tensorflow/python/compat/v2_compat.py ``disable_v2_behavior``): every ``tf.X`` name of the file
 then resolves to the TF1 API, in graph mode.  Done when, after the other commands ran (the GPU
 configuration has become ``configure()`` by then), the file still uses a name that only
-``tf.compat.v1`` has (tensorflow/_api/v2/compat/v1 against tensorflow/_api/v2).  A file that
+``tf.compat.v1`` has (tensorflow/_api/v2/compat/v1 against tensorflow/_api/v2), or runs a
+session it kept (``sess.run(...)`` on ``tfcompat_gpu.session()``).  A file that
 uses only TF1 names that run eagerly (``tf.logging``, ``tf.app``, ``tf.flags``,
 ``tf.set_random_seed``) gets the import without ``disable_v2_behavior()``.  A file that also
 uses Keras is left alone with a warning: Keras 3 does not run in TF1 graph mode.  ``tf.contrib``
@@ -16,6 +17,7 @@ from __future__ import annotations
 import ast
 import re
 
+from tfcompat_gpu.codemod import _emit_facade
 from tfcompat_gpu.codemod._base import MigrationCommand, Precheck
 from tfcompat_gpu.codemod._libcst import cst, visit_with
 from tfcompat_gpu.codemod._names import dotted
@@ -132,6 +134,50 @@ class _Uses:
         return False
 
 
+class _SessionRuns:
+    """Whether a session the GPU migration kept (``tfcompat_gpu.session()``) runs a graph.
+
+    ``sess = tf.Session(config=config)`` / ``sess.run(c)`` leaves no TF1-only name once the
+    session is ``tfcompat_gpu.session()``, yet ``c`` must still be a graph tensor: run eagerly,
+    the session finds its graph empty.
+    """
+
+    def __init__(self) -> None:
+        self.sessions: set[str] = set()
+        self.runs = False
+
+    def visit_Assign(self, node: cst.Assign) -> bool:
+        if _makes_session(node.value):
+            for target in node.targets:
+                if isinstance(target.target, cst.Name):
+                    self.sessions.add(target.target.value)
+        return True
+
+    def visit_WithItem(self, node: cst.WithItem) -> bool:
+        if (
+            _makes_session(node.item)
+            and node.asname is not None
+            and isinstance(node.asname.name, cst.Name)
+        ):
+            self.sessions.add(node.asname.name.value)
+        return True
+
+    def visit_Call(self, node: cst.Call) -> bool:
+        func = node.func
+        if (
+            isinstance(func, cst.Attribute)
+            and func.attr.value == "run"
+            and isinstance(func.value, cst.Name)
+            and func.value.value in self.sessions
+        ):
+            self.runs = True
+        return True
+
+
+def _makes_session(node: cst.BaseExpression) -> bool:
+    return isinstance(node, cst.Call) and dotted(node.func) == f"{_emit_facade.IMPORT}.session"
+
+
 def _tf1_only(rest: list[str]) -> bool:
     if not rest:
         return False
@@ -174,9 +220,13 @@ class Tf1CompatCommand(MigrationCommand):
         uses = _Uses(aliases)
         visit_with(updated_node, uses)
         tf1 = [rest for _, rest in uses.found if _tf1_only(rest)]
-        if not tf1:
+        runs = _SessionRuns()
+        visit_with(updated_node, runs)
+        if not tf1 and not runs.runs:
             return updated_node
         graph = sorted({".".join(rest[:2]) for rest in tf1 if rest[0] not in EAGER_SAFE})
+        if runs.runs and not graph:
+            graph = ["Session.run"]
         # compat: every TF1 name already reads through tensorflow.compat.v1
         compat = not uses.plain or {name for _, _, name, _ in imports} == {"tensorflow.compat.v1"}
         prefix = (
