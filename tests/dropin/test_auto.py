@@ -371,6 +371,26 @@ def test_tensorboard_note_only_when_it_is_missing(tmp_path):
         assert "pip install tensorboard" in note
 
 
+@pytest.mark.parametrize(
+    "code",
+    [
+        "from tensorflow.examples.tutorials.mnist import input_data\n",
+        "import tensorflow.examples.tutorials.mnist.input_data as input_data\n",
+    ],
+    ids=["from", "import"],
+)
+def test_tutorials_note_names_the_import_and_the_successor(tmp_path, code):
+    choice = _choose(tmp_path, code + "mnist = input_data.read_data_sets('MNIST_data/')\n")
+    (note,) = choice.notes
+    assert "imports tensorflow.examples (import tensorflow.examples.tutorials.mnist" in note
+    assert "line 1" in note
+    assert "tf.keras.datasets.mnist.load_data()" in note
+
+
+def test_a_string_naming_the_tutorials_gets_no_note(tmp_path):
+    assert _choose(tmp_path, "doc = 'from tensorflow.examples.tutorials.mnist import x'\n").notes == ()
+
+
 def test_visible_gpu_count_without_nvml_or_driver_is_zero_here():
     # This machine has no NVIDIA driver: NVML cannot start, no /proc/driver/nvidia.
     count = _auto.visible_gpu_count()

@@ -17,8 +17,8 @@ means ``tensorflow.placeholder`` whatever ``tf`` is bound to.  Three choices com
 
 Only code counts: strings, comments and docstrings that mention ``placeholder`` change nothing.
 Each choice carries its first evidence (name, file, line) for the one line ``run`` prints.
-It also notes what no flag can fix: ``tf.estimator`` on TensorFlow >= 2.16 and a TensorBoard
-callback without ``tensorboard`` installed.
+It also notes what no flag can fix: ``tf.estimator`` on TensorFlow >= 2.16, a TensorBoard
+callback without ``tensorboard`` installed, and ``tensorflow.examples.tutorials`` (gone in 2.0).
 """
 
 from __future__ import annotations
@@ -143,6 +143,8 @@ class Reading:
     """GPU pins: the index, or None for one computed at run time (``'/gpu:%d' % i``)."""
     estimator: list[Evidence] = field(default_factory=list)
     tensorboard: list[Evidence] = field(default_factory=list)
+    tutorials: list[Evidence] = field(default_factory=list)
+    """``tensorflow.examples.tutorials`` (MNIST's ``input_data``), gone from TensorFlow 2."""
     files: list[str] = field(default_factory=list)
 
 
@@ -246,6 +248,8 @@ class _Reader(ast.NodeVisitor):
             self._keras2_module(module, node)
         if root == "tensorboard":
             self._note(self.reading.tensorboard, f"import {module}", node)
+        if module == "tensorflow.examples" or module.startswith("tensorflow.examples."):
+            self._note(self.reading.tutorials, f"import {module}", node)
 
     def _keras2_module(self, module: str, node: ast.AST) -> None:
         """A ``keras.X`` module Keras 2 published and the installed Keras 3 lacks."""
@@ -533,6 +537,13 @@ def _notes(reading: Reading, main: str) -> Iterator[str]:
                 f"which TensorFlow 2.16 removed (this is TensorFlow {shown}): run it on TensorFlow "
                 "2.15 with `tfcompat-gpu run --tf1`, or port it to Keras"
             )
+    if reading.tutorials:
+        yield (
+            "tfcompat-gpu run: warning: this script imports tensorflow.examples "
+            f"({reading.tutorials[0].show(main)}), which TensorFlow 2 no longer ships: "
+            "load MNIST with tf.keras.datasets.mnist.load_data() instead of "
+            "input_data.read_data_sets()"
+        )
     if reading.tensorboard and importlib.util.find_spec("tensorboard") is None:
         yield (
             "tfcompat-gpu run: warning: this script needs tensorboard "

@@ -33,6 +33,9 @@ _CONTRIB_DISTRIBUTE = "tensorflow.contrib.distribute"
 _PREFIXES: dict[str, str] = {
     "keras.backend.tensorflow_backend": _KERAS_SESSION,
     "tensorflow.contrib": "the TF2 module that replaced it (tf.contrib was removed in 2.0)",
+    # tensorflow/examples/tutorials (read_data_sets) left the pip package in 2.0
+    "tensorflow.examples.tutorials": "`tf.keras.datasets` (`mnist.load_data()` returns the "
+    "MNIST arrays; tensorflow.examples.tutorials was removed in 2.0)",
 }
 
 
@@ -41,7 +44,7 @@ def legacy_replacement(name: str) -> str | None:
     found = _EXACT.get(name)
     if found is not None:
         return found
-    if "contrib" not in name and "tensorflow_backend" not in name:
+    if "contrib" not in name and "tensorflow_backend" not in name and "examples" not in name:
         return None
     if name == _CONTRIB_DISTRIBUTE or name.startswith(_CONTRIB_DISTRIBUTE + "."):
         return None  # TFG020 names each one's tf.distribute successor
