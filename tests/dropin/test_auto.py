@@ -388,7 +388,9 @@ def test_tutorials_note_names_the_import_and_the_successor(tmp_path, code):
 
 
 def test_a_string_naming_the_tutorials_gets_no_note(tmp_path):
-    assert _choose(tmp_path, "doc = 'from tensorflow.examples.tutorials.mnist import x'\n").notes == ()
+    assert (
+        _choose(tmp_path, "doc = 'from tensorflow.examples.tutorials.mnist import x'\n").notes == ()
+    )
 
 
 def test_visible_gpu_count_without_nvml_or_driver_is_zero_here():
