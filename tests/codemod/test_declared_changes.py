@@ -19,6 +19,7 @@ import pytest
 pytest.importorskip("libcst")
 
 import libcst as cst
+from cases_keras1 import KERAS1_CASES
 from cases_multigpu import CASES as MULTIGPU_CASES
 from cases_rewrites import CASES as REWRITE_CASES
 from cases_upgrade import UPGRADE_CASES
@@ -39,6 +40,8 @@ def _cases() -> Iterator[Any]:
         yield pytest.param(before, "facade", False, id=f"multigpu-{id}")
     for id, before, _, _ in UPGRADE_CASES:
         yield pytest.param(before, "facade", True, id=f"upgrade-{id}")
+    for id, before, _, _ in KERAS1_CASES:
+        yield pytest.param(before, "facade", True, id=f"keras1-{id}")
     for path in sorted(FIXTURES.glob("*.py")):
         for target in ("facade", "tf2"):
             yield pytest.param(path.read_text(), target, True, id=f"{path.stem}-{target}")

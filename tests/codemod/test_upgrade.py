@@ -43,6 +43,7 @@ def test_the_upgrade_rewrites_are_the_keras_and_tf1_commands() -> None:
     assert upgrade == {
         "keras_optimizers",
         "keras_generator_methods",
+        "keras1_layer_arguments",
         "keras_module_paths",
         "keras_weight_files",
         "keras_backend_values",

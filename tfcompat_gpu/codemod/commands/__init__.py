@@ -20,6 +20,7 @@ from tfcompat_gpu.codemod.commands.config_function_assignments import (
 from tfcompat_gpu.codemod.commands.config_proto_to_configure import ConfigProtoToConfigureCommand
 from tfcompat_gpu.codemod.commands.contrib_distribute import ContribDistributeCommand
 from tfcompat_gpu.codemod.commands.gpu_discovery import GpuDiscoveryCommand
+from tfcompat_gpu.codemod.commands.keras1_layer_arguments import Keras1LayerArgumentsCommand
 from tfcompat_gpu.codemod.commands.keras_backend_values import KerasBackendValuesCommand
 from tfcompat_gpu.codemod.commands.keras_generator_methods import KerasGeneratorMethodsCommand
 from tfcompat_gpu.codemod.commands.keras_module_paths import KerasModulePathsCommand
@@ -36,6 +37,7 @@ __all__ = [
     "ConfigProtoToConfigureCommand",
     "ContribDistributeCommand",
     "GpuDiscoveryCommand",
+    "Keras1LayerArgumentsCommand",
     "KerasBackendValuesCommand",
     "KerasGeneratorMethodsCommand",
     "KerasModulePathsCommand",
@@ -58,6 +60,7 @@ COMMANDS: tuple[type[MigrationCommand], ...] = (
     BuildInStrategyScopeCommand,
     KerasOptimizersCommand,
     KerasGeneratorMethodsCommand,
+    Keras1LayerArgumentsCommand,
     KerasModulePathsCommand,
     KerasWeightFilesCommand,
     KerasBackendValuesCommand,

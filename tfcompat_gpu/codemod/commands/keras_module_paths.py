@@ -82,7 +82,8 @@ class KerasModulePathsCommand(MigrationCommand):
         module = dotted(original_node.module)
         if module is None or not module.startswith("keras."):
             return updated_node
-        names = original_node.names
+        # the names as the other commands left them (``Conv2DTranspose as Deconvolution2D``)
+        names = updated_node.names
         if isinstance(names, cst.ImportStar):
             if module in KERAS_MOVED_MODULES:
                 self.warn_at(

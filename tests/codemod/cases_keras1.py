@@ -1,0 +1,335 @@
+"""Before/after pairs of the Keras 1 layer arguments Keras 2.0-2.2 still translated.
+
+Shaped like the Keras 1 / early Keras 2 scripts they come from (Sequential CNNs with
+``Convolution2D(32, 3, 3, border_mode='same')``, ``Dense(output_dim=..., init=...)``, LSTM text
+models with ``dropout_W=``).  Each case: ``(id, before, after, [(line, warning text)])``.
+``BUILDS``: calls whose migrated layer is built under Keras 3, with the config Keras 2 built.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+KERAS1_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
+    (
+        "conv2d-sizes-one-at-a-time",
+        "from keras.models import Sequential\n"
+        "from keras.layers.convolutional import Convolution2D, MaxPooling2D\n\n"
+        "model = Sequential()\n"
+        "model.add(Convolution2D(32, 3, 3, border_mode='same', init='he_normal',  # block 1\n"
+        "                        input_shape=(32, 32, 3)))\n"
+        "model.add(MaxPooling2D((2, 2), border_mode='same', dim_ordering='tf'))\n",
+        "from keras.models import Sequential\n"
+        "from keras.layers import Convolution2D, MaxPooling2D\n\n"
+        "model = Sequential()\n"
+        "model.add(Convolution2D(32, (3, 3), padding='same', kernel_initializer='he_normal',  "
+        "# block 1\n"
+        "                        input_shape=(32, 32, 3)))\n"
+        "model.add(MaxPooling2D((2, 2), padding='same', data_format='channels_last'))\n",
+        [],
+    ),
+    (
+        "conv2d-multiline-names",
+        "import keras\n\nnb_filters = 64\nnb_conv = 5\n"
+        "x = keras.layers.Convolution2D(nb_filters, nb_conv, nb_conv,\n"
+        "    activation='relu',\n"
+        "    subsample=(2, 2),\n"
+        '    dim_ordering="th")(x)\n',
+        "import keras\n\nnb_filters = 64\nnb_conv = 5\n"
+        "x = keras.layers.Convolution2D(nb_filters, (nb_conv, nb_conv),\n"
+        "    activation='relu',\n"
+        "    strides=(2, 2),\n"
+        '    data_format="channels_first")(x)\n',
+        [],
+    ),
+    (
+        "conv2d-row-col-keywords",
+        "from keras.layers import Conv2D\n"
+        "a = Conv2D(nb_filter=16, nb_row=3, nb_col=1, bias=False)\n"
+        "b = Conv2D(16, 5, nb_col=5)\n",
+        "from keras.layers import Conv2D\n"
+        "a = Conv2D(filters=16, kernel_size=(3, 1), use_bias=False)\n"
+        "b = Conv2D(16, (5, 5))\n",
+        [],
+    ),
+    (
+        "conv3d-three-sizes",
+        "from keras.layers import Convolution3D\n"
+        "c = Convolution3D(8, 3, 3, 3, border_mode='valid')\n",
+        "from keras.layers import Convolution3D\nc = Convolution3D(8, (3, 3, 3), padding='valid')\n",
+        [],
+    ),
+    (
+        "conv1d-keywords-and-input-dim",
+        "from keras.layers import Convolution1D\n"
+        "c = Convolution1D(nb_filter=64, filter_length=3, subsample_length=1,\n"
+        "                  input_dim=300, input_length=100)\n",
+        "from keras.layers import Convolution1D\n"
+        "c = Convolution1D(filters=64, kernel_size=3, strides=1,\n"
+        "                  input_shape=(100, 300))\n",
+        [],
+    ),
+    (
+        "dense-dropout-keras1",
+        "from keras.layers.core import Dense, Dropout\n"
+        "from keras.regularizers import l2\n"
+        "d = Dense(output_dim=128, init='uniform', W_regularizer=l2(0.01), activation='relu')\n"
+        "e = Dropout(p=0.5)\n",
+        "from keras.layers import Dense, Dropout\n"
+        "from keras.regularizers import l2\n"
+        "d = Dense(units=128, kernel_initializer='uniform', kernel_regularizer=l2(0.01), "
+        "activation='relu')\n"
+        "e = Dropout(rate=0.5)\n",
+        [],
+    ),
+    (
+        "tf-keras-keywords-only",
+        "import tensorflow as tf\n"
+        "d = tf.keras.layers.Dense(output_dim=10, init='normal')\n"
+        "c = tf.keras.layers.Conv2D(64, 3, 2, padding='same')\n",
+        "import tensorflow as tf\n"
+        "d = tf.keras.layers.Dense(units=10, kernel_initializer='normal')\n"
+        "c = tf.keras.layers.Conv2D(64, 3, 2, padding='same')\n",
+        [],
+    ),
+    (
+        "later-keras-strides-untouched",
+        "from keras import layers\nc = layers.Conv2D(64, 3, 2, padding='same')\n",
+        "from keras import layers\nc = layers.Conv2D(64, 3, 2, padding='same')\n",
+        [],
+    ),
+    (
+        "conv2d-bare-sizes-ambiguous",
+        "from keras.layers import Conv2D\nc = Conv2D(32, 3, 3)\n",
+        "from keras.layers import Conv2D\nc = Conv2D(32, 3, 3)\n",
+        [(2, "[Keras 1 kernel size]")],
+    ),
+    (
+        "conv2d-sizes-beside-padding-left",
+        "from keras.layers import Convolution2D\n"
+        "c = Convolution2D(32, 3, 3, padding='same', init='he_normal')\n",
+        "from keras.layers import Convolution2D\n"
+        "c = Convolution2D(32, 3, 3, padding='same', init='he_normal')\n",
+        [(2, "Keras 2 rejected kernel sizes")],
+    ),
+    (
+        "conv2d-float-size-left",
+        "from keras.layers import Convolution2D\nc = Convolution2D(32, 3.0, 3.0)\n",
+        "from keras.layers import Convolution2D\nc = Convolution2D(32, 3.0, 3.0)\n",
+        [(2, "not an int")],
+    ),
+    (
+        "border-mode-full-left",
+        "from keras.layers import Convolution2D\nc = Convolution2D(32, 3, 3, border_mode='full')\n",
+        "from keras.layers import Convolution2D\nc = Convolution2D(32, 3, 3, border_mode='full')\n",
+        [(2, "[border_mode value]")],
+    ),
+    (
+        "duplicate-keyword-left",
+        "from keras.layers import Dense\nd = Dense(10, init='zero', kernel_initializer='ones')\n",
+        "from keras.layers import Dense\nd = Dense(10, init='zero', kernel_initializer='ones')\n",
+        [(2, "[duplicate argument]")],
+    ),
+    (
+        "dim-ordering-variable-left",
+        "from keras.layers import MaxPooling2D\nordering = 'th'\n"
+        "p = MaxPooling2D(dim_ordering=ordering)\n",
+        "from keras.layers import MaxPooling2D\nordering = 'th'\n"
+        "p = MaxPooling2D(dim_ordering=ordering)\n",
+        [(3, "[dim_ordering value]")],
+    ),
+    (
+        "starred-call-left",
+        "from keras.layers import Dense\nd = Dense(output_dim=10, **extra)\n",
+        "from keras.layers import Dense\nd = Dense(output_dim=10, **extra)\n",
+        [(2, "[starred call]")],
+    ),
+    (
+        "lstm-keras1",
+        "from keras.layers import LSTM, Embedding\n"
+        "e = Embedding(20000, 128, dropout=0.2, init='uniform')\n"
+        "r = LSTM(128, dropout_W=0.2, dropout_U=0.2, inner_init='orthogonal', "
+        "consume_less='gpu',\n"
+        "         forget_bias_init='one')\n",
+        "from keras.layers import LSTM, Embedding\n"
+        "e = Embedding(20000, 128, embeddings_initializer='uniform')\n"
+        "r = LSTM(128, dropout=0.2, recurrent_dropout=0.2, recurrent_initializer='orthogonal', "
+        "implementation=2,\n"
+        "         unit_forget_bias=True)\n",
+        [(2, "dropped dropout=0.2")],
+    ),
+    (
+        "gru-output-dim-input-dim",
+        "from keras.layers.recurrent import GRU\n"
+        "g = GRU(output_dim=64, input_dim=32, return_sequences=True)\n",
+        "from keras.layers import GRU\n"
+        "g = GRU(units=64, input_shape=(None, 32), return_sequences=True)\n",
+        [],
+    ),
+    (
+        "batchnorm-mode",
+        "from keras.layers.normalization import BatchNormalization\n"
+        "a = BatchNormalization(mode=0, axis=1, beta_init='zero', gamma_init='one')\n"
+        "b = BatchNormalization(mode=2)\n",
+        "from keras.layers import BatchNormalization\n"
+        "a = BatchNormalization(axis=1, beta_initializer='zero', gamma_initializer='one')\n"
+        "b = BatchNormalization(mode=2)\n",
+        [(2, "dropped mode=0"), (3, "[BatchNormalization mode]")],
+    ),
+    (
+        "deconvolution-renamed",
+        "import keras\n"
+        "from keras.layers.convolutional import Deconvolution2D\n"
+        "a = Deconvolution2D(3, 3, 3, (None, 14, 14, 3), subsample=(2, 2))\n"
+        "b = keras.layers.Deconvolution2D(5, 3, 3, output_shape=(None, 6, 7, 5), "
+        "border_mode='valid')\n",
+        "import keras\n"
+        "from keras.layers import Conv2DTranspose as Deconvolution2D\n"
+        "a = Deconvolution2D(3, (3, 3), strides=(2, 2))\n"
+        "b = keras.layers.Conv2DTranspose(5, (3, 3), padding='valid')\n",
+        [(3, "dropped the output shape"), (4, "dropped output_shape=")],
+    ),
+    (
+        "atrous-renamed",
+        "from keras.layers import AtrousConvolution2D\n"
+        "a = AtrousConvolution2D(64, 3, 3, atrous_rate=(2, 2), border_mode='same')\n",
+        "from keras.layers import Conv2D as AtrousConvolution2D\n"
+        "a = AtrousConvolution2D(64, (3, 3), dilation_rate=(2, 2), padding='same')\n",
+        [],
+    ),
+    (
+        "separable-init-both",
+        "from keras.layers import SeparableConvolution2D\n"
+        "s = SeparableConvolution2D(32, 3, 3, init='he_uniform', border_mode='same')\n",
+        "from keras.layers import SeparableConvolution2D\n"
+        "s = SeparableConvolution2D(32, (3, 3), depthwise_initializer='he_uniform', "
+        "pointwise_initializer='he_uniform', padding='same')\n",
+        [],
+    ),
+    (
+        "noise-pooling-upsampling",
+        "from keras.layers import GaussianNoise, MaxPooling1D, UpSampling2D, ZeroPadding2D\n"
+        "n = GaussianNoise(sigma=0.1)\n"
+        "p = MaxPooling1D(pool_length=2, stride=1, border_mode='valid')\n"
+        "u = UpSampling2D(size=(2, 2), dim_ordering='default')\n"
+        "z = ZeroPadding2D((1, 1), dim_ordering='th')\n",
+        "from keras.layers import GaussianNoise, MaxPooling1D, UpSampling2D, ZeroPadding2D\n"
+        "n = GaussianNoise(stddev=0.1)\n"
+        "p = MaxPooling1D(pool_size=2, strides=1, padding='valid')\n"
+        "u = UpSampling2D(size=(2, 2), data_format=None)\n"
+        "z = ZeroPadding2D((1, 1), data_format='channels_first')\n",
+        [],
+    ),
+    (
+        "model-input-output",
+        "from keras.models import Model\nfrom keras.layers import Input, Dense\n"
+        "inp = Input(shape=(3,))\nout = Dense(2)(inp)\nmodel = Model(input=inp, output=out)\n",
+        "from keras.models import Model\nfrom keras.layers import Input, Dense\n"
+        "inp = Input(shape=(3,))\nout = Dense(2)(inp)\nmodel = Model(inputs=inp, outputs=out)\n",
+        [],
+    ),
+    (
+        "keras2-call-untouched",
+        "from keras.layers import Conv2D, Dense\n"
+        "c = Conv2D(32, (3, 3), padding='same')\nd = Dense(10, input_dim=5)\n",
+        "from keras.layers import Conv2D, Dense\n"
+        "c = Conv2D(32, (3, 3), padding='same')\nd = Dense(10, input_dim=5)\n",
+        [],
+    ),
+    (
+        "own-function-untouched",
+        "from mylib import Dense\nd = Dense(output_dim=3, init='x')\nf = Model(input=1)\n",
+        "from mylib import Dense\nd = Dense(output_dim=3, init='x')\nf = Model(input=1)\n",
+        [],
+    ),
+]
+
+# (id, the Keras 1 call of the layer, names in keras.layers it uses, what Keras 2 built:
+# get_config() fields)
+BUILDS: list[tuple[str, str, dict[str, Any]]] = [
+    (
+        "conv2d",
+        "Convolution2D(32, 3, 3, border_mode='same', subsample=(2, 2), dim_ordering='th')",
+        {
+            "filters": 32,
+            "kernel_size": [3, 3],
+            "strides": [2, 2],
+            "padding": "same",
+            "data_format": "channels_first",
+        },
+    ),
+    (
+        "conv2d-row-col",
+        "Conv2D(nb_filter=16, nb_row=3, nb_col=1, bias=False)",
+        {"filters": 16, "kernel_size": [3, 1], "use_bias": False},
+    ),
+    (
+        "conv3d",
+        "Convolution3D(8, 3, 3, 3, border_mode='valid')",
+        {"filters": 8, "kernel_size": [3, 3, 3], "strides": [1, 1, 1], "padding": "valid"},
+    ),
+    (
+        "conv1d",
+        "Convolution1D(nb_filter=64, filter_length=5, subsample_length=2, border_mode='same')",
+        {"filters": 64, "kernel_size": [5], "strides": [2], "padding": "same"},
+    ),
+    (
+        "atrous",
+        "AtrousConvolution2D(64, 3, 3, atrous_rate=(2, 2), border_mode='same')",
+        {"kernel_size": [3, 3], "dilation_rate": [2, 2], "strides": [1, 1]},
+    ),
+    (
+        "deconv",
+        "Deconvolution2D(3, 4, 4, (None, 14, 14, 3), subsample=(2, 2), border_mode='same')",
+        {"filters": 3, "kernel_size": [4, 4], "strides": [2, 2], "padding": "same"},
+    ),
+    (
+        "separable",
+        "SeparableConvolution2D(32, 3, 3, init='he_uniform')",
+        {
+            "kernel_size": [3, 3],
+            "depthwise_initializer": "HeUniform",
+            "pointwise_initializer": "HeUniform",
+        },
+    ),
+    (
+        "dense",
+        "Dense(output_dim=128, init='normal', bias=False)",
+        {"units": 128, "kernel_initializer": "RandomNormal", "use_bias": False},
+    ),
+    ("dropout", "Dropout(p=0.3)", {"rate": 0.3}),
+    ("spatial-dropout", "SpatialDropout2D(p=0.2, dim_ordering='tf')", {"rate": 0.2}),
+    ("gaussian-noise", "GaussianNoise(sigma=0.1)", {"stddev": 0.1}),
+    (
+        "max-pooling-1d",
+        "MaxPooling1D(pool_length=3, stride=2, border_mode='same')",
+        {"pool_size": [3], "strides": [2], "padding": "same"},
+    ),
+    (
+        "avg-pooling-2d",
+        "AveragePooling2D((2, 2), border_mode='valid', dim_ordering='th')",
+        {"pool_size": [2, 2], "padding": "valid", "data_format": "channels_first"},
+    ),
+    (
+        "lstm",
+        "LSTM(output_dim=32, dropout_W=0.2, dropout_U=0.1, inner_activation='hard_sigmoid')",
+        {
+            "units": 32,
+            "dropout": 0.2,
+            "recurrent_dropout": 0.1,
+            "recurrent_activation": "hard_sigmoid",
+        },
+    ),
+    (
+        "embedding",
+        "Embedding(1000, 64, init='uniform', dropout=0.2)",
+        {"input_dim": 1000, "output_dim": 64, "embeddings_initializer": "RandomUniform"},
+    ),
+    (
+        "batchnorm",
+        "BatchNormalization(mode=0, beta_init='zero', gamma_init='one')",
+        {"beta_initializer": "Zeros", "gamma_initializer": "Ones"},
+    ),
+    ("upsampling-1d", "UpSampling1D(length=3)", {"size": 3}),
+    ("prelu", "PReLU(init='zero')", {"alpha_initializer": "Zeros"}),
+]
