@@ -166,10 +166,57 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         [],
     ),
     (
-        "predict-classes-left",
-        "labels = model.predict_classes(x_test)\n",
-        "labels = model.predict_classes(x_test)\n",
-        [(1, "np.argmax(model.predict(x), axis=-1)")],
+        # Keras 2's Sequential.predict_classes: argmax for several columns, else 0.5 threshold
+        "predict-classes",
+        "labels = model.predict_classes(x_test)\nk = model.predict_classes(x, batch_size=64)\n",
+        "labels = (lambda proba: proba.argmax(axis=-1) if proba.shape[-1] > 1 else "
+        '(proba > 0.5).astype("int32"))(model.predict(x_test, verbose=0))\n'
+        "k = (lambda proba: proba.argmax(axis=-1) if proba.shape[-1] > 1 else "
+        '(proba > 0.5).astype("int32"))(model.predict(x, batch_size=64, verbose=0))\n',
+        [],
+    ),
+    (
+        "predict-classes-starred-left",
+        "labels = model.predict_classes(*batch)\n",
+        "labels = model.predict_classes(*batch)\n",
+        [(1, "[predict_classes with *args]")],
+    ),
+    (
+        # Keras 2.0-2.2 logged metrics=['accuracy'] as 'acc' / 'val_acc'
+        "accuracy-keys-of-keras-2-2",
+        "import keras\nmodel.compile(loss='mse', optimizer='sgd', metrics=['accuracy'])\n"
+        "history = model.fit(x, y, validation_split=0.1)\n"
+        "ckpt = keras.callbacks.ModelCheckpoint('w-{val_acc:.2f}.h5', monitor='val_acc')\n"
+        "print(history.history['acc'][-1])\n",
+        "import keras\nmodel.compile(loss='mse', optimizer='sgd', metrics=['acc'])\n"
+        "history = model.fit(x, y, validation_split=0.1)\n"
+        "ckpt = keras.callbacks.ModelCheckpoint('w-{val_acc:.2f}.h5', monitor='val_acc')\n"
+        "print(history.history['acc'][-1])\n",
+        [],
+    ),
+    (
+        "accuracy-keys-of-later-keras-unchanged",
+        "import keras\nmodel.compile(loss='mse', optimizer='sgd', metrics=['accuracy'])\n"
+        "h = model.fit(x, y)\nprint(h.history['accuracy'])\n",
+        "import keras\nmodel.compile(loss='mse', optimizer='sgd', metrics=['accuracy'])\n"
+        "h = model.fit(x, y)\nprint(h.history['accuracy'])\n",
+        [],
+    ),
+    (
+        "accuracy-keys-both-read-left",
+        "import keras\nmodel.compile(loss='mse', metrics=['accuracy'])\n"
+        "h = model.fit(x, y)\nprint(h.history['acc'], h.history['val_accuracy'])\n",
+        "import keras\nmodel.compile(loss='mse', metrics=['accuracy'])\n"
+        "h = model.fit(x, y)\nprint(h.history['acc'], h.history['val_accuracy'])\n",
+        [(1, "[both accuracy keys]")],
+    ),
+    (
+        "accuracy-keys-metrics-variable-left",
+        "import keras\nm = ['accuracy']\nmodel.compile(loss='mse', metrics=m)\n"
+        "h = model.fit(x, y)\nprint(h.history['acc'])\n",
+        "import keras\nm = ['accuracy']\nmodel.compile(loss='mse', metrics=m)\n"
+        "h = model.fit(x, y)\nprint(h.history['acc'])\n",
+        [(3, "[metrics not a literal]")],
     ),
     (
         "keras1-fit-nb-epoch",

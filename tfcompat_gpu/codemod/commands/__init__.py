@@ -21,6 +21,7 @@ from tfcompat_gpu.codemod.commands.config_proto_to_configure import ConfigProtoT
 from tfcompat_gpu.codemod.commands.contrib_distribute import ContribDistributeCommand
 from tfcompat_gpu.codemod.commands.gpu_discovery import GpuDiscoveryCommand
 from tfcompat_gpu.codemod.commands.keras1_layer_arguments import Keras1LayerArgumentsCommand
+from tfcompat_gpu.codemod.commands.keras_accuracy_keys import KerasAccuracyKeysCommand
 from tfcompat_gpu.codemod.commands.keras_backend_values import KerasBackendValuesCommand
 from tfcompat_gpu.codemod.commands.keras_generator_methods import KerasGeneratorMethodsCommand
 from tfcompat_gpu.codemod.commands.keras_module_paths import KerasModulePathsCommand
@@ -63,6 +64,7 @@ COMMANDS: tuple[type[MigrationCommand], ...] = (
     Keras1LayerArgumentsCommand,
     KerasModulePathsCommand,
     KerasWeightFilesCommand,
+    KerasAccuracyKeysCommand,
     KerasBackendValuesCommand,
     TfPrivateImportsCommand,
     # last: it decides on the module the others left

@@ -89,13 +89,7 @@ class KerasGeneratorMethodsCommand(MigrationCommand):
         if method == "predict_proba":
             return self._predict_proba(updated_node)
         if method == "predict_classes" and "predict_classes" not in self._own:
-            self.warn_at(
-                original_node,
-                "predict_classes(...) left unchanged: Keras 3 removed it; write "
-                "np.argmax(model.predict(x), axis=-1) for a softmax output, or "
-                '(model.predict(x) > 0.5).astype("int32") for a sigmoid output',
-            )
-            return updated_node
+            return self._predict_classes(original_node, updated_node)
         new = GENERATOR_METHODS.get(method)
         if new is None or method in self._own:
             return updated_node
@@ -181,6 +175,31 @@ class KerasGeneratorMethodsCommand(MigrationCommand):
                 else a
                 for a in node.args
             ]
+        )
+
+    def _predict_classes(self, original: cst.Call, node: cst.Call) -> cst.BaseExpression:
+        # Keras 2's Sequential.predict_classes(x, batch_size, verbose=0) (keras/engine/
+        # sequential.py, Keras 2.2): predict(), then argmax over the last axis when it has more
+        # than one column, else the 0.5 threshold; written as one expression that decides the
+        # same way on the predictions
+        if any(a.star for a in node.args):
+            self.warn_at(
+                original,
+                "predict_classes(...) left unchanged: with *args or **kwargs its arguments "
+                "cannot be checked; Keras 3 removed it: write np.argmax(model.predict(x), "
+                'axis=-1) for a softmax output, or (model.predict(x) > 0.5).astype("int32") for '
+                "a sigmoid output [predict_classes with *args]",
+            )
+            return node
+        func = node.func
+        assert isinstance(func, cst.Attribute)
+        predict = self._predict_proba(
+            node.with_changes(func=func.with_changes(attr=cst.Name("predict_proba")))
+        )
+        code = self.module.code_for_node(predict)
+        return cst.parse_expression(
+            "(lambda proba: proba.argmax(axis=-1) if proba.shape[-1] > 1 "
+            f'else (proba > 0.5).astype("int32"))({code})'
         )
 
     def _predict_proba(self, node: cst.Call) -> cst.Call:
