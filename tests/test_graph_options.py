@@ -38,14 +38,15 @@ def test_autoclustering_is_true_as_tf_config_optimizer_set_jit_takes_it() -> Non
     # values for conflicts and messages, while the config keeps what was asked.
     from tfcompat_gpu.settings.options import same_value
 
-    assert same_value("jit", None, False) and not same_value("jit", None, True)
+    assert same_value("jit", None, False)
+    assert not same_value("jit", None, True)
     assert same_value("auto_mixed_precision", None, False)
 
 
 def test_variables_files_and_flags_read_both(tmp_path) -> None:
     env = {"TFCOMPAT_GPU_JIT": "autoclustering", "TFCOMPAT_GPU_AUTO_MIXED_PRECISION": "off"}
     assert GPUConfig.from_env(env).to_dict() == {"jit": True, "auto_mixed_precision": False}
-    with pytest.raises(GPUConfigError, match="environment variable TFCOMPAT_GPU_JIT.*ON_1"):
+    with pytest.raises(GPUConfigError, match=r"environment variable TFCOMPAT_GPU_JIT.*ON_1"):
         GPUConfig.from_env({"TFCOMPAT_GPU_JIT": "ON_1"})
     ini = tmp_path / "gpu.ini"
     ini.write_text("[gpu]\njit = true\nauto_mixed_precision = 0\n", encoding="utf-8")
@@ -139,3 +140,19 @@ def test_v1_sessions_under_the_dropin_get_the_fields() -> None:
     assert out["ours"] == ["ON_1", "OFF"]
     # per-session fields stay with their session
     assert out["process"] == {"jit": True}
+
+
+@pytest.mark.tf
+def test_plan_shows_the_graph_options_tensorflow_gets() -> None:
+    import json
+
+    from tests._child import cli
+
+    proc = cli("plan", "--gpus", "1", "--jit", "--no-auto-mixed-precision", "--format", "json")
+    assert proc.returncode == 0, proc.stderr
+    plan = json.loads(proc.stdout)
+    assert plan["settings"] == {"jit": True, "auto_mixed_precision": False}
+    assert plan["tf_config"]["global_jit_level"] == "ON_1"
+    assert plan["tf_config"]["auto_mixed_precision"] == "OFF"
+    text = cli("plan", "--gpus", "1", env={"TFCOMPAT_GPU_JIT": "on"}).stdout
+    assert "Graph options (tf.function and sessions): jit=True -> global_jit_level ON_1" in text
