@@ -156,3 +156,19 @@ def test_plan_shows_the_graph_options_tensorflow_gets() -> None:
     assert plan["tf_config"]["auto_mixed_precision"] == "OFF"
     text = cli("plan", "--gpus", "1", env={"TFCOMPAT_GPU_JIT": "on"}).stdout
     assert "Graph options (tf.function and sessions): jit=True -> global_jit_level ON_1" in text
+
+
+@pytest.mark.tf
+def test_run_flags_reach_the_script(tmp_path) -> None:
+    from tests._child import cli
+
+    script = tmp_path / "probe.py"
+    script.write_text(
+        "import tensorflow as tf\n"
+        "options = tf.config.optimizer.get_experimental_options()\n"
+        "print('PROBE', tf.config.optimizer.get_jit(), options.get('auto_mixed_precision'))\n",
+        encoding="utf-8",
+    )
+    proc = cli("run", "--jit", "--no-auto-mixed-precision", str(script))
+    assert proc.returncode == 0, proc.stderr
+    assert "PROBE autoclustering False" in proc.stdout
