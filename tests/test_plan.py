@@ -219,5 +219,5 @@ def test_the_lean_configuration_api_is_tensorflows_own():
         """
     )
     assert out[1] == []
-    assert out[0] == 13  # every function and class of the namespace
+    assert out[0] == 15  # every function and class of the namespace
     assert out[2:] == [True, True]

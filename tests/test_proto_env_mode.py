@@ -25,6 +25,8 @@ def test_config_proto_round_trips_every_field_and_keeps_the_rest():
             "intra_op_parallelism_threads": 3,
             "inter_op_parallelism_threads": 5,
             "device_count": {"CPU": 2, "GPU": 1},
+            "jit": True,
+            "auto_mixed_precision": False,
         }
         results = {}
         for option in OPTIONS:
@@ -46,13 +48,26 @@ def test_config_proto_round_trips_every_field_and_keeps_the_rest():
                 allow_growth=True, allocator_type="BFC", visible_device_list="1",
                 experimental=tf.compat.v1.GPUOptions.Experimental(use_unified_memory=True),
             ),
-            graph_options=tf.compat.v1.GraphOptions(build_cost_model=2),
+            graph_options=tf.compat.v1.GraphOptions(
+                build_cost_model=2,
+                optimizer_options=tf.compat.v1.OptimizerOptions(global_jit_level=2),  # ON_2
+            ),
         )
         cfg = GPUConfig.from_config_proto(legacy)
         again = cfg.to_config_proto()
         results["exact-bytes"] = again.SerializeToString(deterministic=True) == legacy.SerializeToString(deterministic=True)
         results["unmodeled"] = cfg.unmodeled_fields()
         results["from-bytes"] = GPUConfig.from_config_proto(legacy.SerializeToString()) == cfg
+        results["on-2-jit"] = cfg.jit
+        # XLA ON_1 and mixed precision OFF are modelled: read as True / False, written back.
+        graph = tf.compat.v1.ConfigProto()
+        graph.graph_options.optimizer_options.global_jit_level = tf.compat.v1.OptimizerOptions.ON_1
+        graph.graph_options.rewrite_options.auto_mixed_precision = 2  # RewriterConfig.OFF
+        cfg = GPUConfig.from_config_proto(graph)
+        results["graph-fields"] = [cfg.jit, cfg.auto_mixed_precision, cfg.extra_proto.hex()]
+        results["graph-bytes"] = cfg.to_config_proto().SerializeToString(deterministic=True) == graph.SerializeToString(deterministic=True)
+        off = GPUConfig(jit=False).to_config_proto().graph_options.optimizer_options
+        results["jit-off"] = tf.compat.v1.OptimizerOptions.GlobalJitLevel.Name(off.global_jit_level)
         try:
             GPUConfig.from_config_proto({"allow_growth": True})
         except GPUConfigError as exc:
@@ -70,6 +85,8 @@ def test_config_proto_round_trips_every_field_and_keeps_the_rest():
         "intra_op_parallelism_threads",
         "inter_op_parallelism_threads",
         "device_count",
+        "jit",
+        "auto_mixed_precision",
         "all-at-once",
         "per-gpu",
         "exact-bytes",
@@ -82,7 +99,13 @@ def test_config_proto_round_trips_every_field_and_keeps_the_rest():
         "gpu_options.allocator_type": "BFC",
         "gpu_options.experimental.use_unified_memory": True,
         "graph_options.build_cost_model": 2,
+        # ON_2 is no jit value (TF2's set_jit only sets ON_1): kept as it is, not modelled
+        "graph_options.optimizer_options.global_jit_level": 2,
     }
+    assert out["on-2-jit"] is None
+    assert out["graph-fields"] == [True, False, ""]
+    assert out["graph-bytes"] is True
+    assert out["jit-off"] == "OFF"
     assert out["bad-type"].startswith("from_config_proto: expected a tf.compat.v1.ConfigProto")
 
 

@@ -25,5 +25,9 @@ def test_every_option_is_documented(option):
 def test_table_rows_are_consistent(option):
     # Per-session options never conflict; process-wide ones have a severity.
     assert (option.conflict == "never") == (not option.process_wide)
-    # Options TensorFlow accepts after start are exactly the per-session placement switches.
-    assert option.after_start == (option.name in ("allow_soft_placement", "log_device_placement"))
+    # Options TensorFlow accepts after start are exactly the per-session switches: placement,
+    # XLA auto-clustering and grappler's mixed precision.
+    assert option.after_start == (
+        option.name
+        in ("allow_soft_placement", "log_device_placement", "jit", "auto_mixed_precision")
+    )

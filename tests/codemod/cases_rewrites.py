@@ -1642,12 +1642,79 @@ import tfcompat_gpu
 
 tfcompat_gpu.configure(allow_soft_placement=True, allow_growth=True)
 if FLAGS.use_xla:
-    tf.config.optimizer.set_jit("autoclustering")
+    tfcompat_gpu.configure(jit=True)
 if FLAGS.amp:
-    tf.config.optimizer.set_experimental_options({"auto_mixed_precision": True})
+    tfcompat_gpu.configure(auto_mixed_precision=True)
 sess = tfcompat_gpu.session()
 sess.run(train_op)
 """,
+)
+case(
+    # XLA and mixed precision are options of the facade; the other rewrites stay TF2 calls
+    "xla-amp-and-a-rewrite-facade",
+    """\
+import tensorflow as tf
+from tensorflow.core.protobuf import rewriter_config_pb2
+config = tf.ConfigProto()
+config.gpu_options.allow_growth = True
+config.graph_options.optimizer_options.global_jit_level = tf.OptimizerOptions.ON_1
+config.graph_options.rewrite_options.auto_mixed_precision = rewriter_config_pb2.RewriterConfig.ON
+config.graph_options.rewrite_options.layout_optimizer = rewriter_config_pb2.RewriterConfig.OFF
+sess = tf.Session(config=config)
+sess.run(train_op)
+""",
+    """\
+import tensorflow as tf
+from tensorflow.core.protobuf import rewriter_config_pb2
+import tfcompat_gpu
+
+tfcompat_gpu.configure(allow_growth=True, jit=True, auto_mixed_precision=True)
+tf.config.optimizer.set_experimental_options({"layout_optimizer": False})
+sess = tfcompat_gpu.session()
+sess.run(train_op)
+""",
+)
+case(
+    "xla-off-and-amp-off-facade",
+    """\
+import tensorflow as tf
+config = tf.ConfigProto()
+config.graph_options.optimizer_options.global_jit_level = tf.OptimizerOptions.OFF
+config.graph_options.rewrite_options.auto_mixed_precision = RewriterConfig.OFF
+sess = tf.Session(config=config)
+sess.run(train_op)
+""",
+    """\
+import tensorflow as tf
+import tfcompat_gpu
+
+tfcompat_gpu.configure(jit=False, auto_mixed_precision=False)
+sess = tfcompat_gpu.session()
+sess.run(train_op)
+""",
+)
+case(
+    "xla-amp-and-a-rewrite-tf2-target",
+    """\
+import tensorflow as tf
+config = tf.ConfigProto()
+config.gpu_options.allow_growth = True
+config.graph_options.optimizer_options.global_jit_level = tf.OptimizerOptions.ON_1
+config.graph_options.rewrite_options.auto_mixed_precision = RewriterConfig.ON
+config.graph_options.rewrite_options.layout_optimizer = RewriterConfig.OFF
+sess = tf.Session(config=config)
+sess.run(train_op)
+""",
+    """\
+import tensorflow as tf
+for gpu in tf.config.list_physical_devices("GPU"):
+    tf.config.experimental.set_memory_growth(gpu, True)
+tf.config.optimizer.set_jit("autoclustering")
+tf.config.optimizer.set_experimental_options({"auto_mixed_precision": True, "layout_optimizer": False})
+sess = tf.compat.v1.Session()
+sess.run(train_op)
+""",
+    target="tf2",
 )
 case(
     "xla-and-rewrites-tf2-target",

@@ -48,6 +48,7 @@ print("EFFECTIVE", _json.dumps({
     "inter_op_parallelism_threads": _c.inter_op_parallelism_threads,
     "global_jit_level": _c.graph_options.optimizer_options.global_jit_level,
     "auto_mixed_precision": _c.graph_options.rewrite_options.auto_mixed_precision,
+    "layout_optimizer": _c.graph_options.rewrite_options.layout_optimizer,
     "place_pruned_graph": _c.graph_options.place_pruned_graph,
 }))
 """
@@ -120,6 +121,19 @@ if FLAGS.amp:
     config.graph_options.rewrite_options.auto_mixed_precision = (
         rewriter_config_pb2.RewriterConfig.ON
     )
+sess = tf.Session(config=config)
+sess.close()
+"""
+
+# XLA and mixed precision turned off explicitly, next to a rewrite no option holds
+_XLA_AMP_OFF = """\
+import tensorflow.compat.v1 as tf
+from tensorflow.core.protobuf import rewriter_config_pb2
+
+config = tf.ConfigProto()
+config.graph_options.optimizer_options.global_jit_level = tf.OptimizerOptions.OFF
+config.graph_options.rewrite_options.auto_mixed_precision = rewriter_config_pb2.RewriterConfig.OFF
+config.graph_options.rewrite_options.layout_optimizer = rewriter_config_pb2.RewriterConfig.OFF
 sess = tf.Session(config=config)
 sess.close()
 """
@@ -260,6 +274,8 @@ SCENARIOS: list[tuple[str, str, list[str], dict[str, str]]] = [
     ("growth-flag", _GROWTH_FLAGS, ["--allow_growth", "--num_intra_threads", "4"], {}),
     ("memory-fraction-flag", _GROWTH_FLAGS, ["--memory_fraction", "0.3"], {}),
     ("xla-and-amp", _XLA_AMP, ["--xla", "--amp"], {}),
+    ("amp-only", _XLA_AMP, ["--amp"], {}),
+    ("xla-and-amp-off", _XLA_AMP_OFF, [], {}),
     ("factory-two-sessions", _FACTORY_TWO_SESSIONS, [], {}),
     ("factory-in-a-local-module", _FACTORY_IMPORTED, [], {}),
     ("field-kept-on-the-session", _KEPT_FIELD, [], {}),

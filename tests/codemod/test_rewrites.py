@@ -56,8 +56,9 @@ def test_unknown_target_is_rejected() -> None:
 
 
 def test_tf2_target_decides_every_option_of_the_table() -> None:
-    from tfcompat_gpu.codemod._emit_tf2 import BUILDERS, NO_TF2_CALL
+    from tfcompat_gpu.codemod._emit_tf2 import BUILDERS, GRAPH_OPTIONS, NO_TF2_CALL
     from tfcompat_gpu.settings.options import OPTIONS_BY_NAME
 
     assert not set(BUILDERS) & set(NO_TF2_CALL)
-    assert set(BUILDERS) | set(NO_TF2_CALL) == set(OPTIONS_BY_NAME)
+    assert not (set(BUILDERS) | set(NO_TF2_CALL)) & set(GRAPH_OPTIONS)
+    assert set(BUILDERS) | set(NO_TF2_CALL) | set(GRAPH_OPTIONS) == set(OPTIONS_BY_NAME)

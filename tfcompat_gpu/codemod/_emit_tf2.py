@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from tfcompat_gpu.codemod._dataflow import CannotFollow
 from tfcompat_gpu.codemod._emit import free_name, growth_loop_code
 from tfcompat_gpu.codemod._libcst import cst
-from tfcompat_gpu.codemod._proto_fields import OPTIMIZER_PREFIX, optimizer_code
+from tfcompat_gpu.codemod._proto_fields import GRAPH_OPTIONS, is_graph_option, optimizer_code
 
-__all__ = ["BUILDERS", "NO_TF2_CALL", "device_counts", "tf2_code", "visible_ids"]
+__all__ = ["BUILDERS", "GRAPH_OPTIONS", "NO_TF2_CALL", "device_counts", "tf2_code", "visible_ids"]
 
 
 def device_counts(value: cst.BaseExpression | None) -> dict[str, int]:
@@ -110,8 +110,8 @@ def _device_count(e: _Emit) -> str:
     return code
 
 
-# One entry per row of the options table (a test checks it): the code for an option, or why
-# the target leaves a config that sets it.
+# One entry per row of the options table (a test checks it): the code for an option, why the
+# target leaves a config that sets it, or (GRAPH_OPTIONS) a key of the tf.config.optimizer calls.
 BUILDERS: dict[str, Callable[[_Emit], str]] = {
     "allow_growth": _growth,
     "allow_soft_placement": lambda e: f"{e.tf}config.set_soft_device_placement({e.value})\n",
@@ -138,8 +138,8 @@ def tf2_code(
 ) -> str:
     """The statements for ``settings`` (option name -> value), in their order.
 
-    ``optimizer.*`` keys (XLA auto-clustering, grappler rewrites) become one
-    ``tf.config.optimizer`` call each kind, after the GPU settings.
+    The graph options (``jit``, ``auto_mixed_precision`` and the ``optimizer.*`` rewrites)
+    become one ``tf.config.optimizer`` call each kind, after the GPU settings.
 
     ``tf_prefix()`` is what stands for ``tensorflow.`` (it may add the import); ``taken``
     holds the names in use, and gets the loop variables this code introduces.
@@ -160,9 +160,7 @@ def tf2_code(
             "tfcompat_gpu.configure() handles that case",
             "allow_growth with logical CPUs",
         )
-    unknown = [
-        key for key in settings if key not in BUILDERS and not key.startswith(OPTIMIZER_PREFIX)
-    ]
+    unknown = [key for key in settings if key not in BUILDERS and not is_graph_option(key)]
     if unknown:
         raise CannotFollow(f"{unknown[0]} has no exact TF2 call", f"{unknown[0]} without TF2 call")
     tf = tf_prefix()
@@ -170,6 +168,4 @@ def tf2_code(
         BUILDERS[key](_Emit(tf, code_for(node), taken, counts, visible))
         for key, node in settings.items()
         if key in BUILDERS
-    ) + optimizer_code(
-        tf, {k: code_for(v) for k, v in settings.items() if k.startswith(OPTIMIZER_PREFIX)}
-    )
+    ) + optimizer_code(tf, {k: code_for(v) for k, v in settings.items() if is_graph_option(k)})

@@ -511,7 +511,7 @@ class ProtoAnalysis(MigrationCommand):
                 continue
             option = option_for_proto_path(path)
             key: str
-            if option is None:
+            if option is None or option.kind.proto == "enum":  # enums: classify reads them
                 try:
                     outcome = classify(path, value)
                 except CannotFollow as why:

@@ -1,11 +1,14 @@
-"""ConfigProto fields outside the options table: TF2 successors, and TensorFlow's defaults.
+"""ConfigProto fields read from enums or outside the options table: successors and defaults.
 
-The options table (:mod:`tfcompat_gpu.settings.options`) holds the GPU and thread fields.  A legacy
-config often sets more: XLA auto-clustering and grappler rewrites (``graph_options``), or a
-field at the value TensorFlow uses anyway (``gpu_options.allocator_type = "BFC"``).  This module
-says, for such a field and a value read from the code, whether it is TensorFlow's default (the
-setting changes nothing and is dropped), what TF2 call carries it (:class:`Successor`), or why
-nothing does (:class:`CannotFollow`).
+The options table (:mod:`tfcompat_gpu.settings.options`) holds the GPU and thread fields, and
+two graph options whose code is an enum (``global_jit_level = tf.OptimizerOptions.ON_1``,
+``rewrite_options.auto_mixed_precision = RewriterConfig.ON``): they become the ``jit`` and
+``auto_mixed_precision`` options with ``True`` / ``False``.  A legacy config often sets more:
+the other grappler rewrites, or a field at the value TensorFlow uses anyway
+(``gpu_options.allocator_type = "BFC"``).  This module says, for such a field and a value read
+from the code, whether it is TensorFlow's default (the setting changes nothing and is dropped),
+what option or TF2 call carries it (:class:`Successor`), or why nothing does
+(:class:`CannotFollow`).
 """
 
 from __future__ import annotations
@@ -20,18 +23,28 @@ from tfcompat_gpu.codemod._names import dotted
 
 __all__ = [
     "DEFAULT",
+    "GRAPH_OPTIONS",
     "JIT_PATH",
     "OPTIMIZER_PREFIX",
     "REWRITE_PREFIX",
     "Successor",
     "classify",
+    "is_graph_option",
     "optimizer_code",
 ]
 
 JIT_PATH = "graph_options.optimizer_options.global_jit_level"
 REWRITE_PREFIX = "graph_options.rewrite_options."
-# Settings keys of the planned code: "optimizer.jit", "optimizer.auto_mixed_precision", ...
+# Settings keys of the planned code for the rewrites no option holds: "optimizer.remapping", ...
 OPTIMIZER_PREFIX = "optimizer."
+# The options of the table that are graph options, carried by tf.config.optimizer calls in TF2.
+GRAPH_OPTIONS = ("jit", "auto_mixed_precision")
+
+
+def is_graph_option(key: str) -> bool:
+    """A planned setting is a graph option (XLA, a grappler rewrite), not a GPU or thread one."""
+    return key in GRAPH_OPTIONS or key.startswith(OPTIMIZER_PREFIX)
+
 
 # The rewrites TF2 sets from tf.config.optimizer.set_experimental_options: the toggles and
 # booleans tensorflow/python/eager/context.py (Context.config, rewriter_toggle / rewriter_bool)
@@ -144,9 +157,9 @@ def classify(path: str, value: cst.BaseExpression) -> _Default | Successor:
             return DEFAULT
         if level == 1 or level is True:
             # context.py Context.config: optimizer_jit True is ON_1
-            return Successor(OPTIMIZER_PREFIX + "jit", '"autoclustering"')
+            return Successor("jit", "True")
         if level == -1:
-            return Successor(OPTIMIZER_PREFIX + "jit", "False")
+            return Successor("jit", "False")
         if level == 2:
             raise CannotFollow(
                 f"{path} is ON_2, and tf.config.optimizer.set_jit() only sets ON_1",
@@ -160,7 +173,8 @@ def classify(path: str, value: cst.BaseExpression) -> _Default | Successor:
             if toggle == 0:
                 return DEFAULT
             if toggle in (1, 2) and not isinstance(toggle, bool):
-                return Successor(OPTIMIZER_PREFIX + key, "True" if toggle == 1 else "False")
+                option = key if key in GRAPH_OPTIONS else OPTIMIZER_PREFIX + key
+                return Successor(option, "True" if toggle == 1 else "False")
             raise CannotFollow(
                 f"{path} is not ON, OFF or DEFAULT as a literal, and "
                 "tf.config.optimizer.set_experimental_options() only takes on or off",
@@ -184,14 +198,17 @@ def classify(path: str, value: cst.BaseExpression) -> _Default | Successor:
 
 
 def optimizer_code(tf: str, settings: Mapping[str, str]) -> str:
-    """``tf.config.optimizer`` calls for the ``optimizer.*`` settings (key -> value code)."""
+    """``tf.config.optimizer`` calls for the graph settings (key -> value code): ``jit``, then
+    one ``set_experimental_options`` with ``auto_mixed_precision`` and the ``optimizer.*`` ones."""
     code = ""
-    if OPTIMIZER_PREFIX + "jit" in settings:
-        code += f"{tf}config.optimizer.set_jit({settings[OPTIMIZER_PREFIX + 'jit']})\n"
+    if "jit" in settings:
+        # tensorflow/python/framework/config.py, set_optimizer_jit: True is a deprecated alias
+        jit = '"autoclustering"' if settings["jit"] == "True" else settings["jit"]
+        code += f"{tf}config.optimizer.set_jit({jit})\n"
     rewrites = [
-        f'"{key[len(OPTIMIZER_PREFIX) :]}": {value}'
+        f'"{key.removeprefix(OPTIMIZER_PREFIX)}": {value}'
         for key, value in settings.items()
-        if key != OPTIMIZER_PREFIX + "jit"
+        if key != "jit"
     ]
     if rewrites:
         code += f"{tf}config.optimizer.set_experimental_options({{{', '.join(rewrites)}}})\n"

@@ -26,7 +26,7 @@ from tfcompat_gpu.codemod._names import (
     prefix_for,
 )
 from tfcompat_gpu.codemod._proto_analysis import SESSIONS, Config, ProtoAnalysis
-from tfcompat_gpu.codemod._proto_fields import OPTIMIZER_PREFIX, optimizer_code
+from tfcompat_gpu.codemod._proto_fields import OPTIMIZER_PREFIX, is_graph_option, optimizer_code
 
 __all__ = ["Changes", "ProtoRewrite"]
 
@@ -116,7 +116,7 @@ class ProtoRewrite(ProtoAnalysis):
             )
         config.block = block
         if any(self._kinds.get(sink, set()) & RUN_CONFIG for sink in config.sinks) and any(
-            key.startswith(OPTIMIZER_PREFIX)
+            is_graph_option(key)
             for settings in (config.settings, *config.conditional.values())
             for key in settings
         ):
@@ -444,9 +444,9 @@ class ProtoRewrite(ProtoAnalysis):
             optimizer = {k: v for k, v in settings.items() if k.startswith(OPTIMIZER_PREFIX)}
             code = _emit_facade.configure_code(facade, indent) if facade else ""
             if optimizer:
-                # XLA and grappler rewrites are no GPU options: TF2's own calls set them on
-                # the context, whose config every later session and tf.function reads
-                # (tensorflow/python/eager/context.py, Context.config)
+                # The rewrites no option holds (jit and auto_mixed_precision are options): TF2's
+                # own calls set them on the context, whose config every later session and
+                # tf.function reads (tensorflow/python/eager/context.py, Context.config)
                 code += optimizer_code(self._tf_prefix(), optimizer)
             return parsed_statements(code)
         return parsed_statements(

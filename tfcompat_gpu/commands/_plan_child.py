@@ -143,6 +143,7 @@ def answer(request: dict[str, Any]) -> dict[str, Any]:
             }
         )
     options = proto.gpu_options
+    jit, rewrites = proto.graph_options.optimizer_options, proto.graph_options.rewrite_options
     out.update(
         {
             "applied": applied.to_dict() if applied is not None else None,
@@ -155,6 +156,9 @@ def answer(request: dict[str, Any]) -> dict[str, Any]:
                     list(v.memory_limit_mb) for v in options.experimental.virtual_devices
                 ],
                 "device_count": dict(proto.device_count),
+                # the graph options as every later session and tf.function gets them
+                "global_jit_level": type(jit).GlobalJitLevel.Name(jit.global_jit_level),
+                "auto_mixed_precision": type(rewrites).Toggle.Name(rewrites.auto_mixed_precision),
             },
             # Unset, the eager runtime places ops softly (a v1 Session does not).
             "soft_placement": True

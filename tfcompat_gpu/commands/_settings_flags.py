@@ -12,7 +12,7 @@ from typing import Any
 
 from tfcompat_gpu.settings.options import parse_text
 
-__all__ = ["VALUE_FLAGS", "add_settings_arguments", "fields_from_flags"]
+__all__ = ["SWITCH_FLAGS", "VALUE_FLAGS", "add_settings_arguments", "fields_from_flags"]
 
 # flag -> (GPUConfig field, metavar, help)
 VALUE_FLAGS: dict[str, tuple[str, str, str]] = {
@@ -30,10 +30,16 @@ VALUE_FLAGS: dict[str, tuple[str, str, str]] = {
     "--intra-op-threads": ("intra_op_parallelism_threads", "N", "threads inside one op"),
     "--inter-op-threads": ("inter_op_parallelism_threads", "N", "ops run in parallel"),
 }
+# GPUConfig field -> (flag that turns it on, help); "--no-" + the flag turns it off.
+SWITCH_FLAGS: dict[str, tuple[str, str]] = {
+    "jit": ("--jit", "XLA auto-clustering of tf.function and session graphs"),
+    "auto_mixed_precision": ("--auto-mixed-precision", "grappler's float16 graph rewrite"),
+}
 
 
 def add_settings_arguments(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
-    """Add ``--allow-growth``, the value flags, soft/log placement and ``--config``."""
+    """Add ``--allow-growth``, the value flags, soft/log placement, the switches (``--jit`` /
+    ``--no-jit``, ...) and ``--config``."""
     parser.add_argument("--allow-growth", action="store_true", help="grow GPU memory on demand")
     for flag, (_, metavar, text) in VALUE_FLAGS.items():
         parser.add_argument(flag, metavar=metavar, help=text)
@@ -45,6 +51,12 @@ def add_settings_arguments(parser: argparse.ArgumentParser | argparse._ArgumentG
         "--no-soft-placement", dest="soft", action="store_const", const=False, help="never"
     )
     parser.add_argument("--log-placement", action="store_true", help="log each op's device")
+    for name, (flag, text) in SWITCH_FLAGS.items():
+        switch = parser.add_mutually_exclusive_group()
+        switch.add_argument(flag, dest=name, action="store_const", const=True, help=text)
+        switch.add_argument(
+            "--no-" + flag[2:], dest=name, action="store_const", const=False, help="turn it off"
+        )
     parser.add_argument("--config", metavar="FILE", help="INI ([gpu]) or TOML GPU settings")
 
 
@@ -61,4 +73,7 @@ def fields_from_flags(ns: argparse.Namespace) -> dict[str, Any]:
         fields["allow_soft_placement"] = ns.soft
     if ns.log_placement:
         fields["log_device_placement"] = True
+    for name in SWITCH_FLAGS:
+        if getattr(ns, name, None) is not None:
+            fields[name] = getattr(ns, name)
     return fields

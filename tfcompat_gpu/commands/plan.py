@@ -463,6 +463,13 @@ def render(plan: dict[str, Any]) -> str:
         target = landing["lands"] or f"error: {landing['error']}"
         lines.append(f"tf.device({landing['spec']!r}) -> {target}")
     lines.append(plan["strategy"]["text"])
+    graph = [
+        f"{name}={plan['settings'][name]!r} -> {field} {plan['tf_config'][field]}"
+        for name, field in (("jit", "global_jit_level"), ("auto_mixed_precision",) * 2)
+        if name in plan["settings"] and field in plan["tf_config"]
+    ]
+    if graph:
+        lines.append("Graph options (tf.function and sessions): " + "; ".join(graph))
     for note in plan["machine"]["notes"] + plan["notes"]:
         lines.append(f"note: {note}")
     for outcome in plan["replay"] or ():

@@ -44,6 +44,8 @@ _DEFAULTS: dict[str, object] = {
     "inter_op_threads": None,
     "soft": None,
     "log_placement": False,
+    "jit": None,
+    "auto_mixed_precision": None,
     "config": None,
     "conflict_policy": None,
     "tf1": False,

@@ -93,8 +93,8 @@ def set_session(session: Any) -> None:
 
     Its process-wide options (memory, growth, device list, thread pools) took effect, or were
     checked for conflicts, when the session was created; here its per-session options
-    (soft/log placement, ``device_count``) are applied to the process with
-    :func:`tfcompat_gpu.configure`.  :func:`get_session` returns it afterwards.
+    (soft/log placement, ``jit``, ``auto_mixed_precision``, ``device_count``) are applied to
+    the process with :func:`tfcompat_gpu.configure`.  :func:`get_session` returns it afterwards.
 
     Example::
 
@@ -119,11 +119,9 @@ def set_session(session: Any) -> None:
         # Created before install(): nothing of it reached the process yet.
         cfg = GPUConfig.from_config_proto(session._config).replace(extra_proto=b"")
     else:
-        cfg = GPUConfig(
-            allow_soft_placement=request.allow_soft_placement,
-            log_device_placement=request.log_device_placement,
-            device_count=request.device_count,
-        )
+        from tfcompat_gpu.settings.options import OPTIONS
+
+        cfg = GPUConfig(**{o.name: getattr(request, o.name) for o in OPTIONS if not o.process_wide})
     if cfg.to_dict():
         configure(cfg)
     with _lock:

@@ -34,9 +34,9 @@ def configure(cfg: GPUConfig | None = None, /, **fields: Any) -> GPUConfig:
 
     Settings are merged with what earlier calls applied (``None`` leaves a field alone).  Before
     the TensorFlow runtime starts every field applies, in eager and in graph mode alike.  After
-    it started, identical settings are a no-op, soft/log placement still apply, and any other
-    change raises :class:`TooLateError`.  Nothing is half-applied: on any error the process is
-    as it was.
+    it started, identical settings are a no-op, soft/log placement, ``jit`` and
+    ``auto_mixed_precision`` still apply, and any other change raises :class:`TooLateError`.
+    Nothing is half-applied: on any error the process is as it was.
 
     Example::
 

@@ -41,8 +41,20 @@ SETTERS: dict[str, str] = {
     "log_device_placement": "debugging.set_log_device_placement",
     "intra_op_parallelism_threads": "config.threading.set_intra_op_parallelism_threads",
     "inter_op_parallelism_threads": "config.threading.set_inter_op_parallelism_threads",
+    "jit": "config.optimizer.set_jit",
+    "auto_mixed_precision": "config.optimizer.set_experimental_options",
 }
-"""Options TF2 sets with one call taking the value as is: option -> ``tf.`` attribute path."""
+"""Options TF2 sets with one call: option -> ``tf.`` attribute path.  The call takes the value
+as is, or in the form :data:`_ARGUMENT` gives."""
+
+_ARGUMENT: dict[str, Callable[[Any], object]] = {
+    # tensorflow/python/framework/config.py, set_optimizer_jit: True is a deprecated alias
+    # of "autoclustering" (a warning), False turns auto-clustering off.
+    "jit": lambda on: "autoclustering" if on else False,
+    # config.py, set_optimizer_experimental_options: a dict of rewrites, merged into the
+    # context's (tensorflow/python/eager/context.py, set_optimizer_experimental_options).
+    "auto_mixed_precision": lambda on: {"auto_mixed_precision": on},
+}
 
 
 @dataclass(frozen=True)
@@ -288,8 +300,9 @@ def run_steps(steps: list[Step]) -> None:
 
 
 def setter_step(name: str, value: object) -> Step:
-    """The step that calls ``tf.<SETTERS[name]>(value)``."""
+    """The step that calls ``tf.<SETTERS[name]>(value)`` (the value as ``_ARGUMENT`` has it)."""
     setter: Any = _tf.tf()
     for part in SETTERS[name].split("."):
         setter = getattr(setter, part)
-    return Step(name, f"tf.{SETTERS[name]}({value!r})", functools.partial(setter, value))
+    argument = _ARGUMENT[name](value) if name in _ARGUMENT else value
+    return Step(name, f"tf.{SETTERS[name]}({argument!r})", functools.partial(setter, argument))

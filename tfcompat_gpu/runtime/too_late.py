@@ -1,9 +1,10 @@
 """``configure()`` once the process-wide settings are fixed: compare, apply what TF still takes.
 
 After the eager runtime started (or a v1 session was created), identical settings are a no-op,
-soft and log placement still apply, per-session fields still apply while only sessions froze the
-process, and any other change raises :class:`TooLateError` naming each field, the value in
-force, the value requested and what fixed them.
+soft and log placement, XLA auto-clustering and mixed precision still apply, per-session fields
+still apply while only sessions froze the process, and any other change raises
+:class:`TooLateError` naming each field, the value in force, the value requested and what
+fixed them.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from tfcompat_gpu.errors import TooLateError
 from tfcompat_gpu.runtime.planning import Step, TFDevices, choose_gpus, plan, run_steps, setter_step
 from tfcompat_gpu.runtime.state import STATE
 from tfcompat_gpu.settings.config import GPUConfig
-from tfcompat_gpu.settings.options import OPTIONS_BY_NAME
+from tfcompat_gpu.settings.options import OPTIONS, OPTIONS_BY_NAME
 from tfcompat_gpu.tfapi import _tf
 
 __all__ = ["configure_late"]
@@ -143,7 +144,7 @@ def _too_late_message(changes: list[tuple[str, Any, Any]], where: str) -> str:
         "Fix: call tfcompat_gpu.configure() before anything runs a TensorFlow op, lists logical "
         "devices or builds a model (at the top of the script), or run the script with "
         "'tfcompat-gpu run --allow-growth ...'. Settings TensorFlow accepts after start "
-        "(allow_soft_placement, log_device_placement) can still change."
+        f"({', '.join(o.name for o in OPTIONS if o.after_start)}) can still change."
     )
     return "\n".join(lines)
 

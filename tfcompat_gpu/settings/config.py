@@ -90,6 +90,10 @@ class GPUConfig:
     device_count: Mapping[str, int] | None = None
     extra_proto: bytes = field(default=b"", compare=False, repr=False)
     """Serialized ``ConfigProto`` of the fields the facade does not model (kept, never dropped)."""
+    jit: bool | None = None
+    """XLA auto-clustering (``True`` or ``"autoclustering"``; ``False`` turns it off)."""
+    auto_mixed_precision: bool | None = None
+    """Grappler's automatic mixed precision graph rewrite."""
 
     def __new__(cls, *args: Any, **kwargs: Any) -> Self:
         # Before the generated __init__, so that a misspelled name is our error, not TypeError.

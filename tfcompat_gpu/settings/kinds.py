@@ -35,13 +35,17 @@ __all__ = [
     "DEVICE_COUNT",
     "DEVICE_IDS",
     "FRACTION",
+    "JIT_LEVEL",
     "MEMORY_LIMIT",
+    "REWRITE_TOGGLE",
     "SWITCH",
+    "UNMODELLED",
     "DeviceListForm",
     "DeviceListProblem",
     "FrozenDict",
     "Kind",
     "MemoryLimit",
+    "ProtoSwitch",
     "TextError",
     "as_int",
     "device_list_forms",
@@ -146,6 +150,15 @@ class Kind:
         """The Python value written as ``text`` (stripped), or :class:`TextError`."""
         raise NotImplementedError
 
+    def to_proto(self, value: Any) -> Any:
+        """The ``ConfigProto`` field's value for a checked ``value`` (scalar kinds)."""
+        return value
+
+    def from_proto(self, raw: Any) -> Any:
+        """The value a ``ConfigProto`` field holds: None for its zero value (TensorFlow's
+        default), :data:`UNMODELLED` for one the kind cannot hold (kept in ``extra_proto``)."""
+        return raw if raw else None
+
     def plain(self, value: Any) -> Any:
         """``value`` as plain Python data (lists and dicts), for JSON and ``to_dict()``."""
         return value
@@ -190,6 +203,47 @@ class Switch(Kind):
         if text.lower() in _FALSE:
             return False
         raise TextError("a boolean (1/0, true/false, yes/no, on/off)")
+
+
+UNMODELLED = object()  # what Kind.from_proto returns for a value the facade does not model
+
+
+class ProtoSwitch(Switch):
+    """On/off held in a proto enum: ``True`` is ``on`` (``"ON_1=1"``: its name and number),
+    ``False`` is ``off``, ``None`` the enum's DEFAULT (0); other values stay in ``extra_proto``.
+    ``words`` are strings taken as values too (``"autoclustering"``, as ``set_jit`` takes it)."""
+
+    proto = "enum"
+
+    def __init__(self, name: str, on: str, off: str, words: Mapping[str, bool] = {}) -> None:
+        self.name, self.words = name, dict(words)  # type: ignore[misc]
+        (self.on_name, on_number), (self.off_name, off_number) = on.split("="), off.split("=")
+        self.on, self.off = int(on_number), int(off_number)
+
+    def check(self, name: str, value: object) -> bool:
+        if is_bool(value) or (isinstance(value, str) and value in self.words):
+            return self.words[value] if isinstance(value, str) else bool(value)
+        fix = "Pass a bool, e.g. True."
+        if as_int(value) is not None:
+            on, off = f"{self.on_name} ({self.on})", f"{self.off_name} ({self.off})"
+            fix = f"Pass a bool: the proto's {on} is True, {off} is False."
+        elif isinstance(value, str) and self.words:
+            fix = f"Pass True ({' or '.join(map(repr, self.words))}) or False."
+        expected = "True, False" + "".join(f", {w!r}" for w in self.words) + " or None"
+        raise invalid_value(name, value, expected, fix)
+
+    def parse(self, text: str) -> bool:
+        known = {**dict.fromkeys(_TRUE, True), **dict.fromkeys(_FALSE, False), **self.words}
+        if text.lower() in known:
+            return known[text.lower()]
+        words = "".join(f", {w}" for w in self.words)
+        raise TextError(f"a boolean (1/0, true/false, yes/no, on/off{words})")
+
+    def to_proto(self, value: Any) -> int:
+        return self.on if value else self.off
+
+    def from_proto(self, raw: Any) -> Any:
+        return None if raw == 0 else raw == self.on if raw in (self.on, self.off) else UNMODELLED
 
 
 class Count(Kind):
@@ -533,6 +587,10 @@ class DeviceCount(Kind):
 
 
 SWITCH = Switch()
+# config.proto OptimizerOptions.GlobalJitLevel (ON_2 unmodelled: TF2's set_jit only sets ON_1)
+JIT_LEVEL = ProtoSwitch("jit_level", on="ON_1=1", off="OFF=-1", words={"autoclustering": True})
+# tensorflow/core/protobuf/rewriter_config.proto, RewriterConfig.Toggle (AGGRESSIVE unmodelled)
+REWRITE_TOGGLE = ProtoSwitch("rewrite_toggle", on="ON=1", off="OFF=2")
 COUNT = Count()
 FRACTION = Fraction()
 MEMORY_LIMIT = MemoryLimits()

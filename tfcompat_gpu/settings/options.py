@@ -34,7 +34,9 @@ from tfcompat_gpu.settings.kinds import (
     DEVICE_COUNT,
     DEVICE_IDS,
     FRACTION,
+    JIT_LEVEL,
     MEMORY_LIMIT,
+    REWRITE_TOGGLE,
     SWITCH,
     Kind,
     TextError,
@@ -254,6 +256,57 @@ OPTIONS: tuple[Option, ...] = (
         note=(
             '"CPU": n makes n logical CPUs (/CPU:0 … /CPU:n-1); "GPU": n keeps the first n '
             "visible GPUs (0 hides them all)"
+        ),
+    ),
+    Option(
+        name="jit",
+        kind=JIT_LEVEL,
+        # global_jit_level DEFAULT and OFF are the same to a session: XLA auto-clustering is
+        # off unless TF_XLA_FLAGS=--tf_xla_auto_jit asks for it, and that flag overrides the
+        # ConfigProto either way (tensorflow/compiler/jit/xla_cluster_util.cc,
+        # GetXlaGlobalJitLevel), so None and False compare equal.
+        default=False,
+        default_text="off (global_jit_level DEFAULT)",
+        proto_path="graph_options.optimizer_options.global_jit_level",
+        tf2_call='tf.config.optimizer.set_jit("autoclustering") or set_jit(False)',
+        process_wide=False,
+        # tensorflow/python/eager/context.py, Context.optimizer_jit: the setter only records
+        # the value (Context.config writes ON_1 or OFF) and resets the function call options,
+        # so it still applies after the runtime started, to functions called from then on.
+        after_start=True,
+        exact=True,
+        gpu=False,
+        conflict="never",
+        env="TFCOMPAT_GPU_JIT",
+        note=(
+            "XLA auto-clustering: True is global_jit_level ON_1, False is OFF; still accepted "
+            "after the runtime started. ON_2 read from a ConfigProto is not modelled (set_jit "
+            "only sets ON_1): it stays in the kept proto fields and reaches sessions unchanged"
+        ),
+    ),
+    Option(
+        name="auto_mixed_precision",
+        kind=REWRITE_TOGGLE,
+        # RewriterConfig DEFAULT is off: grappler runs the rewrite only for ON or AGGRESSIVE
+        # (tensorflow/core/grappler/optimizers/meta_optimizer.cc, AutoMixedPrecisionEnabled).
+        default=False,
+        default_text="off (rewrite_options DEFAULT)",
+        proto_path="graph_options.rewrite_options.auto_mixed_precision",
+        tf2_call='tf.config.optimizer.set_experimental_options({"auto_mixed_precision": enabled})',
+        process_wide=False,
+        # context.py, Context.set_optimizer_experimental_options: recorded, function call
+        # options reset; Context.config writes RewriterConfig ON or OFF.
+        after_start=True,
+        exact=True,
+        # float16 on NVIDIA GPUs (Volta and later), and on CPUs with AMX-FP16
+        # (tensorflow/python/framework/config.py, set_optimizer_experimental_options)
+        gpu=False,
+        conflict="never",
+        env="TFCOMPAT_GPU_AUTO_MIXED_PRECISION",
+        note=(
+            "grappler's automatic mixed precision rewrite: True is RewriterConfig ON, False "
+            "is OFF; still accepted after the runtime started. AGGRESSIVE read from a "
+            "ConfigProto is kept in the proto fields, unmodelled"
         ),
     ),
 )

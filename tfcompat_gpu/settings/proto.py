@@ -1,6 +1,7 @@
 """``GPUConfig`` <-> ``tf.compat.v1.ConfigProto``, driven by the options table.
 
-Scalar options sit at their row's ``proto_path``; ``device_count`` is a map and
+Scalar options sit at their row's ``proto_path`` (``jit`` and ``auto_mixed_precision`` as the
+enum values their kind gives); ``device_count`` is a map and
 ``memory_limit_mb`` becomes ``gpu_options.experimental.virtual_devices`` (one entry per visible
 GPU).  Everything a ``ConfigProto`` holds that no row models is kept as serialized bytes
 (``GPUConfig.extra_proto``) and written back.  TensorFlow's proto classes come from
@@ -13,7 +14,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Protocol
 
 from tfcompat_gpu.errors import GPUConfigError
-from tfcompat_gpu.settings.kinds import MemoryLimit, MemoryLimits, parse_device_list
+from tfcompat_gpu.settings.kinds import UNMODELLED, MemoryLimit, MemoryLimits, parse_device_list
 from tfcompat_gpu.settings.options import OPTIONS, Option
 from tfcompat_gpu.tfapi import _tf
 
@@ -45,6 +46,13 @@ class Fields(Protocol):
 
 
 _SPLIT: dict[str, tuple[tuple[str, ...], str]] = {}
+_EMPTIED = (
+    "gpu_options.experimental",
+    "gpu_options",
+    "graph_options.optimizer_options",
+    "graph_options.rewrite_options",
+    "graph_options",
+)
 
 
 def _owner(proto: Any, path: str) -> tuple[Any, str]:
@@ -88,16 +96,22 @@ def _as_proto(proto: Any) -> Any:
 
 
 def fields_from_proto(proto: Any) -> dict[str, Any]:
-    """GPUConfig keyword arguments for a ConfigProto; defaults (False, 0, "") read as None."""
+    """GPUConfig keyword arguments for a ConfigProto; defaults (False, 0, "") read as None.
+
+    The enum fields read by their kind: ``global_jit_level`` DEFAULT is None, OFF ``False``, ON_1
+    ``True``; ON_2 is no ``jit`` value and stays in ``extra_proto`` (so does AGGRESSIVE).
+    """
     source = _as_proto(proto)
     rest = _tf.config_proto_class()()
     rest.CopyFrom(source)
     fields: dict[str, Any] = {}
     for option in OPTIONS:
-        if option.kind.proto == "scalar":
+        if option.kind.proto in ("scalar", "enum"):
             owner, leaf = _owner(rest, option.proto_path)
-            value = getattr(owner, leaf)
-            if value:
+            value = option.kind.from_proto(getattr(owner, leaf))
+            if value is UNMODELLED:
+                continue  # a value the facade does not model (XLA ON_2): kept as it is
+            if value is not None:
                 fields[option.name] = value
             owner.ClearField(leaf)
         elif option.kind.proto == "map":
@@ -109,11 +123,11 @@ def fields_from_proto(proto: Any) -> dict[str, Any]:
             limits = _read_virtual_devices(rest, source.gpu_options.visible_device_list)
             if limits is not None:
                 fields[option.name] = limits
-    gpu = rest.gpu_options
-    if not gpu.experimental.ListFields():
-        gpu.ClearField("experimental")
-    if not gpu.ListFields():
-        rest.ClearField("gpu_options")
+    # Messages left empty by the cleared fields are dropped, innermost first.
+    for path in _EMPTIED:
+        owner, leaf = _owner(rest, path)
+        if owner.HasField(leaf) and not getattr(owner, leaf).ListFields():
+            owner.ClearField(leaf)
     if rest.ListFields():
         fields["extra_proto"] = bytes(rest.SerializeToString(deterministic=True))
     return fields
@@ -151,8 +165,8 @@ def write_fields(proto: Any, cfg: Fields, options: Iterable[Option]) -> None:
         if value is None:
             continue
         owner, leaf = _owner(proto, option.proto_path)
-        if option.kind.proto == "scalar":
-            setattr(owner, leaf, value)
+        if option.kind.proto in ("scalar", "enum"):
+            setattr(owner, leaf, option.kind.to_proto(value))
         elif option.kind.proto == "map":
             getattr(owner, leaf).update(value)
         else:

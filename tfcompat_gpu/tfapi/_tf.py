@@ -356,6 +356,10 @@ def lean_tensorflow() -> ModuleType:
             set_intra_op_parallelism_threads=config.set_intra_op_parallelism_threads,
             set_inter_op_parallelism_threads=config.set_inter_op_parallelism_threads,
         ),
+        optimizer=ns(
+            set_jit=config.set_optimizer_jit,
+            set_experimental_options=config.set_optimizer_experimental_options,
+        ),
     )
     package.debugging = ns(  # type: ignore[attr-defined]
         set_log_device_placement=ctx.set_log_device_placement
