@@ -208,6 +208,15 @@ def test_tf2_code_is_left_alone(tmp_path, case):
             "    m.fit(x, y, nb_epoch=10, batch_size=32)\n",
             "m.fit(nb_epoch=...), line 4",
         ),
+        (
+            "from keras.models import Sequential\nfrom keras.layers import Dense\n"
+            "model = Sequential()\nmodel.add(Dense(64, init='uniform'))\n",
+            "Dense(init=...), line 4",
+        ),
+        (
+            "import keras\nconv = keras.layers.Convolution2D(32, nb_row=3, nb_col=3)\n",
+            "Convolution2D(nb_row=...), line 2",
+        ),
     ],
     ids=[
         "lr",
@@ -219,6 +228,8 @@ def test_tf2_code_is_left_alone(tmp_path, case):
         "attr-chain",
         "fit_gen",
         "fit-nb_epoch",
+        "dense-init",
+        "conv-nb_row",
     ],
 )
 def test_keras2_code_turns_on_tf_keras(tmp_path, code, evidence):

@@ -355,3 +355,81 @@ def test_keras1_training_arguments_mean_what_keras2_made_them_mean():
         ],
         "both": "fit() got both nb_epoch= (Keras 1) and epochs= (Keras 2); keep epochs=",
     }
+
+
+@needs_tf_keras
+def test_keras1_layer_arguments_build_the_layers_keras2_built():
+    out = run_py(
+        """
+        import warnings
+        import tfcompat_gpu
+        tfcompat_gpu.install(legacy_keras=True)
+        from keras.layers import (Convolution2D, Conv2D, Dense, Dropout, MaxPooling2D, LSTM,
+                                  SeparableConv2D, Embedding)
+
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            conv = Convolution2D(8, 3, 5, border_mode="same", subsample=(2, 2), init="he_normal")
+            rows = Conv2D(4, nb_row=2, nb_col=3, dim_ordering="th")
+            dense = Dense(output_dim=7, init="uniform", bias=False)
+            drop = Dropout(p=0.3)
+            pool = MaxPooling2D(pool_size=(2, 2), border_mode="valid", dim_ordering="tf")
+            # (a recurrent dropout would make tf_keras pick implementation 1 itself)
+            lstm = LSTM(output_dim=5, dropout_W=0.1, consume_less="gpu")
+            sep = SeparableConv2D(4, 3, 3, init="zeros")
+            emb = Embedding(10, 3, dropout=0.2)
+        # no Keras 1 keyword: every Keras since 2.3 reads the third positional as strides
+        plain = Conv2D(16, 3, 2)
+        try:
+            Dense(3, output_dim=4, units=4)
+            both = None
+        except TypeError as exc:
+            both = str(exc)
+        emit({
+            "conv": [list(conv.kernel_size), conv.padding, list(conv.strides),
+                     type(conv.kernel_initializer).__name__],
+            "rows": [list(rows.kernel_size), rows.data_format],
+            "dense": [dense.units, type(dense.kernel_initializer).__name__, dense.use_bias],
+            "drop": drop.rate,
+            "pool": [pool.padding, pool.data_format],
+            "lstm": [lstm.units, lstm.dropout, lstm.recurrent_dropout, lstm.implementation],
+            "sep": [list(sep.kernel_size), type(sep.depthwise_initializer).__name__,
+                    type(sep.pointwise_initializer).__name__],
+            "emb": emb.output_dim,
+            "plain": [list(plain.kernel_size), list(plain.strides)],
+            "both": both,
+            "warned": len([w for w in caught if "Keras 1 arguments" in str(w.message)]),
+        })
+        """
+    )
+    assert out == {
+        "conv": [[3, 5], "same", [2, 2], "HeNormal"],
+        "rows": [[2, 3], "channels_first"],
+        "dense": [7, "RandomUniform", False],
+        "drop": 0.3,
+        "pool": ["valid", "channels_last"],
+        "lstm": [5, 0.1, 0.0, 2],
+        "sep": [[3, 3], "Zeros", "Zeros"],
+        "emb": 3,
+        "plain": [[3, 3], [2, 2]],
+        "both": "Dense() got both output_dim= (Keras 1) and units= (Keras 2); keep units=",
+        "warned": 8,
+    }
+
+
+@needs_tf_keras
+def test_keras1_layer_arguments_pass_through_without_legacy_keras():
+    out = run_py(
+        """
+        import tfcompat_gpu
+        tfcompat_gpu.install(legacy_keras=False)
+        import tf_keras
+        try:
+            tf_keras.layers.Dense(output_dim=3)
+            error = None
+        except TypeError as exc:
+            error = type(exc).__name__
+        emit({"error": error})
+        """
+    )
+    assert out == {"error": "TypeError"}

@@ -305,6 +305,10 @@ class _Reader(ast.NodeVisitor):
     def visit_Call(self, node: ast.Call) -> None:
         func = node.func
         name = self.resolve(func)
+        if name is not None and name.startswith(_KERAS_ROOTS) and node.keywords:
+            keras1 = _keras1_keyword(name, node)
+            if keras1 is not None:
+                self._note(self.reading.keras2, keras1, node)
         if name is not None and name.startswith(_KERAS_ROOTS) and ".optimizers." in name:
             for keyword in node.keywords:
                 if keyword.arg in _OPTIMIZER_ARGUMENTS:
@@ -363,6 +367,20 @@ class _Reader(ast.NodeVisitor):
         if len(self.reading.pins) < 8:
             line = getattr(node, "lineno", 1)
             self.reading.pins.append((index, Evidence(f"tf.device({shown})", self.path, line)))
+
+
+def _keras1_keyword(name: str, node: ast.Call) -> str | None:
+    """``Dense(init=...)``: a Keras 1 layer argument Keras 2.0-2.2 still took, if any."""
+    from tfcompat_gpu.tfapi.keras1_names import KERAS1_KEYWORDS, KERNEL_DIMS, LAYER_CLASSES
+
+    short = name.rpartition(".")[2]
+    found = LAYER_CLASSES.get(short)
+    if found is None or (".layers" not in name and short not in ("Model", "Input")):
+        return None
+    table = found[0]
+    old = {*KERAS1_KEYWORDS[table], *KERNEL_DIMS.get(table, ())}
+    keyword = next((k.arg for k in node.keywords if k.arg in old), None)
+    return None if keyword is None else f"{short}({keyword}=...)"
 
 
 def _prefixes(dotted: str) -> Iterator[str]:

@@ -14,6 +14,7 @@ import sys
 from types import ModuleType
 
 from tfcompat_gpu.dropin import _legacy_keras
+from tfcompat_gpu.dropin._keras1_layers import LAYERS, keras1_layer
 from tfcompat_gpu.dropin._legacy_keras import KERAS1_ARGUMENTS, OPTIMIZERS
 from tfcompat_gpu.dropin._moves import KERAS_BACKENDS, Move
 from tfcompat_gpu.runtime.state import STATE
@@ -75,6 +76,10 @@ def _keras2_optimizer(module: ModuleType, current: Any) -> Any:
     from tfcompat_gpu.dropin import _legacy_keras
 
     return _legacy_keras.keras2_optimizer_init(module, current)
+
+
+def _legacy_keras_enabled() -> bool:
+    return _legacy_keras._enabled
 
 
 MOVES: tuple[Move, ...] = (
@@ -163,6 +168,19 @@ MOVES: tuple[Move, ...] = (
         # tf_keras, and Keras 2 itself where `keras` is Keras 2 (TensorFlow <= 2.15)
         for module in ("tf_keras.src.engine.training", "keras.src.engine.training")
         for method in KERAS1_ARGUMENTS
+    ),
+    *(
+        Move(
+            module,
+            f"{name}.__init__",
+            keras1_layer(name, _legacy_keras_enabled),
+            only_if_missing=False,
+            why="under legacy_keras, the Keras 1 layer arguments Keras 2.0-2.2 still translated "
+            "(Dense(init=), Convolution2D(32, 3, 3, border_mode=), Dropout(p=), ...) are "
+            "translated again; a pass-through otherwise",
+        )
+        for module in ("tf_keras.layers", "keras.layers")
+        for name in LAYERS
     ),
 )
 

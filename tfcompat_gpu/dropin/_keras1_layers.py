@@ -1,0 +1,159 @@
+"""Keras 1 layer arguments under ``run --legacy-keras``, read as Keras 2.0-2.2 read them.
+
+Keras 2 translated them with a warning (the ``legacy_*_support`` decorators of
+keras/legacy/interfaces.py, Keras 2.2.4): ``Dense(output_dim=, init=)``,
+``Convolution2D(32, 3, 3, border_mode='same', dim_ordering='th')``, ``Dropout(p=)``, ...
+tf_keras rejects them (``Keyword argument not understood: 'init'``).  Each layer's ``__init__``
+is wrapped to translate them again, from the table the codemod uses
+(:mod:`tfcompat_gpu.tfapi.keras1_names`), with Keras 2's warning; a call without a Keras 1
+keyword passes through untouched, so ``Conv2D(64, 3, 2)`` keeps meaning strides=2, as in every
+Keras since 2.3 (the kernel sizes given one at a time are joined only beside a Keras 1 keyword).
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False  # (typing stays unloaded: every ``run`` imports the drop-in)
+if TYPE_CHECKING:
+    from types import ModuleType
+    from typing import Any
+
+__all__ = ["LAYERS", "keras1_layer"]
+
+LAYERS = (
+    "Dense",
+    "Dropout",
+    "SpatialDropout1D",
+    "SpatialDropout2D",
+    "SpatialDropout3D",
+    "GaussianDropout",
+    "GaussianNoise",
+    "Embedding",
+    "PReLU",
+    "BatchNormalization",
+    "MaxPooling1D",
+    "AveragePooling1D",
+    "MaxPooling2D",
+    "AveragePooling2D",
+    "MaxPooling3D",
+    "AveragePooling3D",
+    "GlobalMaxPooling2D",
+    "GlobalAveragePooling2D",
+    "GlobalMaxPooling3D",
+    "GlobalAveragePooling3D",
+    "UpSampling1D",
+    "UpSampling2D",
+    "UpSampling3D",
+    "ZeroPadding2D",
+    "ZeroPadding3D",
+    "Cropping2D",
+    "Cropping3D",
+    "Conv1D",
+    "Conv2D",
+    "Conv3D",
+    "Conv2DTranspose",
+    "SeparableConv2D",
+    "ConvLSTM2D",
+    "LSTM",
+    "GRU",
+    "SimpleRNN",
+)
+"""The classes of ``keras.layers`` whose ``__init__`` is wrapped (each once: ``Convolution2D``
+is ``Conv2D`` in tf_keras)."""
+
+# Keras 1 keywords Keras 2 accepted and dropped, with what it said (interfaces.py)
+_DROPPED = {
+    "Embedding": ("dropout",),
+    "Conv2DTranspose": ("output_shape",),
+}
+
+
+def _translated(name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, ...]:
+    """``args`` with Keras 1's kernel sizes joined; ``kwargs`` renamed in place."""
+    from tfcompat_gpu.tfapi.keras1_names import CHANNELS, CONSUME_LESS, KERAS1_KEYWORDS, KERNEL_DIMS
+
+    for old, new in KERAS1_KEYWORDS[name].items():
+        if old not in kwargs:
+            continue
+        if new in kwargs:
+            raise TypeError(f"{name}() got both {old}= (Keras 1) and {new}= (Keras 2); keep {new}=")
+        value = kwargs.pop(old)
+        if old == "dim_ordering":
+            if value not in CHANNELS:
+                raise ValueError(
+                    f"{name}(dim_ordering={value!r}): expected 'tf', 'th' or 'default'"
+                )
+            value = CHANNELS[value]
+        elif old == "consume_less":
+            if value not in CONSUME_LESS:
+                raise ValueError(f"{name}(consume_less={value!r}): expected 'cpu', 'mem' or 'gpu'")
+            value = CONSUME_LESS[value]
+        elif old == "border_mode" and value == "full":
+            raise ValueError(
+                f"{name}(border_mode='full'): Keras 2 has no such padding; use 'same' or 'valid'"
+            )
+        kwargs[new] = value
+    if name == "SeparableConv2D" and "init" in kwargs:
+        value = kwargs.pop("init")
+        kwargs.setdefault("depthwise_initializer", value)
+        kwargs.setdefault("pointwise_initializer", value)
+    if name == "BatchNormalization" and kwargs.pop("mode", 0) != 0:
+        raise ValueError("BatchNormalization(mode=1 or 2) has no Keras 2 equivalent")
+    for dropped in _DROPPED.get(name, ()):
+        kwargs.pop(dropped, None)
+    dims = KERNEL_DIMS.get(name, ())
+    if dims:
+        given = [kwargs.pop(dim) for dim in dims if dim in kwargs]
+        if given and "kernel_size" not in kwargs:
+            if len(given) != len(dims):
+                raise TypeError(f"{name}() needs all of {', '.join(dims)} or none")
+            kwargs["kernel_size"] = tuple(given)
+        # Convolution2D(32, 3, 3): filters, then one size per dimension
+        rest = args[1:]
+        if len(rest) == len(dims) and all(type(size) is int for size in rest):
+            args = (args[0], tuple(rest))
+    return args
+
+
+def _uses_keras1(name: str, kwargs: dict[str, Any]) -> bool:
+    from tfcompat_gpu.tfapi.keras1_names import KERAS1_KEYWORDS, KERNEL_DIMS
+
+    if any(key in kwargs for key in KERAS1_KEYWORDS[name]):
+        return True
+    if any(dim in kwargs for dim in KERNEL_DIMS.get(name, ())):
+        return True
+    if any(dropped in kwargs for dropped in _DROPPED.get(name, ())):
+        return True
+    return (name == "SeparableConv2D" and "init" in kwargs) or (
+        name == "BatchNormalization" and "mode" in kwargs
+    )
+
+
+def keras1_layer(name: str, enabled: Any) -> Any:
+    """A move's ``make`` that wraps ``<name>.__init__`` to take Keras 1 arguments.
+
+    ``enabled()`` says whether legacy Keras is on; off, the wrapper passes every call through.
+    """
+
+    def make(module: ModuleType, current: Any) -> Any:
+        import wrapt
+
+        def init(wrapped: Any, instance: Any, args: Any, kwargs: Any) -> Any:
+            if not kwargs or not enabled() or not _uses_keras1(name, kwargs):
+                return wrapped(*args, **kwargs)
+            import warnings
+
+            kwargs = dict(kwargs)
+            before = sorted(kwargs)
+            args = _translated(name, tuple(args), kwargs)
+            changed = ", ".join(f"{key}=" for key in before if key not in kwargs)
+            warnings.warn(
+                f"Update your `{name}` call to the Keras 2 API (Keras 1 arguments: {changed}); "
+                "tfcompat-gpu migrate rewrites it",
+                stacklevel=2,
+            )
+            return wrapped(*args, **kwargs)
+
+        return wrapt.FunctionWrapper(current, init)
+
+    make.__name__ = f"keras1_{name}"
+    return make
