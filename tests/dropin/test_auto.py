@@ -398,6 +398,23 @@ def test_tutorials_note_names_the_import_and_the_successor(tmp_path, code):
     assert "tf.keras.datasets.mnist.load_data()" in note
 
 
+def test_scipy_note_only_when_it_is_missing(tmp_path):
+    import importlib.util
+
+    code = """
+        from keras.preprocessing.image import ImageDataGenerator
+        gen = ImageDataGenerator(rotation_range=20, horizontal_flip=True)
+    """
+    choice = _choose(tmp_path, code)
+    notes = [note for note in choice.notes if "scipy" in note]
+    if importlib.util.find_spec("scipy") is not None:
+        assert notes == []
+    else:
+        (note,) = notes
+        assert "needs scipy (ImageDataGenerator, line 1" in note
+        assert "pip install scipy" in note
+
+
 def test_a_string_naming_the_tutorials_gets_no_note(tmp_path):
     assert (
         _choose(tmp_path, "doc = 'from tensorflow.examples.tutorials.mnist import x'\n").notes == ()

@@ -18,7 +18,8 @@ means ``tensorflow.placeholder`` whatever ``tf`` is bound to.  Three choices com
 Only code counts: strings, comments and docstrings that mention ``placeholder`` change nothing.
 Each choice carries its first evidence (name, file, line) for the one line ``run`` prints.
 It also notes what no flag can fix: ``tf.estimator`` on TensorFlow >= 2.16, a TensorBoard
-callback without ``tensorboard`` installed, and ``tensorflow.examples.tutorials`` (gone in 2.0).
+callback without ``tensorboard`` installed, ``ImageDataGenerator`` without ``scipy``, and
+``tensorflow.examples.tutorials`` (gone in 2.0).
 """
 
 from __future__ import annotations
@@ -114,6 +115,15 @@ _OPTIMIZER_ARGUMENTS = ("lr", "decay")
 _TENSORBOARD_USERS = frozenset(
     {"keras.callbacks.TensorBoard", "tensorflow.keras.callbacks.TensorBoard"}
 )
+# Keras 2 installed scipy; its image augmentation needs it (keras_preprocessing / tf_keras
+# src/preprocessing/image.py: apply_affine_transform and friends use scipy.ndimage)
+_SCIPY_USERS = frozenset(
+    {
+        "keras.preprocessing.image.ImageDataGenerator",
+        "tensorflow.keras.preprocessing.image.ImageDataGenerator",
+        "tf_keras.preprocessing.image.ImageDataGenerator",
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -143,6 +153,7 @@ class Reading:
     """GPU pins: the index, or None for one computed at run time (``'/gpu:%d' % i``)."""
     estimator: list[Evidence] = field(default_factory=list)
     tensorboard: list[Evidence] = field(default_factory=list)
+    scipy: list[Evidence] = field(default_factory=list)
     tutorials: list[Evidence] = field(default_factory=list)
     """``tensorflow.examples.tutorials`` (MNIST's ``input_data``), gone from TensorFlow 2."""
     files: list[str] = field(default_factory=list)
@@ -301,6 +312,8 @@ class _Reader(ast.NodeVisitor):
                     break
         if name in _TENSORBOARD_USERS:
             self._note(self.reading.tensorboard, "TensorBoard callback", node)
+        if name in _SCIPY_USERS:
+            self._note(self.reading.scipy, "ImageDataGenerator", node)
 
     def visit_Call(self, node: ast.Call) -> None:
         func = node.func
@@ -555,6 +568,13 @@ def _notes(reading: Reading, main: str) -> Iterator[str]:
                 f"which TensorFlow 2.16 removed (this is TensorFlow {shown}): run it on TensorFlow "
                 "2.15 with `tfcompat-gpu run --tf1`, or port it to Keras"
             )
+    if reading.scipy and importlib.util.find_spec("scipy") is None:
+        yield (
+            "tfcompat-gpu run: warning: this script needs scipy "
+            f"({reading.scipy[0].show(main)}: its image transforms use scipy.ndimage), which "
+            "Keras 2 installed and tf_keras does not: pip install scipy (or pip install "
+            '"tfcompat-gpu[legacy-keras]")'
+        )
     if reading.tutorials:
         yield (
             "tfcompat-gpu run: warning: this script imports tensorflow.examples "
