@@ -93,7 +93,7 @@ def _method(ctx: FileContext, node: ast.Call, func: ast.Attribute) -> None:
         instead = (
             "use `np.argmax(model.predict(x), axis=-1)` for a softmax output or "
             '`(model.predict(x) > 0.5).astype("int32")` for a sigmoid one '
-            "(tfcompat-gpu migrate says so)"
+            "(tfcompat-gpu migrate writes the expression that picks one as Keras 2 did)"
         )
         ctx.report("TFG038", node, "call predict()", used="predict_classes()", instead=instead)
     elif func.attr == "fit" and any(k.arg == "nb_epoch" for k in node.keywords):
