@@ -8,6 +8,22 @@ from __future__ import annotations
 
 UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
     (
+        # Keras 2.0-2.2's legacy layout functions (keras/backend/common.py)
+        "image-dim-ordering",
+        "from keras import backend as K\nK.set_image_dim_ordering('th')\n"
+        "if K.image_dim_ordering() == 'th':\n    shape = (1, 28, 28)\n",
+        "from keras import backend as K\nK.set_image_data_format('channels_first')\n"
+        'if ("th" if K.image_data_format() == "channels_first" else "tf") == \'th\':\n'
+        "    shape = (1, 28, 28)\n",
+        [],
+    ),
+    (
+        "image-dim-ordering-not-a-literal-left",
+        "import keras\nkeras.backend.set_image_dim_ordering(mode)\n",
+        "import keras\nkeras.backend.set_image_dim_ordering(mode)\n",
+        [(2, "[image_dim_ordering not a literal]")],
+    ),
+    (
         # tf.Session was the file's only TF1 name; the kept session still runs graph tensors
         "session-run-is-graph-code",
         "import tensorflow as tf\n\nwith tf.device('/gpu:0'):\n"

@@ -433,3 +433,31 @@ def test_keras1_layer_arguments_pass_through_without_legacy_keras():
         """
     )
     assert out == {"error": "TypeError"}
+
+
+@pytest.mark.parametrize("legacy", [True, False], ids=["tf_keras", "keras3"])
+def test_keras2_image_dim_ordering_sets_the_data_format(legacy):
+    if legacy and KERAS3 and _major("tf-keras") < 2:
+        pytest.skip("tf_keras is not installed")
+    out = run_py(
+        f"""
+        import tfcompat_gpu
+        tfcompat_gpu.install(legacy_keras={legacy})
+        from keras import backend as K
+        K.set_image_dim_ordering("th")
+        first = [K.image_data_format(), K.image_dim_ordering()]
+        K.set_image_dim_ordering("tf")
+        last = [K.image_data_format(), K.image_dim_ordering()]
+        try:
+            K.set_image_dim_ordering("channels_last")
+            error = None
+        except ValueError as exc:
+            error = str(exc)
+        emit({{"first": first, "last": last, "error": error}})
+        """
+    )
+    assert out == {
+        "first": ["channels_first", "th"],
+        "last": ["channels_last", "tf"],
+        "error": "Unknown dim_ordering: 'channels_last'; expected 'tf' or 'th'",
+    }

@@ -72,6 +72,31 @@ def _tensorflow_backend(module: ModuleType, current: Any) -> Any:
     return _keras.tensorflow_backend_of(module)
 
 
+def _dim_ordering(name: str) -> Callable[[ModuleType, Any], Any]:
+    """Keras 2.0-2.2's legacy ``image_dim_ordering()`` / ``set_image_dim_ordering()`` (its
+    keras/backend/common.py), on the backend's ``image_data_format`` functions."""
+
+    def make(module: ModuleType, current: Any) -> Any:
+        if name == "image_dim_ordering":
+
+            def image_dim_ordering() -> str:
+                return "th" if module.image_data_format() == "channels_first" else "tf"
+
+            return image_dim_ordering
+
+        def set_image_dim_ordering(dim_ordering: str) -> None:
+            if dim_ordering not in ("tf", "th"):
+                raise ValueError(f"Unknown dim_ordering: {dim_ordering!r}; expected 'tf' or 'th'")
+            module.set_image_data_format(
+                "channels_first" if dim_ordering == "th" else "channels_last"
+            )
+
+        return set_image_dim_ordering
+
+    make.__name__ = f"keras2_{name}"
+    return make
+
+
 def _keras2_optimizer(module: ModuleType, current: Any) -> Any:
     from tfcompat_gpu.dropin import _legacy_keras
 
@@ -120,6 +145,18 @@ MOVES: tuple[Move, ...] = (
         )
         for backend in KERAS_BACKENDS
         for name in ("set_session", "get_session")
+    ),
+    *(
+        Move(
+            backend,
+            name,
+            _dim_ordering(name),
+            only_if_missing=True,
+            why="Keras 2.0-2.2 scripts set the image layout the Keras 1 way "
+            "(`K.set_image_dim_ordering('th')`); Keras 2.3+ has only image_data_format",
+        )
+        for backend in KERAS_BACKENDS
+        for name in ("image_dim_ordering", "set_image_dim_ordering")
     ),
     *(
         Move(

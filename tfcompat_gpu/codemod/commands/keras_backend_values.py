@@ -10,6 +10,9 @@ stays, hence ``.optimizer.lr`` → ``.optimizer.learning_rate`` for reads and wr
 
 ``K.get_value(x)`` → ``keras.ops.convert_to_numpy(x)``; ``K.set_value(x, v)`` →
 ``x.assign(v)``; any other call of them (keywords, ``*args``) is left with a warning.
+Keras 2.0-2.2's ``K.set_image_dim_ordering('th')`` → ``K.set_image_data_format(
+'channels_first')`` and ``K.image_dim_ordering()`` → the ``'th'`` / ``'tf'`` it returned, from
+``K.image_data_format()`` (every Keras since 2.3 has only those; tf_keras too).
 ``tf_keras.backend`` still has both and is left alone, and so are both where the code is for
 Keras 2 (``migrate --keras 2``, the default where Keras 2 is installed).
 """
@@ -41,6 +44,10 @@ _BACKENDS = (
 )
 GET_VALUE = frozenset(f"{backend}.get_value" for backend in _BACKENDS)
 SET_VALUE = frozenset(f"{backend}.set_value" for backend in _BACKENDS)
+# Keras 2.0-2.2's legacy layout functions (keras/backend/common.py): 'th' is channels_first
+_GET_ORDERING = frozenset(f"{backend}.image_dim_ordering" for backend in _BACKENDS)
+_SET_ORDERING = frozenset(f"{backend}.set_image_dim_ordering" for backend in _BACKENDS)
+_FORMATS = {"th": "channels_first", "tf": "channels_last"}
 
 
 def _keras_major(context: MigrationContext) -> int:
@@ -50,12 +57,14 @@ def _keras_major(context: MigrationContext) -> int:
     return installed_keras() if keras is None else keras
 
 
-_BACKEND_VALUES = re.compile(r"\b[gs]et_value\b|\boptimizer\s*\.\s*lr\b")
+_BACKEND_VALUES = re.compile(
+    r"\b[gs]et_value\b|\boptimizer\s*\.\s*lr\b|\b(?:set_)?image_dim_ordering\b"
+)
 
 
 class KerasBackendValuesCommand(MigrationCommand):
     DESCRIPTION = "K.get_value / K.set_value and optimizer.lr to their Keras 3 form."
-    PRECHECK = Precheck.text(_BACKEND_VALUES, "_value", "lr")
+    PRECHECK = Precheck.text(_BACKEND_VALUES, "_value", "lr", "dim_ordering")
     UPGRADE = True
 
     def declared_changes(self) -> tuple[()]:
@@ -110,7 +119,41 @@ class KerasBackendValuesCommand(MigrationCommand):
             return False
         return kind is not None and self._exact(call, 1 if kind == "get_value" else 2)
 
+    def _ordering(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression | None:
+        """``K.set_image_dim_ordering('th')`` / ``K.image_dim_ordering()``, Keras 2.0-2.2's
+        spelling of the image layout; None when the call is neither."""
+        names = self.names_of(original.func)
+        func = updated.func
+        if not isinstance(func, cst.Attribute) or not names & (_GET_ORDERING | _SET_ORDERING):
+            return None
+        receiver = self.module.code_for_node(func.value)
+        if names & _GET_ORDERING and not updated.args:
+            return cst.parse_expression(
+                f'("th" if {receiver}.image_data_format() == "channels_first" else "tf")'
+            )
+        value = updated.args[0].value if len(updated.args) == 1 else None
+        text = value.evaluated_value if isinstance(value, cst.SimpleString) else None
+        if names & _SET_ORDERING and text in _FORMATS and updated.args[0].keyword is None:
+            assert isinstance(value, cst.SimpleString)
+            layout = value.with_changes(
+                value=f"{value.prefix}{value.quote}{_FORMATS[str(text)]}{value.quote}"
+            )
+            return updated.with_changes(
+                func=func.with_changes(attr=cst.Name("set_image_data_format")),
+                args=[updated.args[0].with_changes(value=layout)],
+            )
+        self.warn_at(
+            original,
+            "image_dim_ordering left unchanged: Keras 2.3 and later have only "
+            "image_data_format(): 'th' is 'channels_first', 'tf' is 'channels_last' "
+            "[image_dim_ordering not a literal]",
+        )
+        return updated
+
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
+        ordering = self._ordering(original_node, updated_node)
+        if ordering is not None:
+            return ordering
         kind = self._kind(original_node)
         if kind is None or _keras_major(self.context) < 3:
             return updated_node  # Keras 2 has both
