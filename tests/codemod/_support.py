@@ -83,6 +83,7 @@ SAMPLE_MIGRATED = """\
 import tensorflow as tf
 import tfcompat_gpu
 
+tf.compat.v1.disable_v2_behavior()
 # keep
 tfcompat_gpu.configure(allow_growth=True)
 sess = tfcompat_gpu.session()

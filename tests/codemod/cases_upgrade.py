@@ -37,6 +37,18 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         [],
     ),
     (
+        # tf.compat.v1.Session: TF2 code that asked for a v1 session itself (its own graph)
+        "compat-v1-session-run-stays-eager",
+        "import tensorflow as tf\n\nconfig = tf.compat.v1.ConfigProto()\n"
+        "config.gpu_options.allow_growth = True\nwith tf.Graph().as_default():\n"
+        "    x = tf.constant(3.0)\n    sess = tf.compat.v1.Session(config=config)\n"
+        "    print(sess.run(x))\n",
+        "import tensorflow as tf\nimport tfcompat_gpu\n\n"
+        "tfcompat_gpu.configure(allow_growth=True)\nwith tf.Graph().as_default():\n"
+        "    x = tf.constant(3.0)\n    sess = tfcompat_gpu.session()\n    print(sess.run(x))\n",
+        [],
+    ),
+    (
         "with-session-run-is-graph-code",
         "import tensorflow as tf\n\nx = tf.constant(3.0)\nconfig = tf.ConfigProto()\n"
         "config.gpu_options.allow_growth = True\nwith tf.Session(config=config) as sess:\n"

@@ -139,7 +139,7 @@ class _SessionRuns:
 
     ``sess = tf.Session(config=config)`` / ``sess.run(c)`` leaves no TF1-only name once the
     session is ``tfcompat_gpu.session()``, yet ``c`` must still be a graph tensor: run eagerly,
-    the session finds its graph empty.
+    the session finds its graph empty.  Asked only where the file spelt its session the TF1 way.
     """
 
     def __init__(self) -> None:
@@ -221,7 +221,8 @@ class Tf1CompatCommand(MigrationCommand):
         visit_with(updated_node, uses)
         tf1 = [rest for _, rest in uses.found if _tf1_only(rest)]
         runs = _SessionRuns()
-        visit_with(updated_node, runs)
+        if self._tf1_session:
+            visit_with(updated_node, runs)
         if not tf1 and not runs.runs:
             return updated_node
         graph = sorted({".".join(rest[:2]) for rest in tf1 if rest[0] not in EAGER_SAFE})
@@ -283,6 +284,19 @@ class Tf1CompatCommand(MigrationCommand):
 
     def visit_Module(self, node: cst.Module) -> None:
         self._warned: set[str] = set()
+        # a session spelt the TF1 way (tf.Session, not tf.compat.v1.Session, which TF2 code
+        # asks for itself): what it runs is graph code
+        text = self.source_text()
+        aliases = {found.group(1) or "tensorflow" for found in _TF_ALIAS.finditer(text)}
+        self._tf1_session = bool(aliases) and (
+            re.search(
+                r"(?<![\w.])(?:"
+                + "|".join(map(re.escape, aliases))
+                + r")\s*\.\s*(?:Interactive)?Session\b",
+                text,
+            )
+            is not None
+        )
 
     def leave_Attribute(
         self, original_node: cst.Attribute, updated_node: cst.Attribute
