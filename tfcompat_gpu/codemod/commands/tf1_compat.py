@@ -244,11 +244,14 @@ class Tf1CompatCommand(MigrationCommand):
                 f"{line}: TF1 graph code ({', '.join('tf.' + g for g in graph[:3])}) left "
                 "unchanged: the file also uses Keras, and Keras 3 does not run in graph mode "
                 "(tf.compat.v1.disable_v2_behavior()); rewrite the graph code eagerly, or run "
-                "it on tf_keras with TF_USE_LEGACY_KERAS=1"
+                "it on tf_keras with TF_USE_LEGACY_KERAS=1 [graph code beside Keras]"
             )
             return updated_node
         if len({bound for _, _, _, bound in imports}) != 1:
-            self.warn(f"{line}: TF1 names left unchanged: tensorflow is imported more than once")
+            self.warn(
+                f"{line}: TF1 names left unchanged: tensorflow is imported more than once "
+                "[tensorflow imported twice]"
+            )
             return updated_node
         body = list(updated_node.body)
         index, small, _, bound = imports[0]
@@ -308,19 +311,21 @@ class Tf1CompatCommand(MigrationCommand):
             if name in _NEED_TF_KERAS:
                 message = (
                     "on TensorFlow >= 2.16 it comes from tf_keras (Keras 2): pip install "
-                    "tf_keras and run with TF_USE_LEGACY_KERAS=1, or rewrite it with keras.layers"
+                    "tf_keras and run with TF_USE_LEGACY_KERAS=1, or rewrite it with keras.layers "
+                    "[served by tf_keras only]"
                 )
             elif len(parts) != 3:
                 continue
             elif parts[1] == "estimator":
                 message = (
                     "tf.estimator was removed in TensorFlow 2.16; rewrite the model with "
-                    "Keras (model.fit) or pin tensorflow<2.16"
+                    "Keras (model.fit) or pin tensorflow<2.16 [tf.estimator removed]"
                 )
             elif parts[1] == "contrib" and parts[2] not in _CONTRIB_OK:
                 message = (
                     "tf.contrib was removed in TensorFlow 2.0 and this module has no exact "
-                    "successor; rewrite its calls with tf.keras, tf_slim or tensorflow_addons"
+                    "successor; rewrite its calls with tf.keras, tf_slim or tensorflow_addons "
+                    "[tf.contrib removed]"
                 )
             else:
                 continue
