@@ -8,6 +8,45 @@ from __future__ import annotations
 
 UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
     (
+        # the name's last piece is a literal: it gets the ending, and the load follows the save
+        "weight-file-names-built-from-pieces",
+        "import os\nfrom keras.callbacks import ModelCheckpoint\n"
+        "ckpt = ModelCheckpoint(log_dir + 'ep{epoch:03d}-loss{loss:.3f}.h5', "
+        "save_weights_only=True)\n"
+        "model.save_weights(log_dir + 'trained_weights_stage_1.h5')\n"
+        "model.load_weights(log_dir + 'trained_weights_stage_1.h5')\n"
+        "model.save_weights(os.path.join(out, 'final.hdf5'))\n"
+        "model.save_weights(f'{out}/w_{epoch}.h5')\n"
+        "model.save_weights('w{}.h5'.format(3))\n"
+        "model.load_weights(other + 'pretrained.h5')\n",
+        "import os\nfrom keras.callbacks import ModelCheckpoint\n"
+        "ckpt = ModelCheckpoint(log_dir + 'ep{epoch:03d}-loss{loss:.3f}.weights.h5', "
+        "save_weights_only=True)\n"
+        "model.save_weights(log_dir + 'trained_weights_stage_1.weights.h5')\n"
+        "model.load_weights(log_dir + 'trained_weights_stage_1.weights.h5')\n"
+        "model.save_weights(os.path.join(out, 'final.weights.h5'))\n"
+        "model.save_weights(f'{out}/w_{epoch}.weights.h5')\n"
+        "model.save_weights('w{}.weights.h5'.format(3))\n"
+        "model.load_weights(other + 'pretrained.h5')\n",
+        [
+            (3, "now named log_dir + 'ep{epoch:03d}-loss{loss:.3f}.weights.h5'"),
+            (4, "now named log_dir + 'trained_weights_stage_1.weights.h5'"),
+            (6, "now named os.path.join(out, 'final.weights.h5')"),
+            (7, "now named f'{out}/w_{epoch}.weights.h5'"),
+            (8, "now named 'w{}.weights.h5'.format(3)"),
+        ],
+    ),
+    (
+        "checkpoint-period",
+        "from keras.callbacks import ModelCheckpoint\n"
+        "a = ModelCheckpoint('m.h5', monitor='val_loss', period=1)\n"
+        "b = ModelCheckpoint('m.h5', period=3)\n",
+        "from keras.callbacks import ModelCheckpoint\n"
+        "a = ModelCheckpoint('m.h5', monitor='val_loss')\n"
+        "b = ModelCheckpoint('m.h5', period=3)\n",
+        [(3, "[checkpoint period]")],
+    ),
+    (
         # Keras 2.0-2.2's legacy layout functions (keras/backend/common.py)
         "image-dim-ordering",
         "from keras import backend as K\nK.set_image_dim_ordering('th')\n"

@@ -7,15 +7,20 @@ in ``.weights.h5`` with ``save_weights_only=True``, else in ``.keras`` or ``.h5`
 given the ending (``w.h5`` → ``w.weights.h5``; a checkpoint ``m.hdf5`` → ``m.h5``, the same
 HDF5 format), and a ``load_weights`` of a name the file saves is renamed with it; ``load_weights``
 of any other ``.h5`` stays, since Keras 3 still reads legacy HDF5 weights.  The file on disk
-changes name, which a warning says.  A name that is not a literal is left with a warning.
+changes name, which a warning says.  A name built from pieces whose last piece is a literal
+(``log_dir + 'w.h5'``, ``os.path.join(d, 'w.h5')``, ``'w{}.h5'.format(n)``, ``f'{d}/w.h5'``)
+gets the ending on that piece, and a ``load_weights`` of the same expression follows it; any
+other name is left with a warning.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from tfcompat_gpu.codemod._base import MigrationCommand, Precheck
 from tfcompat_gpu.codemod._libcst import cst
+from tfcompat_gpu.codemod._names import dotted
 
 __all__ = ["KerasWeightFilesCommand"]
 
@@ -28,6 +33,50 @@ def _literal(node: cst.BaseExpression) -> str | None:
     if isinstance(node, cst.SimpleString) and not node.prefix.strip("rR"):
         value = node.evaluated_value
         return value if isinstance(value, str) else None
+    return None
+
+
+_JOINS = frozenset({"os.path.join", "path.join", "osp.join"})
+
+
+def _ending(node: cst.BaseExpression) -> tuple[str, Callable[[str], cst.BaseExpression]] | None:
+    """The text that ends a file name built from pieces, and how to rebuild the name with
+    another ending: ``'w.h5'``, ``log_dir + 'w.h5'``, ``os.path.join(d, 'w.h5')``,
+    ``'w{}.h5'.format(n)``, ``f'{d}/w.h5'``."""
+    if isinstance(node, cst.SimpleString):
+        text = _literal(node)
+        return None if text is None else (text, lambda new: _string(node, new))
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add):
+        inner = _ending(node.right)
+        if inner is not None:
+            text, rebuild = inner
+            return text, lambda new: node.with_changes(right=rebuild(new))
+        return None
+    if isinstance(node, cst.FormattedString) and node.parts:
+        last = node.parts[-1]
+        if isinstance(last, cst.FormattedStringText) and "\\" not in last.value:
+            parts = list(node.parts)
+            return last.value, lambda new: node.with_changes(
+                parts=[*parts[:-1], last.with_changes(value=new)]
+            )
+        return None
+    if not isinstance(node, cst.Call) or any(a.star or a.keyword for a in node.args):
+        return None
+    func = node.func
+    if isinstance(func, cst.Attribute) and func.attr.value == "format":
+        inner = _ending(func.value)
+        if inner is not None and isinstance(func.value, cst.SimpleString):
+            text, rebuild = inner
+            return text, lambda new: node.with_changes(func=func.with_changes(value=rebuild(new)))
+        return None
+    if dotted(func) in _JOINS and node.args:
+        inner = _ending(node.args[-1].value)
+        if inner is not None:
+            text, rebuild = inner
+            args = list(node.args)
+            return text, lambda new: node.with_changes(
+                args=[*args[:-1], args[-1].with_changes(value=rebuild(new))]
+            )
     return None
 
 
@@ -56,6 +105,7 @@ class KerasWeightFilesCommand(MigrationCommand):
 
     def visit_Module(self, node: cst.Module) -> None:
         self._renamed: dict[str, str] = {}
+        self._renamed_code: dict[str, cst.BaseExpression] = {}
 
     def _first(self, call: cst.Call, keyword: str) -> cst.Arg | None:
         for index, arg in enumerate(call.args):
@@ -72,16 +122,24 @@ class KerasWeightFilesCommand(MigrationCommand):
             return self._rename(original_node, updated_node, "filepath", weights=True)
         if method == "load_weights":
             arg = self._first(updated_node, "filepath")
-            name = None if arg is None else _literal(arg.value)
-            if arg is None or name is None or name not in self._renamed:
+            if arg is None:
                 return updated_node
-            assert isinstance(arg.value, cst.SimpleString)
-            new = arg.with_changes(value=_string(arg.value, self._renamed[name]))
+            name = _literal(arg.value)
+            if name is not None and name in self._renamed:
+                assert isinstance(arg.value, cst.SimpleString)
+                value: cst.BaseExpression = _string(arg.value, self._renamed[name])
+            elif name is None and self.code_of(arg.value) in self._renamed_code:
+                # the same expression a save_weights of this file renamed
+                value = self._renamed_code[self.code_of(arg.value)]
+            else:
+                return updated_node
+            new = arg.with_changes(value=value)
             return updated_node.with_changes(
                 args=[new if a is arg else a for a in updated_node.args]
             )
         if not self.names_of(original_node.func) & _CHECKPOINTS:
             return updated_node
+        updated_node = self._period(original_node, updated_node)
         weights = False
         for arg in updated_node.args:
             if arg.keyword is not None and arg.keyword.value == "save_weights_only":
@@ -97,15 +155,38 @@ class KerasWeightFilesCommand(MigrationCommand):
                     return updated_node
         return self._rename(original_node, updated_node, "filepath", weights=weights)
 
+    def _period(self, original: cst.Call, updated: cst.Call) -> cst.Call:
+        """``ModelCheckpoint(period=N)``: Keras 3 has no ``period`` (``save_freq`` counts
+        batches, keras/src/callbacks/model_checkpoint.py); ``period=1``, every epoch, is its
+        default and goes."""
+        args = list(updated.args)
+        for index, arg in enumerate(args):
+            if arg.keyword is None or arg.keyword.value != "period":
+                continue
+            if isinstance(arg.value, cst.Integer) and arg.value.evaluated_value == 1:
+                if index == len(args) - 1 and index > 0:
+                    args[index - 1] = args[index - 1].with_changes(comma=arg.comma)
+                del args[index]
+                return updated.with_changes(args=args)
+            self.warn_at(
+                original,
+                "ModelCheckpoint(period=...) left unchanged: Keras 3 has no period (save_freq "
+                "counts batches): drop it to save every epoch, or write save_freq=N * "
+                "steps_per_epoch to save every N epochs [checkpoint period]",
+            )
+        return updated
+
     def _rename(
         self, original: cst.Call, updated: cst.Call, keyword: str, *, weights: bool
     ) -> cst.Call:
         arg = self._first(updated, keyword)
         if arg is None:
             return updated
-        name = _literal(arg.value)
+        ending = _ending(arg.value)
+        name = None if ending is None else ending[0]
+        literal = isinstance(arg.value, cst.SimpleString)
         what = "save_weights" if isinstance(updated.func, cst.Attribute) else "ModelCheckpoint"
-        if name is None:
+        if ending is None or name is None:
             self.warn_at(
                 original,
                 f"{what}(...) left unchanged: the file name is not a literal; Keras 3 needs it "
@@ -127,12 +208,16 @@ class KerasWeightFilesCommand(MigrationCommand):
                 "ending in .keras (its format) or .h5 (legacy HDF5); choose one",
             )
             return updated
-        assert isinstance(arg.value, cst.SimpleString)
-        self._renamed[name] = new
+        value = ending[1](new)
+        if literal:
+            self._renamed[name] = new
+            shown = f"{new!r} (was {name!r})"
+        else:
+            self._renamed_code[self.code_of(arg.value)] = value
+            shown = f"{self.code_of(value)} (was {self.code_of(arg.value)})"
         self.warn_at(
             original,
-            f"{what}: the file is now named {new!r} (was {name!r}), as Keras 3 requires; "
-            "update what reads it",
+            f"{what}: the file is now named {shown}, as Keras 3 requires; update what reads it",
         )
-        new_arg = arg.with_changes(value=_string(arg.value, new))
+        new_arg = arg.with_changes(value=value)
         return updated.with_changes(args=[new_arg if a is arg else a for a in updated.args])
