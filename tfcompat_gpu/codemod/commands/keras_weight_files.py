@@ -92,7 +92,7 @@ class KerasWeightFilesCommand(MigrationCommand):
                         original_node,
                         "ModelCheckpoint(...) left unchanged: save_weights_only is not a literal "
                         "True/False; Keras 3 needs a name ending in .weights.h5 when it is true "
-                        "and in .keras or .h5 otherwise",
+                        "and in .keras or .h5 otherwise [save_weights_only not a literal]",
                     )
                     return updated_node
         return self._rename(original_node, updated_node, "filepath", weights=weights)
@@ -109,7 +109,8 @@ class KerasWeightFilesCommand(MigrationCommand):
             self.warn_at(
                 original,
                 f"{what}(...) left unchanged: the file name is not a literal; Keras 3 needs it "
-                + ("to end in .weights.h5" if weights else "to end in .keras or .h5"),
+                + ("to end in .weights.h5" if weights else "to end in .keras or .h5")
+                + " [file name not a literal]",
             )
             return updated
         if weights:
@@ -124,7 +125,7 @@ class KerasWeightFilesCommand(MigrationCommand):
             self.warn_at(
                 original,
                 f"{what}({name!r}) left unchanged: Keras 3 saves a model only to a name "
-                "ending in .keras (its format) or .h5 (legacy HDF5); choose one",
+                "ending in .keras (its format) or .h5 (legacy HDF5); choose one [file extension]",
             )
             return updated
         assert isinstance(arg.value, cst.SimpleString)
@@ -132,7 +133,7 @@ class KerasWeightFilesCommand(MigrationCommand):
         self.warn_at(
             original,
             f"{what}: the file is now named {new!r} (was {name!r}), as Keras 3 requires; "
-            "update what reads it",
+            "update what reads it [file renamed]",
         )
         new_arg = arg.with_changes(value=_string(arg.value, new))
         return updated.with_changes(args=[new_arg if a is arg else a for a in updated.args])
