@@ -189,14 +189,14 @@ class BuildInStrategyScopeCommand(MigrationCommand):
         devices = self._devices(call)
         name = next((n for n in ("strategy", "mirrored_strategy") if n not in self._names), None)
         if model is None or start is None or devices is None or name is None:
-            why = (
-                "the GPU list is not a literal"
+            why, tag = (
+                ("the GPU list is not a literal", "GPU list not a literal")
                 if devices is None
-                else "the model is built elsewhere"
+                else ("the model is built elsewhere", "model built elsewhere")
                 if model is None or start is None
-                else "the names strategy and mirrored_strategy are taken"
+                else ("the names strategy and mirrored_strategy are taken", "strategy names taken")
             )
-            self.warn_at(original[index], f"multi_gpu_model left unchanged ({why}): {_FIX}")
+            self.warn_at(original[index], f"multi_gpu_model left unchanged ({why}): {_FIX} [{tag}]")
             return None
         end = index + 1
         while end < len(original) and _compile_of(original[end], parallel):
@@ -232,7 +232,8 @@ class BuildInStrategyScopeCommand(MigrationCommand):
             self.warn_at(
                 original[index],
                 "compile(distribute=...) left unchanged (the model or the strategy is built "
-                f"elsewhere): {_FIX.replace('tf.distribute.MirroredStrategy()', 'strategy')}",
+                f"elsewhere): {_FIX.replace('tf.distribute.MirroredStrategy()', 'strategy')} "
+                "[model built elsewhere]",
             )
             return None
         builder = next(k for k in range(index - 1, -1, -1) if self._builds(original[k], model))
@@ -247,7 +248,7 @@ class BuildInStrategyScopeCommand(MigrationCommand):
                     self.warn_at(
                         original[index],
                         f"compile(distribute=...) left unchanged ({strategy} is built from the "
-                        f"model's parts): {_FIX}",
+                        f"model's parts): {_FIX} [strategy built from the model]",
                     )
                     return None
                 moved.append(updated[k])

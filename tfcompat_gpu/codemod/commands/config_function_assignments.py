@@ -141,7 +141,8 @@ class ConfigFunctionAssignmentsCommand(MigrationCommand):
                 self.warn_at(
                     original_node,
                     f"assignment to {configured[0]} replaces the function instead of calling "
-                    "it; left unchanged because the intended call is not known: call it instead",
+                    "it; left unchanged because the intended call is not known: call it instead "
+                    "[assignment to a config function]",
                 )
             return updated_node
         prefix = prefix_for(target, setter)
@@ -149,7 +150,7 @@ class ConfigFunctionAssignmentsCommand(MigrationCommand):
             self.warn_at(
                 original_node,
                 f"assignment to {setter} is spelled in a way the migration cannot follow; "
-                "left unchanged: call the function instead",
+                "left unchanged: call the function instead [function imported from its module]",
             )
             return updated_node
         value = self.code_of(assign.value)
@@ -162,7 +163,8 @@ class ConfigFunctionAssignmentsCommand(MigrationCommand):
                 self.warn_at(
                     original_node,
                     "memory growth and logical (virtual) devices are both configured: TensorFlow "
-                    "drops growth on a GPU that has logical devices; keep one of them",
+                    "drops growth on a GPU that has logical devices; keep one of them "
+                    "[growth beside logical devices]",
                 )
             var = free_name(self._taken, "gpu", "physical_gpu", "_gpu")
             self._taken.add(var)

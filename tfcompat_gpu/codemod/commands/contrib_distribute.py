@@ -104,7 +104,7 @@ class ContribDistributeCommand(MigrationCommand):
                             call,
                             f"tf.contrib.distribute.MirroredStrategy({key}=...) left unchanged: "
                             "the GPU count is not a literal; pass "
-                            'devices=["/gpu:0", ...] to tf.distribute.MirroredStrategy',
+                            'devices=["/gpu:0", ...] to tf.distribute.MirroredStrategy [GPU count not a literal]',
                         )
                         return None
                     devices = ", ".join(f'"/gpu:{i}"' for i in range(count)) or '"/cpu:0"'
@@ -129,7 +129,8 @@ class ContribDistributeCommand(MigrationCommand):
                 self.warn_at(
                     call,
                     f"tf.contrib.distribute.{member}: num_gpus_per_worker dropped; TF2 uses every "
-                    "GPU the worker sees (restrict them with CUDA_VISIBLE_DEVICES)",
+                    "GPU the worker sees (restrict them with CUDA_VISIBLE_DEVICES) "
+                    "[num_gpus_per_worker dropped]",
                 )
             if member == "ParameterServerStrategy":
                 return []
@@ -145,7 +146,7 @@ class ContribDistributeCommand(MigrationCommand):
                 call,
                 "tf.contrib.distribute.CollectiveAllReduceStrategy(communication=...) left "
                 "unchanged: TF2 takes communication_options=tf.distribute.experimental."
-                "CommunicationOptions(implementation=...)",
+                "CommunicationOptions(implementation=...) [communication argument]",
             )
             return None
         return kept
@@ -171,7 +172,8 @@ class ContribDistributeCommand(MigrationCommand):
             self.warn_at(
                 call,
                 "tf.contrib.distribute.AllReduceCrossDeviceOps left unchanged: use "
-                "tf.distribute.NcclAllReduce() or tf.distribute.HierarchicalCopyAllReduce()",
+                "tf.distribute.NcclAllReduce() or tf.distribute.HierarchicalCopyAllReduce() "
+                "[all-reduce algorithm]",
             )
             return None
         if algorithm == "hierarchical_copy":

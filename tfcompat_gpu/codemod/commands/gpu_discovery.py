@@ -64,7 +64,7 @@ class GpuDiscoveryCommand(MigrationCommand):
                 original_node,
                 f"{func}(...) left unchanged: with arguments it has no physical-device "
                 'equivalent; use tf.config.list_physical_devices("GPU") and '
-                "tf.config.experimental.get_device_details(gpu)",
+                "tf.config.experimental.get_device_details(gpu) [call with arguments]",
             )
             return updated_node
         schedule_removal_by_node(self.context, original_node)

@@ -165,7 +165,8 @@ class KerasBackendValuesCommand(MigrationCommand):
                     "keras.ops.convert_to_numpy(x)"
                     if kind == "get_value"
                     else "x.assign(value) for a variable x"
-                ),
+                )
+                + " [unexpected arguments]",
             )
             return updated_node
         if kind == "set_value":

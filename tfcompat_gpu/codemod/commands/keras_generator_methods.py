@@ -98,13 +98,17 @@ class KerasGeneratorMethodsCommand(MigrationCommand):
             self.warn_at(
                 original_node,
                 f"{method}(...) left unchanged: with *args or **kwargs its arguments cannot be "
-                f"checked; Keras 3 has only {new}(), which takes no workers/queue arguments",
+                f"checked; Keras 3 has only {new}(), which takes no workers/queue arguments "
+                "[starred call]",
             )
             return updated_node
         order = _POSITIONS[method]
         positional = [a for a in args if a.keyword is None]
         if len(positional) > len(order):
-            self.warn_at(original_node, f"{method}(...) left unchanged: too many arguments")
+            self.warn_at(
+                original_node,
+                f"{method}(...) left unchanged: too many arguments [too many positional arguments]",
+            )
             return updated_node
         named: list[tuple[str, cst.Arg]] = []
         for index, arg in enumerate(args):
@@ -115,7 +119,8 @@ class KerasGeneratorMethodsCommand(MigrationCommand):
             self.warn_at(
                 original_node,
                 f"{method}(...) left unchanged: {samples[0]}= counts samples and Keras 3's "
-                f"{new}() counts steps (steps = samples // batch size); convert it by hand",
+                f"{new}() counts steps (steps = samples // batch size); convert it by hand "
+                f"[{samples[0]}]",
             )
             return updated_node
         final = [_RENAMED.get(name, name) for name, _ in named if name not in _QUEUE]
@@ -124,7 +129,7 @@ class KerasGeneratorMethodsCommand(MigrationCommand):
             self.warn_at(
                 original_node,
                 f"{method}(...) left unchanged: an argument is given twice under its Keras 1 "
-                "and Keras 2 names (nb_epoch= and epochs=); keep one",
+                "and Keras 2 names (nb_epoch= and epochs=); keep one [duplicate argument]",
             )
             return updated_node
         kept: list[cst.Arg] = []
@@ -157,7 +162,7 @@ class KerasGeneratorMethodsCommand(MigrationCommand):
                 original_node,
                 f"{method}(...) → {new}(...): dropped {', '.join(dropped)}; Keras 3's {new}() "
                 "reads a generator in the training thread (for parallel loading wrap it in a "
-                "keras.utils.PyDataset with workers=/use_multiprocessing=)",
+                "keras.utils.PyDataset with workers=/use_multiprocessing=) [queue arguments dropped]",
             )
         return updated_node.with_changes(func=func.with_changes(attr=cst.Name(new)), args=kept)
 

@@ -31,15 +31,16 @@ _EXPORTS: dict[str, frozenset[str]] = {
 # Keras 2 names with no Keras 3 successor, and what to do instead
 _GONE: dict[str, str] = {
     "keras.layers.Merge": "Keras 1's Merge layer has no successor; use keras.layers.Concatenate, "
-    "Add, Multiply, Average, Maximum or Dot",
+    "Add, Multiply, Average, Maximum or Dot [Merge removed]",
     "keras.layers.merge": "Keras 1's merge() has no successor; use keras.layers.concatenate, add, "
-    "multiply, average, maximum or dot",
+    "multiply, average, maximum or dot [merge() removed]",
     "keras.legacy": "keras.legacy (Keras 2 argument-conversion decorators) has no successor; "
-    "remove its uses",
+    "remove its uses [keras.legacy removed]",
     "keras.wrappers.scikit_learn": "Keras 3 has no scikit-learn wrappers; use the scikeras "
-    "package (scikeras.wrappers.KerasClassifier / KerasRegressor)",
+    "package (scikeras.wrappers.KerasClassifier / KerasRegressor) [scikit-learn wrappers removed]",
     "keras.preprocessing.image.ImageDataGenerator": "Keras 3 has no ImageDataGenerator; use "
-    "keras.utils.image_dataset_from_directory with augmentation layers, or tf_keras",
+    "keras.utils.image_dataset_from_directory with augmentation layers, or tf_keras "
+    "[ImageDataGenerator removed]",
 }
 
 
@@ -89,7 +90,7 @@ class KerasModulePathsCommand(MigrationCommand):
                 self.warn_at(
                     original_node,
                     f"from {module} import * left unchanged: Keras 3 has no {module}; import "
-                    f"the names you use from {KERAS_MOVED_MODULES[module]}",
+                    f"the names you use from {KERAS_MOVED_MODULES[module]} [star import]",
                 )
             return updated_node
         if module in KERAS_MOVED_MODULES:
@@ -99,7 +100,7 @@ class KerasModulePathsCommand(MigrationCommand):
                 home = _home(module, name)
                 if home is None:
                     why = _gone(f"keras.layers.{name}") or (
-                        f"Keras 3 has no {module}.{name} in any public module"
+                        f"Keras 3 has no {module}.{name} in any public module [name without Keras 3 home]"
                     )
                     self.warn_at(
                         original_node, f"from {module} import {name} left unchanged: {why}"
@@ -110,7 +111,7 @@ class KerasModulePathsCommand(MigrationCommand):
                 self.warn_at(
                     original_node,
                     f"from {module} import ... left unchanged: its names are now in "
-                    f"{' and '.join(sorted(homes))}; split the import",
+                    f"{' and '.join(sorted(homes))}; split the import [names now in several modules]",
                 )
                 return updated_node
             return updated_node.with_changes(module=cst.parse_expression(homes.pop()))
@@ -129,7 +130,7 @@ class KerasModulePathsCommand(MigrationCommand):
                 self.warn_at(
                     original_node,
                     f"{modules[0][1]} left unchanged: Keras 3 has no such module; import it "
-                    "on a line of its own and run migrate again",
+                    "on a line of its own and run migrate again [module imported beside others]",
                 )
             return updated_node
         alias, full = modules[0]

@@ -87,7 +87,7 @@ class KerasOptimizersCommand(MigrationCommand):
                     node,
                     f"class {node.name.value} left unchanged: Keras 3 optimizers never call "
                     "get_updates; port it to build(variables) and "
-                    "update_step(gradient, variable, learning_rate)",
+                    "update_step(gradient, variable, learning_rate) [optimizer subclass]",
                 )
                 return
 
@@ -144,11 +144,14 @@ class KerasOptimizersCommand(MigrationCommand):
             self.warn_at(
                 original_node,
                 f"{cls}(...) left unchanged: with *args or **kwargs the lr/decay arguments "
-                "cannot be checked; Keras 3 takes learning_rate= and has no decay=",
+                "cannot be checked; Keras 3 takes learning_rate= and has no decay= [starred call]",
             )
             return updated_node
         if "lr" in keywords and "learning_rate" in keywords:
-            self.warn_at(original_node, f"{cls}(...) left unchanged: both lr= and learning_rate=")
+            self.warn_at(
+                original_node,
+                f"{cls}(...) left unchanged: both lr= and learning_rate= [duplicate argument]",
+            )
             return updated_node
         if "lr" in keywords:
             at = keywords["lr"]
@@ -173,7 +176,7 @@ class KerasOptimizersCommand(MigrationCommand):
             self.warn_at(
                 original_node,
                 f"{cls}(decay=...) left unchanged: its default learning rate differs between "
-                "Keras versions; give learning_rate= and run migrate again",
+                "Keras versions; give learning_rate= and run migrate again [decay without learning rate]",
             )
             return updated_node
         schedule = cst.parse_expression(

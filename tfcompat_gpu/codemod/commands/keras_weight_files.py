@@ -150,7 +150,7 @@ class KerasWeightFilesCommand(MigrationCommand):
                         original_node,
                         "ModelCheckpoint(...) left unchanged: save_weights_only is not a literal "
                         "True/False; Keras 3 needs a name ending in .weights.h5 when it is true "
-                        "and in .keras or .h5 otherwise",
+                        "and in .keras or .h5 otherwise [save_weights_only not a literal]",
                     )
                     return updated_node
         return self._rename(original_node, updated_node, "filepath", weights=weights)
@@ -190,7 +190,8 @@ class KerasWeightFilesCommand(MigrationCommand):
             self.warn_at(
                 original,
                 f"{what}(...) left unchanged: the file name is not a literal; Keras 3 needs it "
-                + ("to end in .weights.h5" if weights else "to end in .keras or .h5"),
+                + ("to end in .weights.h5" if weights else "to end in .keras or .h5")
+                + " [file name not a literal]",
             )
             return updated
         if weights:
@@ -205,7 +206,7 @@ class KerasWeightFilesCommand(MigrationCommand):
             self.warn_at(
                 original,
                 f"{what}({name!r}) left unchanged: Keras 3 saves a model only to a name "
-                "ending in .keras (its format) or .h5 (legacy HDF5); choose one",
+                "ending in .keras (its format) or .h5 (legacy HDF5); choose one [file extension]",
             )
             return updated
         value = ending[1](new)
@@ -217,7 +218,8 @@ class KerasWeightFilesCommand(MigrationCommand):
             shown = f"{self.code_of(value)} (was {self.code_of(arg.value)})"
         self.warn_at(
             original,
-            f"{what}: the file is now named {shown}, as Keras 3 requires; update what reads it",
+            f"{what}: the file is now named {shown}, as Keras 3 requires; update what reads it "
+            "[file renamed]",
         )
         new_arg = arg.with_changes(value=value)
         return updated.with_changes(args=[new_arg if a is arg else a for a in updated.args])

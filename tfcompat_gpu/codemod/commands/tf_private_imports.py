@@ -103,7 +103,9 @@ class TfPrivateImportsCommand(MigrationCommand):
         if module in SESSION_MODULES or module == CONFIG_PB2:
             allowed = _SESSIONS if module in SESSION_MODULES else CONFIG_PB2_NAMES
             if names is None:
-                self.warn_at(original_node, f"from {module} import * left unchanged: {_PUBLIC}")
+                self.warn_at(
+                    original_node, f"from {module} import * left unchanged: {_PUBLIC} [star import]"
+                )
                 return updated_node
             if module == "tensorflow.python" and not set(names) & _SESSIONS:
                 return updated_node  # TensorFlow's own modules (ops, framework): not TF1 names
@@ -111,7 +113,8 @@ class TfPrivateImportsCommand(MigrationCommand):
             if others:
                 self.warn_at(
                     original_node,
-                    f"from {module} import {', '.join(others)} left unchanged: {_PUBLIC}",
+                    f"from {module} import {', '.join(others)} left unchanged: {_PUBLIC} "
+                    "[name not in tf.compat.v1]",
                 )
                 return updated_node
             return updated_node.with_changes(module=cst.parse_expression("tensorflow.compat.v1"))
@@ -137,9 +140,10 @@ class TfPrivateImportsCommand(MigrationCommand):
             unknown = sorted(used - CONFIG_PB2_NAMES)
             why = (
                 f"config_pb2.{', config_pb2.'.join(unknown)} is not among the messages "
-                "tf.compat.v1 exports"
+                "tf.compat.v1 exports [config_pb2 message not in tf.compat.v1]"
                 if unknown
-                else "import it on a line of its own, as config_pb2, and run migrate again"
+                else "import it on a line of its own, as config_pb2, and run migrate again "
+                "[config_pb2 import form]"
             )
             self.warn_at(
                 original_node, f"tensorflow.core.protobuf.config_pb2 left unchanged: {why}"
@@ -169,9 +173,12 @@ class TfPrivateImportsCommand(MigrationCommand):
         if rest in _KERAS_MODULES and rest not in _KERAS_EXPORTS and names is not None:
             # backend, optimizers, callbacks, ...: whether Keras 3 still has the name is not
             # known without importing it
-            why = f"check that Keras 3's {public}.{rest} has it and import it from there"
+            why = (
+                f"check that Keras 3's {public}.{rest} has it and import it from there "
+                "[private Keras name]"
+            )
         else:
-            why = f"Keras 3 has no {public}.{rest or '*'} with these names"
+            why = f"Keras 3 has no {public}.{rest or '*'} with these names [no Keras 3 module]"
         self.warn_at(
             original_node, f"from {module} import ... left unchanged (TensorFlow-private): {why}"
         )
