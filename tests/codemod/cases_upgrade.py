@@ -8,6 +8,16 @@ from __future__ import annotations
 
 UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
     (
+        "tensorflow-examples-left",
+        "from tensorflow.examples.tutorials.mnist import input_data\n"
+        "import tensorflow.examples.tutorials.mnist.input_data as mnist_data\n"
+        "mnist = input_data.read_data_sets('MNIST_data/', one_hot=True)\n",
+        "from tensorflow.examples.tutorials.mnist import input_data\n"
+        "import tensorflow.examples.tutorials.mnist.input_data as mnist_data\n"
+        "mnist = input_data.read_data_sets('MNIST_data/', one_hot=True)\n",
+        [(1, "[tensorflow.examples removed]"), (2, "[tensorflow.examples removed]")],
+    ),
+    (
         # the name's last piece is a literal: it gets the ending, and the load follows the save
         "weight-file-names-built-from-pieces",
         "import os\nfrom keras.callbacks import ModelCheckpoint\n"

@@ -17,7 +17,8 @@ public module exports the same object:
   ``tensorflow.keras.M``, for the modules Keras 3 has (keras/__init__.py), and a name imported
   from ``layers`` / ``models`` / ``utils`` only where Keras 3 exports it.
 
-Anything else from those modules is left alone with a warning.
+Anything else from those modules is left alone with a warning, and so is an import of
+``tensorflow.examples`` (MNIST's tutorial loader), which TensorFlow 2 no longer ships.
 """
 
 from __future__ import annotations
@@ -75,16 +76,26 @@ def _names(node: cst.ImportFrom) -> list[str] | None:
     return [str(dotted(alias.name)) for alias in node.names]
 
 
-_PRIVATE_IMPORT = re.compile(r"\bfrom\s+tensorflow\.(?:python|core)\b")
+_PRIVATE_IMPORT = re.compile(
+    r"\bfrom\s+tensorflow\.(?:python|core|examples)\b|\bimport\s+tensorflow\.examples\b"
+)
 # and each statement reading config_pb2: the import moves only if all its uses may
-_PRIVATE_USE = re.compile(r"\bfrom\s+tensorflow\.(?:python|core)\b|\bconfig_pb2\b")
+_PRIVATE_USE = re.compile(
+    r"\bfrom\s+tensorflow\.(?:python|core|examples)\b|\bimport\s+tensorflow\.examples\b"
+    r"|\bconfig_pb2\b"
+)
+_EXAMPLES = "tensorflow.examples"
+_NO_EXAMPLES = (
+    "TensorFlow 2 no longer ships tensorflow.examples (MNIST's input_data.read_data_sets); "
+    "load MNIST with tf.keras.datasets.mnist.load_data() [tensorflow.examples removed]"
+)
 
 
 class TfPrivateImportsCommand(MigrationCommand):
     DESCRIPTION = "TF1 names imported from tensorflow.python / tensorflow.core to public ones."
     PRECHECK = Precheck(
-        text_search(_PRIVATE_IMPORT, "tensorflow.python", "tensorflow.core"),
-        text_search(_PRIVATE_USE, "tensorflow.python", "tensorflow.core", "config_pb2"),
+        text_search(_PRIVATE_IMPORT, "tensorflow.python", "tensorflow.core", _EXAMPLES),
+        text_search(_PRIVATE_USE, "tensorflow.python", "tensorflow.core", "config_pb2", _EXAMPLES),
     )
     UPGRADE = True
 
@@ -97,6 +108,9 @@ class TfPrivateImportsCommand(MigrationCommand):
         if original_node.module is None or original_node.relative:
             return updated_node
         module = dotted(original_node.module)
+        if module is not None and (module == _EXAMPLES or module.startswith(_EXAMPLES + ".")):
+            self.warn_at(original_node, f"from {module} import ... left unchanged: {_NO_EXAMPLES}")
+            return updated_node
         if module is None or not module.startswith(("tensorflow.python", "tensorflow.core")):
             return updated_node
         names = _names(original_node)
@@ -122,6 +136,14 @@ class TfPrivateImportsCommand(MigrationCommand):
             return self._config_pb2(original_node, updated_node, names)
         if module == _PRIVATE_KERAS or module.startswith(_PRIVATE_KERAS + "."):
             return self._keras(original_node, updated_node, module, names)
+        return updated_node
+
+    def leave_Import(self, original_node: cst.Import, updated_node: cst.Import) -> cst.Import:
+        for alias in original_node.names:
+            name = dotted(alias.name) or ""
+            if name == _EXAMPLES or name.startswith(_EXAMPLES + "."):
+                self.warn_at(original_node, f"import {name} left unchanged: {_NO_EXAMPLES}")
+                break
         return updated_node
 
     def _config_pb2(
