@@ -1,4 +1,5 @@
-"""Keras 1 layer arguments: before/after pairs, and the migrated layers built under Keras 3."""
+"""Keras 1 layer arguments: the migrated layers built under Keras 3 (their before/after pairs
+run with the other upgrade cases in test_upgrade.py)."""
 
 from __future__ import annotations
 
@@ -8,32 +9,12 @@ import pytest
 
 pytest.importorskip("libcst")
 
-from _support import assert_warnings, needs_tensorflow
-from cases_keras1 import BUILDS, KERAS1_CASES
+from _support import needs_tensorflow
+from cases_keras1 import BUILDS
 
 from tests._child import run_py
 from tfcompat_gpu.codemod.api import migrate_source
 from tfcompat_gpu.tfapi.keras1_names import LAYER_CLASSES
-
-IDS = [case[0] for case in KERAS1_CASES]
-
-
-@pytest.mark.parametrize(("before", "after", "warnings"), [c[1:] for c in KERAS1_CASES], ids=IDS)
-def test_keras1_arguments(before: str, after: str, warnings: list[tuple[int, str]]) -> None:
-    result = migrate_source(before, upgrade=True)
-    assert result.code == after
-    assert_warnings(result.warnings, warnings)
-    compile(result.code, "<migrated>", "exec")
-    again = migrate_source(result.code, upgrade=True)
-    assert again.code == result.code
-    # what is left alone is said again; what was dropped is not
-    left = [w for w in warnings if "dropped" not in w[1]]
-    assert len(again.warnings) == len(left), again.warnings
-
-
-@pytest.mark.parametrize("before", [c[1] for c in KERAS1_CASES], ids=IDS)
-def test_off_without_upgrade(before: str) -> None:
-    assert migrate_source(before).code == before
 
 
 def _script(call: str) -> str:

@@ -7,15 +7,17 @@ import pytest
 pytest.importorskip("libcst")
 
 from _support import assert_warnings
+from cases_keras1 import KERAS1_CASES
 from cases_upgrade import UPGRADE_CASES
 
 from tfcompat_gpu.codemod.api import migrate_source
 from tfcompat_gpu.codemod.commands import COMMANDS, command_name
 
-IDS = [case[0] for case in UPGRADE_CASES]
+CASES = UPGRADE_CASES + KERAS1_CASES
+IDS = [case[0] for case in CASES]
 
 
-@pytest.mark.parametrize(("before", "after", "warnings"), [c[1:] for c in UPGRADE_CASES], ids=IDS)
+@pytest.mark.parametrize(("before", "after", "warnings"), [c[1:] for c in CASES], ids=IDS)
 def test_upgrade(before: str, after: str, warnings: list[tuple[int, str]]) -> None:
     result = migrate_source(before, upgrade=True)
     assert result.code == after
@@ -29,7 +31,7 @@ def test_upgrade(before: str, after: str, warnings: list[tuple[int, str]]) -> No
     assert len(again.warnings) == len(left), again.warnings
 
 
-@pytest.mark.parametrize("before", [c[1] for c in UPGRADE_CASES], ids=IDS)
+@pytest.mark.parametrize("before", [c[1] for c in CASES], ids=IDS)
 def test_off_without_upgrade(before: str) -> None:
     # the library call keeps its GPU-only behaviour unless asked
     result = migrate_source(before)
