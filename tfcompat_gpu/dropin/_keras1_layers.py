@@ -60,16 +60,16 @@ LAYERS = (
 """The classes of ``keras.layers`` whose ``__init__`` is wrapped (each once: ``Convolution2D``
 is ``Conv2D`` in tf_keras)."""
 
-# Keras 1 keywords Keras 2 accepted and dropped, with what it said (interfaces.py)
-_DROPPED = {
-    "Embedding": ("dropout",),
-    "Conv2DTranspose": ("output_shape",),
-}
-
 
 def _translated(name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, ...]:
     """``args`` with Keras 1's kernel sizes joined; ``kwargs`` renamed in place."""
-    from tfcompat_gpu.tfapi.keras1_names import CHANNELS, CONSUME_LESS, KERAS1_KEYWORDS, KERNEL_DIMS
+    from tfcompat_gpu.tfapi.keras1_names import (
+        CHANNELS,
+        CONSUME_LESS,
+        DROPPED,
+        KERAS1_KEYWORDS,
+        KERNEL_DIMS,
+    )
 
     for old, new in KERAS1_KEYWORDS[name].items():
         if old not in kwargs:
@@ -98,7 +98,7 @@ def _translated(name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tup
         kwargs.setdefault("pointwise_initializer", value)
     if name == "BatchNormalization" and kwargs.pop("mode", 0) != 0:
         raise ValueError("BatchNormalization(mode=1 or 2) has no Keras 2 equivalent")
-    for dropped in _DROPPED.get(name, ()):
+    for dropped in DROPPED.get(name, ()):
         kwargs.pop(dropped, None)
     dims = KERNEL_DIMS.get(name, ())
     if dims:
@@ -115,13 +115,13 @@ def _translated(name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tup
 
 
 def _uses_keras1(name: str, kwargs: dict[str, Any]) -> bool:
-    from tfcompat_gpu.tfapi.keras1_names import KERAS1_KEYWORDS, KERNEL_DIMS
+    from tfcompat_gpu.tfapi.keras1_names import DROPPED, KERAS1_KEYWORDS, KERNEL_DIMS
 
     if any(key in kwargs for key in KERAS1_KEYWORDS[name]):
         return True
     if any(dim in kwargs for dim in KERNEL_DIMS.get(name, ())):
         return True
-    if any(dropped in kwargs for dropped in _DROPPED.get(name, ())):
+    if any(dropped in kwargs for dropped in DROPPED.get(name, ())):
         return True
     return (name == "SeparableConv2D" and "init" in kwargs) or (
         name == "BatchNormalization" and "mode" in kwargs

@@ -10,6 +10,7 @@ from __future__ import annotations
 __all__ = [
     "CHANNELS",
     "CONSUME_LESS",
+    "DROPPED",
     "KERAS1_CLASSES",
     "KERAS1_KEYWORDS",
     "KERNEL_DIMS",
@@ -159,3 +160,9 @@ CHANNELS: dict[str, str | None] = {"tf": "channels_last", "th": "channels_first"
 
 CONSUME_LESS: dict[str, int] = {"cpu": 0, "mem": 1, "gpu": 2}
 """``consume_less=`` values -> ``implementation=`` values."""
+
+DROPPED: dict[str, tuple[str, ...]] = {
+    "Embedding": ("dropout",),
+    "Conv2DTranspose": ("output_shape",),
+}
+"""Keras 1 keywords Keras 2 accepted and ignored, per Keras 2 class (interfaces.py)."""

@@ -23,6 +23,7 @@ from tfcompat_gpu.codemod._names import dotted
 from tfcompat_gpu.tfapi.keras1_names import (
     CHANNELS,
     CONSUME_LESS,
+    DROPPED,
     KERAS1_CLASSES,
     KERAS1_KEYWORDS,
     KERNEL_DIMS,
@@ -51,9 +52,8 @@ _RECURRENT = frozenset({"LSTM", "GRU", "SimpleRNN", "ConvLSTM2D"})
 _SAFETY = ("padding", "strides", "data_format")
 # keywords the command handles beside the tables, per Keras 2 class
 _SPECIAL: dict[str, tuple[str, ...]] = {
-    "Embedding": ("dropout",),
+    **DROPPED,
     "BatchNormalization": ("mode",),
-    "Conv2DTranspose": ("output_shape",),
     "SeparableConv2D": ("init",),
     "Conv1D": ("input_dim", "input_length"),
     **{name: ("forget_bias_init", "input_dim", "input_length") for name in _RECURRENT},
