@@ -8,10 +8,9 @@ means ``tensorflow.placeholder`` whatever ``tf`` is bound to.  Three choices com
   the TF1 way (``tf.placeholder``; ``tf.compat.v1.placeholder`` is TF2 code that asked for the
   v1 API itself and gets nothing), ``sess.run(...)`` on a ``tf.Session``, or ``tf.estimator``;
 * tf_keras (``--legacy-keras``) for Keras 2 code on a Keras 3 install: module paths Keras 3 does
-  not have (``keras.layers.merge``), ``lr=``/``decay=`` given to an optimizer,
-  ``fit_generator()`` and its siblings, Keras 1 argument names Keras 2 still read
-  (``fit(nb_epoch=...)``), or TF1 graph code that uses Keras at all (Keras 3 cannot
-  run in a v1 graph);
+  not have (``keras.layers.merge``), ``lr=``/``decay=`` given to an optimizer, methods it
+  lacks (``fit_generator()``, ``predict_classes()``), Keras 1 names Keras 2 still read
+  (``fit(nb_epoch=)``, ``Model(input=)``), or TF1 graph code using Keras (not in a v1 graph);
 * soft placement when ops are pinned to GPUs this machine does not have, in code that runs v1
   graphs (sessions, or eager execution turned off; TF2's eager mode places softly already).
 
@@ -31,6 +30,7 @@ import sys
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
+from tfcompat_gpu.dropin._keras2_models import REMOVED_METHODS, accuracy_keys
 from tfcompat_gpu.dropin._keras2_paths import KERAS2_MODULES
 from tfcompat_gpu.dropin._legacy_keras import KERAS1_ARGUMENTS
 
@@ -156,6 +156,8 @@ class Reading:
     scipy: list[Evidence] = field(default_factory=list)
     tutorials: list[Evidence] = field(default_factory=list)
     """``tensorflow.examples.tutorials`` (MNIST's ``input_data``), gone from TensorFlow 2."""
+    accuracy_keys: set[str] = field(default_factory=set)
+    """Accuracy keys the code reads (``history['acc']``): see ``_keras2_models``."""
     files: list[str] = field(default_factory=list)
 
 
@@ -328,7 +330,7 @@ class _Reader(ast.NodeVisitor):
                     short = name.rpartition(".")[2]
                     self._note(self.reading.keras2, f"{short}({keyword.arg}=...)", node)
         if isinstance(func, ast.Attribute):
-            if func.attr in _GENERATOR_METHODS and self.reading.uses_keras:
+            if func.attr in _GENERATOR_METHODS | REMOVED_METHODS and self.reading.uses_keras:
                 self._note(self.reading.keras2, f"{_owner(func)}.{func.attr}()", node)
             if func.attr in KERAS1_ARGUMENTS and self.reading.uses_keras:
                 # fit(nb_epoch=...): Keras 1 names Keras 2 still translated, as run does on tf_keras
@@ -463,6 +465,7 @@ def read(path: str, source: bytes | str | None = None) -> Reading:
         reading.files.append(file)
         reader = _Reader(file, reading, keras_dir)
         reader.visit(tree)
+        reading.accuracy_keys |= accuracy_keys(tree)
         here = os.path.dirname(file)
         for module, level in reader.local_imports:
             base = folder if level == 0 else here

@@ -13,7 +13,7 @@ import _thread  # threading's own locks, without importing threading (some ms at
 import sys
 from types import ModuleType
 
-from tfcompat_gpu.dropin import _legacy_keras
+from tfcompat_gpu.dropin import _keras2_models, _legacy_keras
 from tfcompat_gpu.dropin._keras1_layers import LAYERS, keras1_layer
 from tfcompat_gpu.dropin._legacy_keras import KERAS1_ARGUMENTS, OPTIMIZERS
 from tfcompat_gpu.dropin._moves import KERAS_BACKENDS, Move
@@ -218,6 +218,56 @@ MOVES: tuple[Move, ...] = (
         )
         for module in ("tf_keras.layers", "keras.layers")
         for name in LAYERS
+    ),
+    # tf_keras, and Keras 2 itself where `keras` is Keras 2 (TensorFlow <= 2.15)
+    *(
+        Move(
+            f"{root}.src.engine.training",
+            "Model.__new__",
+            _keras2_models.model_new(_legacy_keras_enabled),
+            only_if_missing=False,
+            why="under legacy_keras, Model(input=, output=) (Keras 1 keywords Keras 2.0-2.2 "
+            "translated) picks the functional model as Model(inputs=, outputs=) does",
+        )
+        for root in ("tf_keras", "keras")
+    ),
+    *(
+        Move(
+            f"{root}.src.engine.{module}",
+            f"{name}.__init__",
+            _keras2_models.model_init(_legacy_keras_enabled),
+            only_if_missing=False,
+            why="under legacy_keras, Model(input=, output=) is translated to inputs=/outputs= "
+            "with Keras 2's warning; a pass-through otherwise",
+        )
+        for root in ("tf_keras", "keras")
+        for module, name in (("training", "Model"), ("functional", "Functional"))
+    ),
+    *(
+        Move(
+            f"{root}.src.engine.sequential",
+            f"Sequential.{name}",
+            make,
+            only_if_missing=True,
+            why=f"Keras 2 scripts call Sequential.{name}(), removed in TensorFlow 2.6; it "
+            "computes what Keras 2 did, with a warning",
+        )
+        for root in ("tf_keras", "keras")
+        for name, make in (
+            ("predict_classes", _keras2_models.predict_classes),
+            ("predict_proba", _keras2_models.predict_proba),
+        )
+    ),
+    *(
+        Move(
+            f"{root}.src.engine.training",
+            "Model.compile",
+            _keras2_models.compile_accuracy(_legacy_keras_enabled),
+            only_if_missing=False,
+            why="under legacy_keras, in a script that reads history['acc'] / 'val_acc' (Keras "
+            "2.0-2.2's names), metrics=['accuracy'] is asked for as 'acc', which keeps them",
+        )
+        for root in ("tf_keras", "keras")
     ),
 )
 

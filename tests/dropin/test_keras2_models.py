@@ -1,0 +1,182 @@
+"""Keras 2 model calls tf_keras dropped, under ``--legacy-keras`` (:mod:`dropin._keras2_models`).
+
+Each test runs a child with real TensorFlow and tf_keras: ``Model(input=, output=)`` builds the
+model ``Model(inputs=, outputs=)`` builds, ``predict_classes`` / ``predict_proba`` give what
+Keras 2 computed, and a script reading ``history['acc']`` runs under ``run`` with no flags.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+
+import pytest
+
+from tests._child import run_py, run_script
+
+pytestmark = pytest.mark.tf
+
+
+def _major(name: str) -> int:
+    try:
+        return int(importlib.metadata.version(name).split(".")[0])
+    except importlib.metadata.PackageNotFoundError:
+        return 0
+
+
+needs_tf_keras = pytest.mark.skipif(
+    _major("keras") < 3 or _major("tf-keras") < 2, reason="needs Keras 3 and tf_keras installed"
+)
+
+
+@needs_tf_keras
+def test_model_input_output_builds_the_functional_model():
+    out = run_py(
+        """
+        import warnings
+        import numpy as np
+        import tfcompat_gpu
+        tfcompat_gpu.install(legacy_keras=True)
+        from keras.layers import Dense, Input
+        from keras.models import Model
+
+        a = Input(shape=(4,))
+        b = Dense(3, kernel_initializer="ones")(a)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            old = Model(input=a, output=b)
+            mixed = Model(a, output=b)
+
+        class Sub(Model):
+            def __init__(self):
+                x = Input(shape=(2,))
+                super().__init__(input=x, output=Dense(1)(x))
+
+        sub = Sub()
+        new = Model(inputs=a, outputs=b)
+        try:
+            Model(input=a, inputs=a, outputs=b)
+            both = None
+        except TypeError as exc:
+            both = str(exc)
+        x = np.ones((2, 4), "float32")
+        emit({
+            "class": type(old).__name__,
+            "same": old.predict(x, verbose=0).tolist() == new.predict(x, verbose=0).tolist(),
+            "mixed": type(mixed).__name__,
+            "sub": [len(sub.layers), sub.output_shape],
+            "warned": sum("Update your `Model` call" in str(w.message) for w in caught),
+            "both": both,
+        })
+        """
+    )
+    assert out == {
+        "class": "Functional",
+        "same": True,
+        "mixed": "Functional",
+        "sub": [2, [None, 1]],
+        "warned": 2,
+        "both": "Model() got both input= (Keras 1) and inputs= (Keras 2); keep inputs=",
+    }
+
+
+@needs_tf_keras
+def test_model_input_output_is_left_alone_without_legacy_keras():
+    out = run_py(
+        """
+        import tfcompat_gpu
+        tfcompat_gpu.install(legacy_keras=False)
+        import tf_keras
+        a = tf_keras.Input(shape=(4,))
+        try:
+            tf_keras.Model(input=a, output=tf_keras.layers.Dense(3)(a))
+            error = None
+        except TypeError as exc:
+            error = type(exc).__name__
+        emit({"error": error})
+        """
+    )
+    assert out == {"error": "TypeError"}
+
+
+@needs_tf_keras
+def test_predict_classes_and_proba_compute_what_keras2_did():
+    out = run_py(
+        """
+        import warnings
+        import numpy as np
+        import tfcompat_gpu
+        tfcompat_gpu.install(legacy_keras=True)
+        from keras.layers import Dense
+        from keras.models import Sequential
+
+        rng = np.random.RandomState(0)
+        x = rng.randn(6, 4).astype("float32")
+        soft = Sequential([Dense(3, activation="softmax", input_shape=(4,))])
+        sig = Sequential([Dense(1, activation="sigmoid", input_shape=(4,))])
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            classes = soft.predict_classes(x)
+            binary = sig.predict_classes(x, batch_size=2)
+            proba = soft.predict_proba(x)
+        emit({
+            "classes": classes.tolist() == np.argmax(soft.predict(x, verbose=0), -1).tolist(),
+            "binary": binary.tolist() == (sig.predict(x, verbose=0) > 0.5).astype("int32").tolist(),
+            "binary_shape": list(binary.shape),
+            "proba": np.allclose(proba, soft.predict(x, verbose=0)),
+            "warned": sorted({str(w.message).split("`")[1] for w in caught}),
+            "where": sorted({w.filename.rsplit("/", 1)[-1] for w in caught}),
+        })
+        """
+    )
+    assert out == {
+        "classes": True,
+        "binary": True,
+        "binary_shape": [6, 1],
+        "proba": True,
+        "warned": ["model.predict_classes()", "model.predict_proba()"],
+        "where": ["<string>"],
+    }
+
+
+ACC_SCRIPT = """
+    import numpy as np
+    import keras
+    from keras.callbacks import ModelCheckpoint
+    from keras.layers import Dense
+    from keras.models import Sequential
+    from tests._child import emit
+
+    x = np.random.rand(32, 4).astype("float32")
+    y = keras.utils.to_categorical(np.random.randint(3, size=(32,)), 3)
+    model = Sequential([Dense(3, activation="softmax", input_shape=(4,))])
+    model.compile(loss="categorical_crossentropy", optimizer="sgd", metrics=["accuracy"])
+    best = ModelCheckpoint("best.h5", monitor="val_acc", save_best_only=True)
+    history = model.fit(x, y, epochs=2, validation_split=0.25, callbacks=[best], verbose=0)
+    emit({
+        "keys": sorted(history.history),
+        "acc": len(history.history["acc"]),
+        "saved": __import__("os").path.exists("best.h5"),
+        "classes": model.predict_classes(x[:3]).shape[0],
+    })
+"""
+
+
+@needs_tf_keras
+def test_script_reading_acc_keys_runs_without_flags(tmp_path):
+    run = run_script(tmp_path, ACC_SCRIPT)
+    assert run.rc == 0, run.err
+    assert run.result == {
+        "keys": ["acc", "loss", "val_acc", "val_loss"],
+        "acc": 2,
+        "saved": True,
+        "classes": 3,
+    }
+    assert "using tf_keras" in run.err  # predict_classes() is Keras 2 code
+
+
+@needs_tf_keras
+def test_accuracy_keeps_its_name_where_the_script_reads_the_new_keys(tmp_path):
+    code = ACC_SCRIPT.replace('"val_acc"', '"val_accuracy"').replace('["acc"]', '["accuracy"]')
+    run = run_script(tmp_path, code)
+    assert run.rc == 0, run.err
+    assert run.result["keys"] == ["accuracy", "loss", "val_accuracy", "val_loss"]

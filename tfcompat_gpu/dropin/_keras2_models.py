@@ -1,0 +1,201 @@
+"""Keras 2 model calls that tf_keras no longer takes, answered as Keras 2 did.
+
+* ``Model(input=x, output=y)``: the Keras 1 keywords Keras 2.0-2.2 still translated
+  (``keras/legacy/interfaces.py``, ``legacy_model_constructor_support``).  tf_keras picks the
+  functional class in ``Model.__new__`` from ``inputs``/``outputs`` and Python then calls
+  ``__init__`` with the keywords as written, so ``Model.__new__``, ``Model.__init__`` and
+  ``Functional.__init__`` all translate them; the warning is Keras 2's.  Only under legacy Keras.
+* ``Sequential.predict_classes(x)`` and ``predict_proba(x)``, removed in TensorFlow 2.6: the
+  class index (argmax of the predictions, or the 0.5 threshold for one output) and the
+  predictions, as Keras 2's ``Sequential`` computed them.  Added where missing.
+* ``metrics=['accuracy']`` in a script that reads Keras 2.0-2.2's keys (``history['acc']``,
+  ``monitor='val_acc'``): Keras 2.3 and later log that metric as ``accuracy``, so the script
+  fails with ``KeyError`` or its checkpoints are skipped.  When ``run`` read such a script
+  (:mod:`._auto`), ``compile()`` asks for ``'acc'``, which tf_keras logs under that name, as
+  ``tfcompat-gpu migrate`` writes it.
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+
+TYPE_CHECKING = False  # (typing stays unloaded: every ``run`` imports the drop-in)
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
+__all__ = [
+    "MODEL_KEYWORDS",
+    "NEW_KEYS",
+    "OLD_KEYS",
+    "REMOVED_METHODS",
+    "accuracy_keys",
+    "compile_accuracy",
+    "model_init",
+    "model_new",
+    "predict_classes",
+    "predict_proba",
+    "read_old_accuracy_keys",
+]
+
+MODEL_KEYWORDS = {"input": "inputs", "output": "outputs"}
+"""Keras 1 keyword -> Keras 2 keyword of ``Model(...)``."""
+
+REMOVED_METHODS = frozenset({"predict_classes", "predict_proba"})
+"""``Sequential`` methods TensorFlow 2.6 removed, back on tf_keras under ``run``."""
+OLD_KEYS = frozenset({"acc", "val_acc"})
+"""The keys Keras 2.0-2.2 logged ``metrics=['accuracy']`` under."""
+NEW_KEYS = frozenset({"accuracy", "val_accuracy"})
+"""The keys of Keras 2.3 and later, tf_keras and Keras 3."""
+
+_old_keys = False
+
+
+def accuracy_keys(tree: Any) -> set[str]:
+    """The accuracy keys a parsed module reads: subscripts (``history['acc']``), ``monitor=``
+    values and names inside format strings (``'weights.{epoch:02d}-{val_acc:.2f}.h5'``)."""
+    import ast
+    import re
+
+    keys = OLD_KEYS | NEW_KEYS
+    in_format = re.compile(r"\{(val_acc|acc|val_accuracy|accuracy)[:!}]")
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        read = None
+        if isinstance(node, ast.Subscript):
+            read = node.slice
+        elif isinstance(node, ast.keyword) and node.arg == "monitor":
+            read = node.value
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and "acc" in node.value:
+            found.update(in_format.findall(node.value))
+        if isinstance(read, ast.Constant) and read.value in keys:
+            found.add(read.value)
+    return found
+
+
+def read_old_accuracy_keys(keys: set[str]) -> None:
+    """The accuracy keys the script reads (told by ``run`` before it starts): Keras 2.0-2.2's
+    ``acc``/``val_acc``, and never the later ``accuracy`` ones, turn the renaming on."""
+    global _old_keys
+    _old_keys = bool(keys & OLD_KEYS) and not keys & NEW_KEYS
+
+
+def _translated(kwargs: dict[str, Any]) -> dict[str, Any]:
+    kwargs = dict(kwargs)
+    for old, new in MODEL_KEYWORDS.items():
+        if old in kwargs:
+            if new in kwargs:
+                raise TypeError(
+                    f"Model() got both {old}= (Keras 1) and {new}= (Keras 2); keep {new}="
+                )
+            kwargs[new] = kwargs.pop(old)
+    return kwargs
+
+
+def _keras1(kwargs: dict[str, Any]) -> bool:
+    return "input" in kwargs or "output" in kwargs
+
+
+def model_new(enabled: Callable[[], bool]) -> Callable[[ModuleType, Any], Any]:
+    """A move's ``make`` for ``Model.__new__``: the class is chosen from the new keywords."""
+
+    def make(module: ModuleType, current: Any) -> Any:
+        original = current.__func__ if isinstance(current, staticmethod) else current
+
+        def __new__(cls: Any, *args: Any, **kwargs: Any) -> Any:
+            if kwargs and _keras1(kwargs) and enabled():
+                kwargs = _translated(kwargs)
+            return original(cls, *args, **kwargs)
+
+        return staticmethod(__new__)
+
+    return make
+
+
+def model_init(enabled: Callable[[], bool]) -> Callable[[ModuleType, Any], Any]:
+    """A move's ``make`` for ``Model.__init__`` / ``Functional.__init__``."""
+
+    def make(module: ModuleType, current: Any) -> Any:
+        import wrapt
+
+        def init(wrapped: Any, instance: Any, args: Any, kwargs: Any) -> Any:
+            if not kwargs or not _keras1(kwargs) or not enabled():
+                return wrapped(*args, **kwargs)
+            import warnings
+
+            given = ", ".join(f"{key}=" for key in MODEL_KEYWORDS if key in kwargs)
+            warnings.warn(
+                f"Update your `Model` call to the Keras 2 API (Keras 1 arguments: {given}): "
+                "`Model(inputs=..., outputs=...)`; tfcompat-gpu migrate rewrites it",
+                stacklevel=2,
+            )
+            return wrapped(*args, **_translated(kwargs))
+
+        return wrapt.FunctionWrapper(current, init)
+
+    return make
+
+
+def _removed(what: str, instead: str) -> None:
+    import warnings
+
+    warnings.warn(
+        f"`{what}` was removed in TensorFlow 2.6; {instead} (tfcompat-gpu migrate rewrites it)",
+        stacklevel=3,
+    )
+
+
+def predict_classes(module: ModuleType, current: Any) -> Any:
+    """``Sequential.predict_classes`` as Keras 2 computed it."""
+
+    def predict_classes(self: Any, x: Any, batch_size: int = 32, verbose: int = 0) -> Any:
+        _removed(
+            "model.predict_classes()",
+            "use np.argmax(model.predict(x), axis=-1) for a softmax output, or "
+            '(model.predict(x) > 0.5).astype("int32") for a sigmoid one',
+        )
+        proba = self.predict(x, batch_size=batch_size, verbose=verbose)
+        if proba.shape[-1] > 1:
+            return proba.argmax(axis=-1)
+        return (proba > 0.5).astype("int32")
+
+    return predict_classes
+
+
+def predict_proba(module: ModuleType, current: Any) -> Any:
+    """``Sequential.predict_proba``: the predictions, as Keras 2 returned them."""
+
+    def predict_proba(self: Any, x: Any, batch_size: int = 32, verbose: int = 0) -> Any:
+        _removed("model.predict_proba()", "use model.predict(x), which returns the same values")
+        return self.predict(x, batch_size=batch_size, verbose=verbose)
+
+    return predict_proba
+
+
+def _acc(metrics: Any) -> Any:
+    if isinstance(metrics, (list, tuple)):
+        return type(metrics)("acc" if m == "accuracy" else _acc(m) for m in metrics)
+    if isinstance(metrics, dict):
+        return {key: _acc(value) for key, value in metrics.items()}
+    return metrics
+
+
+def compile_accuracy(enabled: Callable[[], bool]) -> Callable[[ModuleType, Any], Any]:
+    """A move's ``make`` for ``Model.compile``: ``'accuracy'`` is asked for as ``'acc'`` in a
+    script that reads the Keras 2.0-2.2 keys (see the module's text)."""
+
+    def make(module: ModuleType, current: Any) -> Any:
+        import wrapt
+
+        def compile(wrapped: Any, instance: Any, args: Any, kwargs: Any) -> Any:
+            metrics = kwargs.get("metrics")
+            if not _old_keys or metrics is None or not enabled():
+                return wrapped(*args, **kwargs)
+            renamed = _acc(metrics)
+            if renamed != metrics:
+                kwargs = {**kwargs, "metrics": renamed}
+            return wrapped(*args, **kwargs)
+
+        return wrapt.FunctionWrapper(current, compile)
+
+    return make
