@@ -272,6 +272,19 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         [],
     ),
     (
+        # plotting helpers read the keys with .get() or from a DataFrame of the history
+        "accuracy-keys-read-with-get-and-dataframe",
+        "import keras\nimport pandas as pd\n"
+        "model.compile(loss='mse', optimizer='sgd', metrics=('accuracy',))\n"
+        "history = model.fit(x, y)\nacc = history.history.get('acc', [])\n"
+        "hist = pd.DataFrame(history.history)\nplot(hist['val_acc'])\n",
+        "import keras\nimport pandas as pd\n"
+        "model.compile(loss='mse', optimizer='sgd', metrics=('acc',))\n"
+        "history = model.fit(x, y)\nacc = history.history.get('acc', [])\n"
+        "hist = pd.DataFrame(history.history)\nplot(hist['val_acc'])\n",
+        [],
+    ),
+    (
         "accuracy-keys-of-later-keras-unchanged",
         "import keras\nmodel.compile(loss='mse', optimizer='sgd', metrics=['accuracy'])\n"
         "h = model.fit(x, y)\nprint(h.history['accuracy'])\n",

@@ -30,9 +30,10 @@ import sys
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
-from tfcompat_gpu.dropin._keras2_models import REMOVED_METHODS, accuracy_keys
+from tfcompat_gpu.dropin._keras2_models import REMOVED_METHODS
 from tfcompat_gpu.dropin._keras2_paths import KERAS2_MODULES
 from tfcompat_gpu.dropin._legacy_keras import KERAS1_ARGUMENTS
+from tfcompat_gpu.tfapi.keras_names import accuracy_keys
 
 __all__ = ["Choice", "Evidence", "Reading", "choose", "read", "visible_gpu_count"]
 
@@ -156,8 +157,7 @@ class Reading:
     scipy: list[Evidence] = field(default_factory=list)
     tutorials: list[Evidence] = field(default_factory=list)
     """``tensorflow.examples.tutorials`` (MNIST's ``input_data``), gone from TensorFlow 2."""
-    accuracy_keys: set[str] = field(default_factory=set)
-    """Accuracy keys the code reads (``history['acc']``): see ``_keras2_models``."""
+    accuracy_keys: set[str] = field(default_factory=set)  # history['acc'] (_keras2_models)
     files: list[str] = field(default_factory=list)
 
 

@@ -26,10 +26,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "MODEL_KEYWORDS",
-    "NEW_KEYS",
-    "OLD_KEYS",
     "REMOVED_METHODS",
-    "accuracy_keys",
     "compile_accuracy",
     "model_init",
     "model_new",
@@ -43,41 +40,16 @@ MODEL_KEYWORDS = {"input": "inputs", "output": "outputs"}
 
 REMOVED_METHODS = frozenset({"predict_classes", "predict_proba"})
 """``Sequential`` methods TensorFlow 2.6 removed, back on tf_keras under ``run``."""
-OLD_KEYS = frozenset({"acc", "val_acc"})
-"""The keys Keras 2.0-2.2 logged ``metrics=['accuracy']`` under."""
-NEW_KEYS = frozenset({"accuracy", "val_accuracy"})
-"""The keys of Keras 2.3 and later, tf_keras and Keras 3."""
-
 _old_keys = False
-
-
-def accuracy_keys(tree: Any) -> set[str]:
-    """The accuracy keys a parsed module reads: subscripts (``history['acc']``), ``monitor=``
-    values and names inside format strings (``'weights.{epoch:02d}-{val_acc:.2f}.h5'``)."""
-    import ast
-    import re
-
-    keys = OLD_KEYS | NEW_KEYS
-    in_format = re.compile(r"\{(val_acc|acc|val_accuracy|accuracy)[:!}]")
-    found: set[str] = set()
-    for node in ast.walk(tree):
-        read = None
-        if isinstance(node, ast.Subscript):
-            read = node.slice
-        elif isinstance(node, ast.keyword) and node.arg == "monitor":
-            read = node.value
-        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and "acc" in node.value:
-            found.update(in_format.findall(node.value))
-        if isinstance(read, ast.Constant) and read.value in keys:
-            found.add(read.value)
-    return found
 
 
 def read_old_accuracy_keys(keys: set[str]) -> None:
     """The accuracy keys the script reads (told by ``run`` before it starts): Keras 2.0-2.2's
     ``acc``/``val_acc``, and never the later ``accuracy`` ones, turn the renaming on."""
+    from tfcompat_gpu.tfapi.keras_names import NEW_ACCURACY_KEYS, OLD_ACCURACY_KEYS
+
     global _old_keys
-    _old_keys = bool(keys & OLD_KEYS) and not keys & NEW_KEYS
+    _old_keys = bool(keys & OLD_ACCURACY_KEYS) and not keys & NEW_ACCURACY_KEYS
 
 
 def _translated(kwargs: dict[str, Any]) -> dict[str, Any]:

@@ -7,15 +7,21 @@ were listed from the installed packages (``dir()`` of ``keras.layers``, ``keras.
 
 from __future__ import annotations
 
+import ast
+import re
+
 __all__ = [
     "GENERATOR_METHODS",
     "KERAS_LAYERS",
     "KERAS_MODELS",
     "KERAS_MOVED_MODULES",
     "KERAS_UTILS",
+    "NEW_ACCURACY_KEYS",
+    "OLD_ACCURACY_KEYS",
     "OPTIMIZER_ALIASES",
     "OPTIMIZER_CLASSES",
     "OPTIMIZER_MODULES",
+    "accuracy_keys",
 ]
 
 # Keras 2 optimizers (keras/optimizers.py of Keras 2.2: SGD, RMSprop, Adagrad, Adadelta, Adam,
@@ -307,3 +313,36 @@ KERAS_UTILS = frozenset(
 
 KERAS_MODELS = frozenset({"Model", "Sequential", "clone_model", "load_model", "model_from_json"})
 """Public names of ``keras.models`` in Keras 3."""
+
+
+# What `metrics=['accuracy']` is logged as: Keras 2.0-2.2 wrote `acc` / `val_acc`; Keras 2.3 and
+# later, tf.keras 2, tf_keras and Keras 3 write `accuracy` / `val_accuracy`.
+OLD_ACCURACY_KEYS = frozenset({"acc", "val_acc"})
+NEW_ACCURACY_KEYS = frozenset({"accuracy", "val_accuracy"})
+_KEYS = OLD_ACCURACY_KEYS | NEW_ACCURACY_KEYS
+_FORMAT_KEY = re.compile(r"\{(val_acc|acc|val_accuracy|accuracy)[:!}]")
+
+
+def accuracy_keys(tree: ast.AST) -> set[str]:
+    """The accuracy keys a parsed module reads: subscripts (``history['acc']``,
+    ``pd.DataFrame(history.history)['val_acc']``), ``.get('acc')``, ``monitor=`` values and
+    names inside format strings (``'weights.{epoch:02d}-{val_acc:.2f}.h5'``)."""
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        read: ast.AST | None = None
+        if isinstance(node, ast.Subscript):
+            read = node.slice
+        elif isinstance(node, ast.keyword) and node.arg == "monitor":
+            read = node.value
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "get"
+            and node.args
+        ):
+            read = node.args[0]
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and "acc" in node.value:
+            found.update(_FORMAT_KEY.findall(node.value))
+        if isinstance(read, ast.Constant) and read.value in _KEYS:
+            found.add(read.value)
+    return found

@@ -17,14 +17,13 @@ import re
 
 from tfcompat_gpu.codemod._base import MigrationCommand, Precheck
 from tfcompat_gpu.codemod._libcst import cst
+from tfcompat_gpu.tfapi.keras_names import NEW_ACCURACY_KEYS, OLD_ACCURACY_KEYS, accuracy_keys
 
 __all__ = ["KerasAccuracyKeysCommand"]
 
-_OLD_KEYS = frozenset({"acc", "val_acc"})
-_NEW_KEYS = frozenset({"accuracy", "val_accuracy"})
-# a key inside a format string: 'weights.{epoch:02d}-{val_acc:.2f}.hdf5'
+_OLD_KEYS = OLD_ACCURACY_KEYS
+_NEW_KEYS = NEW_ACCURACY_KEYS
 _KERAS = re.compile(r"\bkeras\b")
-_FORMAT_KEY = re.compile(r"\{(val_acc|acc|val_accuracy|accuracy)[:!}]")
 
 
 def _wanted(text: str, tree: object = None) -> bool:
@@ -40,27 +39,13 @@ def _relevant(text: str) -> bool:
 
 
 def _keys(source: str) -> set[str]:
-    """The metric keys a module reads: subscripts (``history['acc']``), ``monitor=`` values, and
-    names inside format strings (``'{val_acc:.2f}'``).
-
-    Read from the text the walk was given, which holds every statement that mentions ``acc``.
-    """
-    keys: set[str] = set()
+    """The accuracy keys a module reads (:func:`~tfcompat_gpu.tfapi.keras_names.accuracy_keys`),
+    from the text the walk was given, which holds every statement that mentions ``acc``."""
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return keys
-    for node in ast.walk(tree):
-        read: ast.expr | None = None
-        if isinstance(node, ast.Subscript):
-            read = node.slice
-        elif isinstance(node, ast.keyword) and node.arg == "monitor":
-            read = node.value
-        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
-            keys.update(_FORMAT_KEY.findall(node.value))
-        if isinstance(read, ast.Constant) and read.value in _OLD_KEYS | _NEW_KEYS:
-            keys.add(read.value)
-    return keys
+        return set()
+    return accuracy_keys(tree)
 
 
 class KerasAccuracyKeysCommand(MigrationCommand):
