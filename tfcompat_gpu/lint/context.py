@@ -8,7 +8,7 @@ from typing import Any
 
 from tfcompat_gpu.lint.flow import Flow
 from tfcompat_gpu.lint.registry import RULES_BY_CODE, Severity
-from tfcompat_gpu.lint.tfcalls import CONFIG_FIELDS, TRACKED_ROOTS, for_target
+from tfcompat_gpu.lint.tfcalls import CONFIG_FIELDS, TRACKED_ROOTS, display, for_target
 
 __all__ = [
     "EVENTS_KEPT",
@@ -19,6 +19,7 @@ __all__ = [
     "Scope",
     "call_keywords",
     "expr_key",
+    "spelling",
 ]
 
 _WATCHED = TRACKED_ROOTS | CONFIG_FIELDS
@@ -85,6 +86,9 @@ class FileContext:
         self.tree: ast.AST | None = None
         self.source: str | None = None
         self._flow: Flow | None = None
+        self.spelt: ast.expr | None = None
+        """The function of the call being handed to the call callbacks (a name or an
+        attribute chain), whose text messages show (see :meth:`shown`)."""
         self.watched: set[str] = set(_WATCHED)
         """Words whose presence makes a statement worth walking (see ``walk``)."""
         self._watch_changed = True
@@ -133,6 +137,14 @@ class FileContext:
             parts.reverse()
             return base + "." + ".".join(parts)
         return base
+
+    def shown(self, name: str) -> str:
+        """How a message names the call ``name`` being handled: as the file spells it
+        (``tf.compat.v1.Session``, ``K.set_session``), else as :func:`display` writes it."""
+        spelt = self.spelt
+        if spelt is None:
+            return display(name)
+        return spelling(spelt) or display(name)
 
     @property
     def flow(self) -> Flow:
@@ -225,6 +237,18 @@ def _spread(keywords: list[ast.keyword]) -> list[ast.keyword]:
             continue
         result.append(kw)
     return result
+
+
+def spelling(node: ast.AST) -> str | None:
+    """The dotted text of a name or attribute chain (``tf.compat.v1.Session``), else None."""
+    parts: list[str] = []
+    while node.__class__ is ast.Attribute:
+        parts.append(node.attr)
+        node = node.value
+    if node.__class__ is not ast.Name:
+        return None
+    parts.append(node.id)
+    return ".".join(reversed(parts))
 
 
 def call_keywords(node: ast.Call) -> list[ast.keyword]:

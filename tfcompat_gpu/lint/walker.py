@@ -21,6 +21,7 @@ from tfcompat_gpu.lint.context import (
     Scope,
     call_keywords,
     expr_key,
+    spelling,
 )
 from tfcompat_gpu.lint.dispatch import (
     CALL_HANDLERS,
@@ -55,9 +56,13 @@ def _note_call(ctx: FileContext, name: str, node: ast.Call) -> None:
     scope = ctx.scopes[-1]
     if kind == STARTS or (kind == OP and not ctx.eager_disabled):
         if len(scope.started) < EVENTS_KEPT:
-            scope.note(Event(node.lineno, f"`{display(name)}(...)`", node.col_offset), True)
+            scope.note(Event(node.lineno, f"`{_shown(name, node)}(...)`", node.col_offset), True)
     elif kind == ENUMERATES and len(scope.gpu_init) < EVENTS_KEPT:
-        scope.note(Event(node.lineno, f"`{display(name)}(...)`", node.col_offset), False)
+        scope.note(Event(node.lineno, f"`{_shown(name, node)}(...)`", node.col_offset), False)
+
+
+def _shown(name: str, node: ast.Call) -> str:
+    return spelling(node.func) or display(name)
 
 
 class _Exit:
@@ -248,8 +253,10 @@ def walk(tree: ast.AST, ctx: FileContext, source: str | None = None) -> None:
                         name = canonical(qual)
                         handlers = call_handlers.get(name)
                         if handlers:
+                            ctx.spelt = func
                             for handler in handlers:
                                 handler(ctx, node, name)
+                            ctx.spelt = None
                         _note_call(ctx, name, node)
             else:
                 push(base)

@@ -9,7 +9,6 @@ from dataclasses import dataclass
 
 from tfcompat_gpu.lint.context import FileContext
 from tfcompat_gpu.lint.dispatch import on_call, on_end, on_node
-from tfcompat_gpu.lint.tfcalls import display
 from tfcompat_gpu.lint.values import cuda_visible_count, parse_visible_device_list
 
 __all__: list[str] = []
@@ -85,23 +84,23 @@ def _literal(node: ast.expr | None) -> object:
 
 @on_call(*_STRATEGIES)
 def _strategy(ctx: FileContext, node: ast.Call, name: str) -> None:
-    _state(ctx).strategies.append((ctx.scopes[-1], node, display(name)))
+    _state(ctx).strategies.append((ctx.scopes[-1], node, ctx.shown(name)))
     if name in _WITH_DEVICES:
         _check_devices(ctx, node, name)
 
 
 @on_call(*_GPU_SETTERS, *_CONFIGURE)
 def _gpu_config(ctx: FileContext, node: ast.Call, name: str) -> None:
-    _state(ctx).configs.append((ctx.scopes[-1], node, display(name)))
+    _state(ctx).configs.append((ctx.scopes[-1], node, ctx.shown(name)))
     if name in _CONFIGURE:
-        _note_configure(ctx, node, display(name))
+        _note_configure(ctx, node, ctx.shown(name))
     elif name.endswith("set_visible_devices"):
         _note_set_visible(ctx, node)
 
 
 @on_call(*_GPU_CONFIG)
 def _gpu_config_object(ctx: FileContext, node: ast.Call, name: str) -> None:
-    _note_configure(ctx, node, display(name))
+    _note_configure(ctx, node, ctx.shown(name))
 
 
 @on_end

@@ -144,18 +144,18 @@ def _discovery(ctx: FileContext, node: ast.Call, name: str) -> None:
         device_type = node.args[0] if node.args else None
         if not (isinstance(device_type, ast.Constant) and device_type.value == "GPU"):
             return  # the GPU question only
-    _state(ctx)["discovery"].append((node, display(name), ctx.scopes[-1]))
+    _state(ctx)["discovery"].append((node, ctx.shown(name), ctx.scopes[-1]))
 
 
 @on_call(*SESSIONS)
 def _session(ctx: FileContext, node: ast.Call, name: str) -> None:
     if any(k.arg == "config" for k in node.keywords) or len(node.args) >= 3:
-        _state(ctx)["config"].append((node, f"`{display(name)}(config=...)`", ctx.scopes[-1]))
+        _state(ctx)["config"].append((node, f"`{ctx.shown(name)}(config=...)`", ctx.scopes[-1]))
 
 
 @on_call(*_SET_SESSION, "tfcompat_gpu.configure")
 def _configure(ctx: FileContext, node: ast.Call, name: str) -> None:
-    _state(ctx)["config"].append((node, f"`{display(name)}(...)`", ctx.scopes[-1]))
+    _state(ctx)["config"].append((node, f"`{ctx.shown(name)}(...)`", ctx.scopes[-1]))
 
 
 @on_end

@@ -6,7 +6,6 @@ import ast
 
 from tfcompat_gpu.lint.context import FileContext
 from tfcompat_gpu.lint.dispatch import on_call
-from tfcompat_gpu.lint.tfcalls import display
 
 __all__: list[str] = []
 
@@ -26,4 +25,4 @@ _C = "tensorflow.config."
     "tensorflow.GPUOptions",
 )
 def _direct(ctx: FileContext, node: ast.Call, name: str) -> None:
-    ctx.report("TFG014", node, "tfcompat_gpu.configure(...)", used=display(name))
+    ctx.report("TFG014", node, "tfcompat_gpu.configure(...)", used=ctx.shown(name))

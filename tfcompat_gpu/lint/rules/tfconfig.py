@@ -157,7 +157,7 @@ def _threads(ctx: FileContext, node: ast.Call, name: str) -> None:
 def _frozen(ctx: FileContext, node: ast.Call, name: str) -> None:
     event = ctx.started_event(node)
     if event is not None:
-        setter = display(name)
+        setter = ctx.shown(name)
         ctx.report(
             "TFG012",
             node,
