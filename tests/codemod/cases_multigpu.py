@@ -154,6 +154,105 @@ def train():
 """,
 )
 case(
+    # the fallback of Keras 2.2's multi_gpu_model documentation
+    "multi-gpu-model-try-fallback",
+    """\
+from keras.applications import Xception
+from keras.utils import multi_gpu_model
+
+model = Xception(weights=None, input_shape=(299, 299, 3), classes=10)
+try:
+    parallel_model = multi_gpu_model(model, cpu_relocation=True)
+    print("Training using multiple GPUs..")
+except ValueError:
+    parallel_model = model
+    print("Training using single GPU or CPU..")
+parallel_model.compile(loss="categorical_crossentropy", optimizer="rmsprop")
+parallel_model.fit(x, y, epochs=20, batch_size=256)
+""",
+    """\
+from keras.applications import Xception
+import tensorflow as tf
+
+strategy = tf.distribute.MirroredStrategy()
+with strategy.scope():
+    model = Xception(weights=None, input_shape=(299, 299, 3), classes=10)
+    parallel_model = model
+    parallel_model.compile(loss="categorical_crossentropy", optimizer="rmsprop")
+print("Training using multiple GPUs..")
+parallel_model.fit(x, y, epochs=20, batch_size=256)
+""",
+)
+case(
+    "multi-gpu-model-try-pass-in-function",
+    """\
+from keras.utils import multi_gpu_model
+
+def build(n_gpus):
+    model = make_model()
+    try:
+        model = multi_gpu_model(model, gpus=2)
+    except:
+        pass
+    model.compile(loss="mse", optimizer="adam")
+    return model
+""",
+    """\
+import tensorflow as tf
+
+def build(n_gpus):
+    strategy = tf.distribute.MirroredStrategy(["/gpu:0", "/gpu:1"][:len(tf.config.list_physical_devices("GPU"))] or None)
+    with strategy.scope():
+        model = make_model()
+        model.compile(loss="mse", optimizer="adam")
+    return model
+""",
+)
+case(
+    "multi-gpu-model-try-gpu-count-variable-left",
+    """\
+from keras.utils import multi_gpu_model
+
+model = make_model()
+try:
+    model = multi_gpu_model(model, gpus=n_gpus)
+except Exception:
+    pass
+""",
+    """\
+from keras.utils import multi_gpu_model
+
+model = make_model()
+try:
+    model = multi_gpu_model(model, gpus=n_gpus)
+except Exception:
+    pass
+""",
+    [(5, "multi_gpu_model left unchanged (the GPU list is not a literal)")],
+)
+case(
+    "multi-gpu-model-try-handler-does-more-left",
+    """\
+from keras.utils import multi_gpu_model
+
+model = make_model()
+try:
+    parallel = multi_gpu_model(model, gpus=2)
+except ValueError:
+    raise SystemExit("needs two GPUs")
+""",
+    """\
+from keras.utils import multi_gpu_model
+
+model = make_model()
+try:
+    parallel = multi_gpu_model(model, gpus=2)
+except ValueError:
+    raise SystemExit("needs two GPUs")
+""",
+    [(5, "multi_gpu_model left unchanged (the model is built elsewhere)")],
+)
+case(
     "multi-gpu-model-built-elsewhere",
     """\
 from keras.utils import multi_gpu_model

@@ -13,6 +13,11 @@ statements, everything up to the ``compile``, and the ``compile`` itself move in
                                                              parallel_model = model
                                                              parallel_model.compile(...)
 
+The fallback Keras 2's documentation showed is taken as the plain call: a ``try:`` whose body is
+``parallel_model = multi_gpu_model(model, ...)`` (and prints), and whose handlers only fall back
+(``parallel_model = model``, ``pass``, prints), since the strategy itself falls back to the
+devices present.  The try's prints follow the scope.
+
 Otherwise (the model comes from elsewhere, the GPU list is not a literal) the code is left alone
 with a ``path:line`` warning naming the fix.
 """
@@ -89,6 +94,32 @@ def _compile_of(statement: cst.CSTNode, model: str) -> cst.Call | None:
     return None
 
 
+def _prints(statement: cst.CSTNode) -> bool:
+    """A statement line of calls only (``print(...)``, ``logger.info(...)``)."""
+    return isinstance(statement, cst.SimpleStatementLine) and all(
+        isinstance(small, cst.Expr) and isinstance(small.value, cst.Call)
+        for small in statement.body
+    )
+
+
+def _falls_back(statement: cst.CSTNode, allowed: set[tuple[str, str]]) -> bool:
+    """``pass`` or ``parallel = model``."""
+    if not isinstance(statement, cst.SimpleStatementLine):
+        return False
+    for small in statement.body:
+        if isinstance(small, cst.Pass):
+            continue
+        if not (
+            isinstance(small, cst.Assign)
+            and len(small.targets) == 1
+            and isinstance(small.targets[0].target, cst.Name)
+            and isinstance(small.value, cst.Name)
+            and (small.targets[0].target.value, small.value.value) in allowed
+        ):
+            return False
+    return True
+
+
 def _arg(call: cst.Call, index: int, name: str) -> cst.Arg | None:
     for position, arg in enumerate(call.args):
         if arg.keyword is not None:
@@ -115,6 +146,35 @@ class BuildInStrategyScopeCommand(MigrationCommand):
         self._module = node
         self._tf = tf_root_alias(node)
         self._names = set(re.findall(r"\b\w+\b", self.source_text()))
+        self._fallbacks: set[int] = set()
+
+    def visit_Try(self, node: cst.Try) -> None:
+        if self._fallback(node) is not None:
+            self._fallbacks.add(id(node.body))  # rewritten with the block holding the try
+
+    def _fallback(self, node: cst.CSTNode) -> tuple[str, cst.Call] | None:
+        """``(parallel, call)`` of a ``try: parallel = multi_gpu_model(model, ...)`` whose
+        handlers only fall back to the model (see the module's text); else None."""
+        if not isinstance(node, cst.Try) or node.orelse or node.finalbody or not node.handlers:
+            return None
+        first, *rest = node.body.body
+        found = _single_call(first)
+        if found is None or not self._is(found[1].func, MULTI_GPU_MODEL):
+            return None
+        parallel, call = found
+        if parallel is None:
+            return None
+        model = _arg(call, 0, "model")
+        if model is None or not isinstance(model.value, cst.Name):
+            return None
+        allowed = {(parallel, model.value.value)}
+        if not all(_prints(s) for s in rest):
+            return None
+        for handler in node.handlers:
+            for statement in handler.body.body:
+                if not (_prints(statement) or _falls_back(statement, allowed)):
+                    return None
+        return parallel, call
 
     def _is(self, node: cst.CSTNode, names: frozenset[str] | set[str]) -> bool:
         return bool(self.names_of(node) & names)
@@ -158,6 +218,9 @@ class BuildInStrategyScopeCommand(MigrationCommand):
         self, original: Sequence[cst.CSTNode], updated: Sequence[cst.BaseStatement]
     ) -> list[cst.BaseStatement] | None:
         for index, statement in enumerate(original):
+            fallback = self._fallback(statement)
+            if fallback is not None:
+                return self._multi_gpu_try(original, updated, index, *fallback)
             found = _single_call(statement)
             if found is None:
                 continue
@@ -203,7 +266,8 @@ class BuildInStrategyScopeCommand(MigrationCommand):
             end += 1
         schedule_removal_by_node(self.context, call)
         inner = list(updated[start:index])
-        inner.append(cst.parse_statement(f"{parallel} = {model}\n"))
+        if parallel != model:
+            inner.append(cst.parse_statement(f"{parallel} = {model}\n"))
         inner.extend(updated[index + 1 : end])
         prefix = self._prefix()
         strategy = cst.parse_statement(
@@ -213,6 +277,32 @@ class BuildInStrategyScopeCommand(MigrationCommand):
         if isinstance(strategy, cst.SimpleStatementLine):
             strategy = strategy.with_changes(leading_lines=getattr(first, "leading_lines", ()))
         return [*updated[:start], strategy, self._scope(name, inner), *updated[end:]]
+
+    def _multi_gpu_try(
+        self,
+        original: Sequence[cst.CSTNode],
+        updated: Sequence[cst.BaseStatement],
+        index: int,
+        parallel: str,
+        call: cst.Call,
+    ) -> list[cst.BaseStatement] | None:
+        """The fallback ``try:`` rewritten as its ``multi_gpu_model`` line; its prints follow."""
+        tried = updated[index]
+        assert isinstance(tried, cst.Try)
+        first, *prints = tried.body.body
+        plain = list(updated)
+        plain[index] = first  # type: ignore[assignment]
+        flat = list(original)
+        flat[index] = original[index].body.body[0]  # type: ignore[attr-defined]
+        body = self._multi_gpu(flat, plain, index, parallel, call)
+        if body is None:
+            return None
+        scope = next(
+            i
+            for i, s in enumerate(body)
+            if isinstance(s, cst.With) and all(s is not u for u in plain)
+        )
+        return [*body[: scope + 1], *prints, *body[scope + 1 :]]
 
     def _compile(
         self,
@@ -328,6 +418,8 @@ class BuildInStrategyScopeCommand(MigrationCommand):
     def leave_IndentedBlock(
         self, original_node: cst.IndentedBlock, updated_node: cst.IndentedBlock
     ) -> cst.IndentedBlock:
+        if id(original_node) in self._fallbacks:
+            return updated_node
         body = self._rewrite(original_node.body, updated_node.body)
         return updated_node if body is None else updated_node.with_changes(body=body)
 
