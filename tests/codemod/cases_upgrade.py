@@ -272,6 +272,38 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         [],
     ),
     (
+        # the checkpoint name of many Keras 2 tutorials, and a weights constant
+        "weight-file-names-held-in-variables",
+        "from keras.callbacks import ModelCheckpoint\n"
+        "WEIGHTS = 'model_weights.h5'\n"
+        "filepath = 'weights-improvement-{epoch:02d}-{loss:.2f}.hdf5'\n"
+        "def train(model):\n"
+        "    checkpoint = ModelCheckpoint(filepath, monitor='loss', save_best_only=True)\n"
+        "    model.fit(x, y, callbacks=[checkpoint])\n"
+        "    model.save_weights(WEIGHTS)\n"
+        "    if os.path.exists(WEIGHTS):\n"
+        "        model.load_weights(WEIGHTS)\n",
+        "from keras.callbacks import ModelCheckpoint\n"
+        "WEIGHTS = 'model_weights.weights.h5'\n"
+        "filepath = 'weights-improvement-{epoch:02d}-{loss:.2f}.h5'\n"
+        "def train(model):\n"
+        "    checkpoint = ModelCheckpoint(filepath, monitor='loss', save_best_only=True)\n"
+        "    model.fit(x, y, callbacks=[checkpoint])\n"
+        "    model.save_weights(WEIGHTS)\n"
+        "    if os.path.exists(WEIGHTS):\n"
+        "        model.load_weights(WEIGHTS)\n",
+        [(2, "WEIGHTS: the file is now named"), (3, "filepath: the file is now named")],
+    ),
+    (
+        # bound twice, or to a name not built from literal pieces: left with the warning
+        "weight-file-names-in-variables-left",
+        "path = 'a.h5'\npath = other\nmodel.save_weights(path)\n"
+        "name = args.weights\nmodel.save_weights(name)\n",
+        "path = 'a.h5'\npath = other\nmodel.save_weights(path)\n"
+        "name = args.weights\nmodel.save_weights(name)\n",
+        [(3, "[file name not a literal]"), (5, "[file name not a literal]")],
+    ),
+    (
         # plotting helpers read the keys with .get() or from a DataFrame of the history
         "accuracy-keys-read-with-get-and-dataframe",
         "import keras\nimport pandas as pd\n"

@@ -9,8 +9,12 @@ HDF5 format), and a ``load_weights`` of a name the file saves is renamed with it
 of any other ``.h5`` stays, since Keras 3 still reads legacy HDF5 weights.  The file on disk
 changes name, which a warning says.  A name built from pieces whose last piece is a literal
 (``log_dir + 'w.h5'``, ``os.path.join(d, 'w.h5')``, ``'w{}.h5'.format(n)``, ``f'{d}/w.h5'``)
-gets the ending on that piece, and a ``load_weights`` of the same expression follows it; any
-other name is left with a warning.
+gets the ending on that piece, and a ``load_weights`` of the same expression follows it.  A
+name held in a variable the file binds once, to such a name (``filepath =
+'weights-{epoch:02d}-{val_acc:.2f}.hdf5'`` before ``ModelCheckpoint(filepath, ...)``, ``WEIGHTS
+= 'model.h5'`` before ``save_weights(WEIGHTS)``), is renamed where it is bound, so every use
+follows; a weights file's ending wins when the variable names both kinds.  Any other name is
+left with a warning.
 """
 
 from __future__ import annotations
@@ -93,11 +97,74 @@ def _string(node: cst.SimpleString, value: str) -> cst.SimpleString:
 
 
 _WEIGHT_FILES = re.compile(r"save_weights|ModelCheckpoint|load_weights")
+_H5_LITERAL = re.compile(r"\.(?:h5|hdf5)[\"']")
+
+
+def _wanted(text: str, tree: object = None) -> bool:
+    return ("_weights" in text or "ModelCheckpoint" in text) and _WEIGHT_FILES.search(
+        text
+    ) is not None
+
+
+def _relevant(text: str) -> bool:
+    # the calls, and the module-level statements that may bind the name they are given
+    return _wanted(text) or _H5_LITERAL.search(text) is not None
+
+
+class _Bindings(cst.CSTVisitor):
+    """Every name the module binds (how many times, and the value of a plain ``name = value``),
+    and the names given to ``save_weights`` / ``ModelCheckpoint`` as the file name."""
+
+    def __init__(self, command: KerasWeightFilesCommand) -> None:
+        self.command = command
+        self.count: dict[str, int] = {}
+        self.value: dict[str, cst.BaseExpression] = {}
+        self.files: dict[str, bool] = {}
+        """Variable -> whether a weights file (True wins over a model file)."""
+
+    def _bind(self, target: cst.CSTNode, value: cst.BaseExpression | None = None) -> None:
+        if isinstance(target, cst.Name):
+            self.count[target.value] = self.count.get(target.value, 0) + 1
+            if value is not None:
+                self.value[target.value] = value
+        elif isinstance(target, (cst.Tuple, cst.List)):
+            for element in target.elements:
+                self._bind(element.value)
+        elif isinstance(target, cst.StarredElement):
+            self._bind(target.value)
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        for target in node.targets:
+            self._bind(target.target, node.value if len(node.targets) == 1 else None)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        self._bind(node.target)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self._bind(node.target)
+
+    def visit_For(self, node: cst.For) -> None:
+        self._bind(node.target)
+
+    def visit_AsName(self, node: cst.AsName) -> None:
+        self._bind(node.name)
+
+    def visit_Param(self, node: cst.Param) -> None:
+        self._bind(node.name)
+
+    def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
+        self._bind(node.target)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        found = self.command._file_arg(node)
+        if found is not None and isinstance(found[0].value, cst.Name):
+            name = found[0].value.value
+            self.files[name] = self.files.get(name, False) or found[1]
 
 
 class KerasWeightFilesCommand(MigrationCommand):
     DESCRIPTION = "Weight file names to the endings Keras 3 requires, announced."
-    PRECHECK = Precheck.text(_WEIGHT_FILES, "_weights", "ModelCheckpoint")
+    PRECHECK = Precheck(_wanted, _relevant)
     UPGRADE = True
 
     def declared_changes(self) -> tuple[()]:
@@ -106,6 +173,42 @@ class KerasWeightFilesCommand(MigrationCommand):
     def visit_Module(self, node: cst.Module) -> None:
         self._renamed: dict[str, str] = {}
         self._renamed_code: dict[str, cst.BaseExpression] = {}
+        bindings = _Bindings(self)
+        node.visit(bindings)
+        # variables bound once to a name this command can give an ending: renamed where bound
+        self._variables = {
+            name: weights
+            for name, weights in bindings.files.items()
+            if bindings.count.get(name) == 1
+            and name in bindings.value
+            and _ending(bindings.value[name]) is not None
+        }
+
+    def _file_arg(self, call: cst.Call) -> tuple[cst.Arg, bool] | None:
+        """The file name argument of a ``save_weights`` / ``ModelCheckpoint`` call, and whether
+        it names a weights file; None for other calls and a ``save_weights_only`` not literal."""
+        func = call.func
+        if isinstance(func, cst.Attribute) and func.attr.value == "save_weights":
+            arg = self._first(call, "filepath")
+            return None if arg is None else (arg, True)
+        if not self.names_of(func) & _CHECKPOINTS:
+            return None
+        weights = False
+        for arg in call.args:
+            if arg.keyword is not None and arg.keyword.value == "save_weights_only":
+                if not (isinstance(arg.value, cst.Name) and arg.value.value in ("True", "False")):
+                    return None
+                weights = arg.value.value == "True"
+        first = self._first(call, "filepath")
+        return None if first is None else (first, weights)
+
+    def leave_Assign(self, original_node: cst.Assign, updated_node: cst.Assign) -> cst.Assign:
+        target = updated_node.targets[0].target if len(updated_node.targets) == 1 else None
+        if not isinstance(target, cst.Name) or target.value not in self._variables:
+            return updated_node
+        weights = self._variables[target.value]
+        value = self._renamed_value(original_node, updated_node.value, weights, target.value)
+        return updated_node if value is None else updated_node.with_changes(value=value)
 
     def _first(self, call: cst.Call, keyword: str) -> cst.Arg | None:
         for index, arg in enumerate(call.args):
@@ -176,12 +279,47 @@ class KerasWeightFilesCommand(MigrationCommand):
             )
         return updated
 
+    def _renamed_value(
+        self, original: cst.CSTNode, node: cst.BaseExpression, weights: bool, variable: str
+    ) -> cst.BaseExpression | None:
+        """The file name ``variable`` is bound to, with the ending Keras 3 needs (announced)."""
+        ending = _ending(node)
+        assert ending is not None  # (checked when the variable was chosen)
+        name, rebuild = ending
+        if weights:
+            if name.endswith(".weights.h5"):
+                return None
+            new = _weights_name(name)
+        elif name.endswith((".keras", ".h5")):
+            return None
+        elif name.endswith(".hdf5"):
+            new = name[: -len(".hdf5")] + ".h5"
+        else:
+            return None  # the call's own warning names it
+        value = rebuild(new)
+        if isinstance(node, cst.SimpleString):
+            self._renamed[name] = new
+        self.warn_at(
+            original,
+            f"{variable}: the file is now named {self.code_of(value)} (was "
+            f"{self.code_of(node)}), as Keras 3 requires for "
+            f"{'weights' if weights else 'a model'}; update what reads it [file renamed]",
+        )
+        return value
+
     def _rename(
         self, original: cst.Call, updated: cst.Call, keyword: str, *, weights: bool
     ) -> cst.Call:
         arg = self._first(updated, keyword)
         if arg is None:
             return updated
+        value = arg.value
+        if (
+            isinstance(value, cst.Name)
+            and value.value in self._variables
+            and (self._variables[value.value] or not weights)
+        ):
+            return updated  # renamed where the variable is bound
         ending = _ending(arg.value)
         name = None if ending is None else ending[0]
         literal = isinstance(arg.value, cst.SimpleString)
