@@ -217,6 +217,25 @@ def test_tf2_code_is_left_alone(tmp_path, case):
             "import keras\nconv = keras.layers.Convolution2D(32, nb_row=3, nb_col=3)\n",
             "Convolution2D(nb_row=...), line 2",
         ),
+        (
+            # a Lambda's maths in Keras 2's backend (the Siamese-network example)
+            "from keras import backend as K\nfrom keras.layers import Lambda\n"
+            "def dist(v):\n    x, y = v\n    return K.sqrt(K.sum(K.square(x - y), axis=1))\n"
+            "out = Lambda(dist)\n",
+            "K.sqrt, line 5",
+        ),
+        (
+            "import tensorflow as tf\nshape = tf.keras.backend.int_shape(x)\n",
+            "K.int_shape, line 2",
+        ),
+        (
+            "from keras.models import Sequential\nmodel = Sequential()\n"
+            "print(model.predict_classes(x))\n",
+            "model.predict_classes(), line 3",
+        ),
+        ("from keras.layers import Bidirectional, CuDNNLSTM\n", "CuDNNLSTM, line 1"),
+        ("import keras\nopt = keras.optimizers.adam()\n", "adam, line 2"),
+        ("from keras.objectives import mse\n", "keras.objectives, line 1"),
     ],
     ids=[
         "lr",
@@ -230,6 +249,12 @@ def test_tf2_code_is_left_alone(tmp_path, case):
         "fit-nb_epoch",
         "dense-init",
         "conv-nb_row",
+        "backend-maths",
+        "tf-keras-backend",
+        "predict_classes",
+        "cudnn-lstm",
+        "optimizer-alias",
+        "objectives",
     ],
 )
 def test_keras2_code_turns_on_tf_keras(tmp_path, code, evidence):
@@ -263,6 +288,33 @@ def test_keras2_code_turns_on_tf_keras(tmp_path, code, evidence):
     ],
 )
 def test_keras3_code_is_left_alone(tmp_path, code):
+    assert _choose(tmp_path, code) == _auto.Choice()
+
+
+@needs_keras3
+@pytest.mark.parametrize(
+    "code",
+    [
+        # Grad-CAM and WGAN-GP: gradients of symbolic tensors exist only in a v1 graph
+        "from keras import backend as K\ngrads = K.gradients(loss, conv_output)[0]\n",
+        # Keras 2's FAQ: a layer's output through K.function with the learning phase
+        "from keras import backend as K\n"
+        "f = K.function([model.layers[0].input, K.learning_phase()], [out])\n",
+    ],
+    ids=["gradients", "learning-phase"],
+)
+def test_keras2_graph_backend_turns_on_the_v1_api_and_tf_keras(tmp_path, code):
+    choice = _choose(tmp_path, code)
+    assert (choice.tf1, choice.legacy_keras) == (True, True)
+    assert "using the v1 API and tf_keras" in (choice.message or "")
+
+
+@needs_keras3
+def test_backend_names_keras_3_keeps_are_left_alone(tmp_path):
+    code = (
+        "from keras import backend as K\nK.clear_session()\n"
+        "K.set_image_data_format('channels_last')\neps = K.epsilon()\n"
+    )
     assert _choose(tmp_path, code) == _auto.Choice()
 
 

@@ -180,3 +180,111 @@ def test_accuracy_keeps_its_name_where_the_script_reads_the_new_keys(tmp_path):
     run = run_script(tmp_path, code)
     assert run.rc == 0, run.err
     assert run.result["keys"] == ["accuracy", "loss", "val_accuracy", "val_loss"]
+
+
+@pytest.mark.skipif(_major("keras") < 3, reason="Keras 3 only")
+def test_tf_keras_script_reading_acc_keys_runs_on_keras_3(tmp_path):
+    # tf.keras of TensorFlow 1 logged 'acc' too; nothing here is Keras 2 only: Keras 3 runs it
+    code = """
+        import numpy as np
+        import tensorflow as tf
+        from tests._child import emit
+
+        model = tf.keras.Sequential([tf.keras.layers.Dense(2, activation="softmax")])
+        model.compile(loss="sparse_categorical_crossentropy", optimizer="adam",
+                      metrics=["accuracy"])
+        history = model.fit(np.zeros((8, 3)), np.zeros(8), epochs=1, verbose=0,
+                            validation_split=0.25)
+        emit({"keys": sorted(history.history), "keras": type(model).__module__.split(".")[0]})
+        print("val acc", history.history["val_acc"][-1])
+    """
+    run = run_script(tmp_path, code)
+    assert run.rc == 0, run.err
+    assert run.result == {"keys": ["acc", "loss", "val_acc", "val_loss"], "keras": "keras"}
+
+
+@needs_tf_keras
+def test_keras2_backend_table_is_what_keras_3_dropped():
+    out = run_py(
+        """
+        import keras, tf_keras
+        from tfcompat_gpu.tfapi.keras_names import KERAS2_BACKEND_ONLY
+        old = {n for n in dir(tf_keras.backend) if not n.startswith("_")}
+        new = {n for n in dir(keras.backend) if not n.startswith("_")}
+        emit({"kept_by_keras3": sorted(KERAS2_BACKEND_ONLY & new),
+              "not_keras2": sorted(KERAS2_BACKEND_ONLY - old),
+              "unlisted": sorted(old - new - KERAS2_BACKEND_ONLY - {"experimental"})})
+        """
+    )
+    assert out == {"kept_by_keras3": [], "not_keras2": [], "unlisted": []}
+
+
+SIAMESE = """
+    import numpy as np
+    from keras import backend as K
+    from keras.layers import Dense, Input, Lambda
+    from keras.models import Model
+    from tests._child import emit
+
+    def distance(vects):
+        x, y = vects
+        return K.sqrt(K.maximum(K.sum(K.square(x - y), axis=1, keepdims=True), K.epsilon()))
+
+    a, b = Input(shape=(4,)), Input(shape=(4,))
+    shared = Dense(3)
+    out = Lambda(distance)([shared(a), shared(b)])
+    model = Model([a, b], out)
+    model.compile(loss="mse", optimizer="sgd")
+    model.fit([np.ones((4, 4)), np.zeros((4, 4))], np.ones((4, 1)), epochs=1, verbose=0)
+    grads = None
+    GRADIENTS
+    emit({"shape": list(model.predict([np.ones((2, 4)), np.zeros((2, 4))], verbose=0).shape),
+          "gradients": grads is not None})
+"""
+
+
+@needs_tf_keras
+@pytest.mark.parametrize("gradients", [False, True], ids=["backend-maths", "gradients"])
+def test_keras2_backend_scripts_run_without_flags(tmp_path, gradients):
+    line = "grads = K.gradients(model.output, [a])[0]" if gradients else "pass"
+    run = run_script(tmp_path, SIAMESE.replace("GRADIENTS", line))
+    assert run.rc == 0, run.err
+    assert run.result == {"shape": [2, 1], "gradients": gradients}
+    assert ("using the v1 API and tf_keras" if gradients else "using tf_keras") in run.err
+
+
+def test_optimizer_aliases_are_the_migration_table():
+    from tfcompat_gpu.dropin._keras2_models import OPTIMIZER_ALIASES
+    from tfcompat_gpu.tfapi.keras_names import OPTIMIZER_ALIASES as MIGRATED
+
+    assert OPTIMIZER_ALIASES == MIGRATED
+
+
+@needs_tf_keras
+def test_keras2_names_tensorflow_2_dropped_run_without_flags(tmp_path):
+    code = """
+        import numpy as np
+        import keras
+        from keras.layers import Bidirectional, CuDNNGRU, CuDNNLSTM, Dense
+        from keras.models import Sequential
+        from keras.objectives import categorical_crossentropy
+        from tests._child import emit
+
+        model = Sequential([Bidirectional(CuDNNLSTM(4, return_sequences=True), input_shape=(3, 2)),
+                            CuDNNGRU(3), Dense(2, activation="softmax")])
+        model.compile(loss=categorical_crossentropy,
+                      optimizer=keras.optimizers.rmsprop(lr=0.01, decay=1e-6))
+        model.fit(np.zeros((4, 3, 2)), np.eye(2)[[0, 1, 0, 1]], epochs=1, verbose=0)
+        emit({"layers": [type(layer).__name__ for layer in model.layers],
+              "inner": type(model.layers[0].forward_layer).__name__,
+              "optimizer": type(model.optimizer).__name__,
+              "schedule": type(model.optimizer._learning_rate).__name__})
+    """
+    run = run_script(tmp_path, code)
+    assert run.rc == 0, run.err
+    assert run.result == {
+        "layers": ["Bidirectional", "GRU", "Dense"],
+        "inner": "LSTM",
+        "optimizer": "RMSprop",
+        "schedule": "InverseTimeDecay",  # Keras 2's decay=, as run gives it on tf_keras
+    }

@@ -30,74 +30,29 @@ import sys
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
-from tfcompat_gpu.dropin._keras2_models import REMOVED_METHODS
+from tfcompat_gpu.dropin._keras2_models import LAYER_ALIASES, OPTIMIZER_ALIASES, REMOVED_METHODS
 from tfcompat_gpu.dropin._keras2_paths import KERAS2_MODULES
 from tfcompat_gpu.dropin._legacy_keras import KERAS1_ARGUMENTS
-from tfcompat_gpu.tfapi.keras_names import accuracy_keys
+from tfcompat_gpu.tfapi.keras_names import (
+    KERAS2_GRAPH_BACKEND,
+    accuracy_keys,
+    keras2_backend_function,
+)
+from tfcompat_gpu.tfapi.tf1_names import V1_ONLY
 
-__all__ = ["Choice", "Evidence", "Reading", "choose", "read", "visible_gpu_count"]
+__all__ = [
+    "V1_ONLY",
+    "Choice",
+    "Evidence",
+    "Reading",
+    "choose",
+    "read",
+    "visible_gpu_count",
+]
 
 _MAX_FILES = 64
 """Local modules read at most (a script beside a large source tree must not stall the start)."""
 
-# Names that exist only in tf.compat.v1 (tests/dropin/test_auto.py checks each against the
-# installed TensorFlow: in compat.v1 and absent from the v2 API).
-V1_ONLY = frozenset(
-    {
-        "placeholder",
-        "placeholder_with_default",
-        "sparse_placeholder",
-        "global_variables_initializer",
-        "initialize_all_variables",
-        "local_variables_initializer",
-        "variables_initializer",
-        "variable_scope",
-        "get_variable",
-        "get_variable_scope",
-        "reset_default_graph",
-        "get_default_session",
-        "global_variables",
-        "trainable_variables",
-        "random_normal",
-        "truncated_normal",
-        "random_uniform",
-        "to_float",
-        "to_int32",
-        "log",
-        "train.GradientDescentOptimizer",
-        "train.AdamOptimizer",
-        "train.MomentumOptimizer",
-        "train.RMSPropOptimizer",
-        "train.AdagradOptimizer",
-        "train.AdadeltaOptimizer",
-        "train.Saver",
-        "train.MonitoredTrainingSession",
-        "train.MonitoredSession",
-        "train.SingularMonitoredSession",
-        "train.StopAtStepHook",
-        "train.LoggingTensorHook",
-        "train.get_or_create_global_step",
-        "train.get_global_step",
-        "train.start_queue_runners",
-        "train.SyncReplicasOptimizer",
-        "train.replica_device_setter",
-        "summary.FileWriter",
-        "summary.merge_all",
-        "app.run",
-        "app.flags",
-        "flags",
-        "logging",
-        "layers.dense",
-        "layers.conv2d",
-        "layers.max_pooling2d",
-        "layers.dropout",
-        "layers.flatten",
-        "nn.rnn_cell",
-        "losses.softmax_cross_entropy",
-        "losses.sparse_softmax_cross_entropy",
-        "saved_model.loader",
-    }
-)
 _ESTIMATOR = frozenset({"estimator", "compat.v1.estimator", "python.estimator"})
 _GRAPH = frozenset(
     {
@@ -307,7 +262,14 @@ class _Reader(ast.NodeVisitor):
                 self._note(self.reading.estimator, "tf." + rest, node)
                 # Estimator builds v1 graphs and takes v1 model_fns: it runs in v1 mode.
                 self._note(self.reading.tf1, "tf." + rest, node)
-        elif name.startswith("keras."):
+        backend = keras2_backend_function(name)
+        if backend is not None:  # K.sum, K.gradients: Keras 2's backend (a v1 graph's, some)
+            self._note(self.reading.keras2, f"K.{backend}", node)
+            if backend in KERAS2_GRAPH_BACKEND:
+                self._note(self.reading.tf1, f"K.{backend}", node)
+        if name.startswith(_KERAS_ROOTS) and _dropped_name(name):
+            self._note(self.reading.keras2, name.rpartition(".")[2], node)
+        if name.startswith("keras."):
             for old in _prefixes(name[len("keras.") :]):
                 if old in KERAS2_MODULES:
                     self._keras2_module("keras." + old, node)
@@ -396,6 +358,15 @@ def _keras1_keyword(name: str, node: ast.Call) -> str | None:
     old = {*KERAS1_KEYWORDS[table], *KERNEL_DIMS.get(table, ())}
     keyword = next((k.arg for k in node.keywords if k.arg in old), None)
     return None if keyword is None else f"{short}({keyword}=...)"
+
+
+def _dropped_name(name: str) -> bool:
+    """``keras.layers.CuDNNLSTM``, ``keras.optimizers.rmsprop``: Keras 2 names no later Keras
+    has, which ``run`` binds again on tf_keras (``_keras2_models``)."""
+    module, _, last = name.rpartition(".")
+    if module.endswith(".optimizers"):
+        return last in OPTIMIZER_ALIASES
+    return module.endswith(".layers") and last in LAYER_ALIASES
 
 
 def _prefixes(dotted: str) -> Iterator[str]:

@@ -269,6 +269,39 @@ MOVES: tuple[Move, ...] = (
         )
         for root in ("tf_keras", "keras")
     ),
+    *(
+        Move(
+            module,
+            alias,
+            _keras2_models.same_as(name),
+            only_if_missing=True,
+            why=f"Keras 2 scripts call keras.optimizers.{alias}(...), an alias of {name} that "
+            "Keras 2.3+ and tf_keras dropped",
+        )
+        for module in ("tf_keras.optimizers", "keras.optimizers")
+        for alias, name in _keras2_models.OPTIMIZER_ALIASES.items()
+    ),
+    *(
+        Move(
+            module,
+            alias,
+            _keras2_models.same_as(name),
+            only_if_missing=True,
+            why=f"Keras 2 scripts build {alias}, which TensorFlow 2 dropped: {name} uses cuDNN "
+            "by itself on a GPU, with the same defaults, and runs on a CPU too",
+        )
+        for module in ("tf_keras.layers", "keras.layers")
+        for alias, name in _keras2_models.LAYER_ALIASES.items()
+    ),
+    Move(
+        "keras.src.models.model",
+        "Model.compile",
+        _keras2_models.compile_accuracy(lambda: True),
+        only_if_missing=False,
+        why="Keras 3: in a script that reads history['acc'] / 'val_acc' (the keys of Keras "
+        "2.0-2.2 and of tf.keras before TensorFlow 2), metrics=['accuracy'] is asked for as "
+        "'acc', which Keras 3 logs under that name",
+    ),
 )
 
 
@@ -429,7 +462,10 @@ def _apply(module: ModuleType, move: Move) -> None:
         return
     previous = vars(owner).get(name, _MISSING)
     current = previous if previous is not _MISSING else getattr(owner, name, _MISSING)
-    new = move.make(module, current)
+    try:
+        new = move.make(module, current)
+    except AttributeError:  # what the move binds is not there (yet): leave the module alone
+        return
     setattr(owner, name, new)
     _changes[key] = _Change(owner, name, previous, new)
 

@@ -25,7 +25,9 @@ if TYPE_CHECKING:
     from typing import Any
 
 __all__ = [
+    "LAYER_ALIASES",
     "MODEL_KEYWORDS",
+    "OPTIMIZER_ALIASES",
     "REMOVED_METHODS",
     "compile_accuracy",
     "model_init",
@@ -33,6 +35,7 @@ __all__ = [
     "predict_classes",
     "predict_proba",
     "read_old_accuracy_keys",
+    "same_as",
 ]
 
 MODEL_KEYWORDS = {"input": "inputs", "output": "outputs"}
@@ -40,7 +43,32 @@ MODEL_KEYWORDS = {"input": "inputs", "output": "outputs"}
 
 REMOVED_METHODS = frozenset({"predict_classes", "predict_proba"})
 """``Sequential`` methods TensorFlow 2.6 removed, back on tf_keras under ``run``."""
+OPTIMIZER_ALIASES = {
+    "sgd": "SGD",
+    "rmsprop": "RMSprop",
+    "adagrad": "Adagrad",
+    "adadelta": "Adadelta",
+    "adam": "Adam",
+    "adamax": "Adamax",
+    "nadam": "Nadam",
+}
+"""The lowercase optimizer names at the end of Keras 2's keras/optimizers.py (the table
+``tfapi.keras_names.OPTIMIZER_ALIASES`` of ``migrate``, kept here so ``run`` imports no table)."""
+LAYER_ALIASES = {"CuDNNLSTM": "LSTM", "CuDNNGRU": "GRU"}
+"""Keras 2's cuDNN-only layers -> the layers that use cuDNN by themselves on a GPU with the
+same defaults (``recurrent_activation='sigmoid'``; GRU ``reset_after=True``), and run anywhere."""
+
 _old_keys = False
+
+
+def same_as(name: str) -> Callable[[ModuleType, Any], Any]:
+    """A move's ``make`` that binds another name of the module: ``rmsprop`` -> ``RMSprop``."""
+
+    def make(module: ModuleType, current: Any) -> Any:
+        return getattr(module, name)
+
+    make.__name__ = f"same_as_{name}"
+    return make
 
 
 def read_old_accuracy_keys(keys: set[str]) -> None:

@@ -57,6 +57,7 @@ MOVED: dict[str, tuple[str, ...]] = {
 RENAMED: dict[str, str] = {
     "optimizers.optimizer_v2": "optimizers.legacy",  # 2.11 moved the v2 optimizers to legacy
     "applications.resnet50": "applications.resnet",  # 2.2.5 merged resnet50 into resnet
+    "objectives": "losses",  # Keras 1's name, which Keras 2.0-2.2 kept as an alias
 }
 """Old package path -> the tf_keras ``src`` package that is it under a new name (and its
 submodules: ``keras.optimizers.optimizer_v2.adam`` -> ``tf_keras.src.optimizers.legacy.adam``)."""

@@ -12,6 +12,8 @@ import re
 
 __all__ = [
     "GENERATOR_METHODS",
+    "KERAS2_BACKEND_ONLY",
+    "KERAS2_GRAPH_BACKEND",
     "KERAS_LAYERS",
     "KERAS_MODELS",
     "KERAS_MOVED_MODULES",
@@ -22,6 +24,7 @@ __all__ = [
     "OPTIMIZER_CLASSES",
     "OPTIMIZER_MODULES",
     "accuracy_keys",
+    "keras2_backend_function",
 ]
 
 # Keras 2 optimizers (keras/optimizers.py of Keras 2.2: SGD, RMSprop, Adagrad, Adadelta, Adam,
@@ -346,3 +349,51 @@ def accuracy_keys(tree: ast.AST) -> set[str]:
         if isinstance(read, ast.Constant) and read.value in _KEYS:
             found.add(read.value)
     return found
+
+
+# Keras 2's backend functions (`keras.backend` of Keras 2.2-2.15, `tf_keras.backend`) that Keras
+# 3's `keras.backend` dropped: most moved to `keras.ops` (keras/src/ops), the graph-mode ones
+# (`gradients`, `learning_phase`, `placeholder`, `function`) have no Keras 3 form.  Listed from
+# `dir(tf_keras.backend)` minus `dir(keras.backend)` of tf_keras 2.21 and Keras 3.15 (a test
+# checks the list against the installed packages).
+KERAS2_BACKEND_ONLY = frozenset(
+    {
+        "abs", "all", "any", "arange", "argmax", "argmin", "batch_dot", "batch_flatten",
+        "batch_get_value", "batch_normalization", "batch_set_value", "bias_add",
+        "binary_crossentropy", "binary_focal_crossentropy", "cast", "cast_to_floatx",
+        "categorical_crossentropy", "categorical_focal_crossentropy", "clip",
+        "concatenate", "constant", "conv1d", "conv2d", "conv2d_transpose", "conv3d", "cos",
+        "count_params", "ctc_batch_cost", "ctc_decode", "ctc_label_dense_to_sparse", "cumprod",
+        "cumsum", "depthwise_conv2d", "dot", "dropout", "dtype", "elu", "equal", "eval", "exp",
+        "expand_dims", "eye", "flatten", "foldl", "foldr", "function", "gather", "get_value",
+        "gradients", "greater", "greater_equal", "hard_sigmoid", "in_test_phase", "in_top_k",
+        "in_train_phase", "int_shape", "is_sparse", "l2_normalize", "learning_phase",
+        "learning_phase_scope", "less", "less_equal", "local_conv1d", "local_conv2d", "log",
+        "manual_variable_initialization", "map_fn", "max", "maximum", "mean", "min", "minimum",
+        "moving_average_update", "name_scope", "ndim", "normalize_batch_in_training",
+        "not_equal", "one_hot", "ones", "ones_like", "permute_dimensions", "placeholder",
+        "pool2d", "pool3d", "pow", "print_tensor", "prod", "random_bernoulli",
+        "random_binomial", "random_normal", "random_normal_variable", "random_uniform",
+        "random_uniform_variable", "relu", "repeat", "repeat_elements", "reset_uids",
+        "reshape", "resize_images", "resize_volumes", "reverse", "rnn", "round",
+        "separable_conv2d", "set_learning_phase", "set_value", "shape", "sigmoid", "sign",
+        "sin", "softmax", "softplus", "softsign", "sparse_categorical_crossentropy",
+        "spatial_2d_padding", "spatial_3d_padding", "sqrt", "square", "squeeze", "stack",
+        "std", "stop_gradient", "sum", "switch", "tanh", "temporal_padding", "tile",
+        "to_dense", "transpose", "truncated_normal", "update", "update_add", "update_sub",
+        "var", "variable", "zeros", "zeros_like",
+    }
+)  # fmt: skip
+KERAS2_GRAPH_BACKEND = frozenset({"gradients", "learning_phase", "placeholder"})
+"""Backend functions that work only in a v1 graph (tf_keras in eager mode has no gradients
+of symbolic tensors, and a learning-phase placeholder is not an eager input)."""
+_BACKENDS = ("keras.backend.", "tensorflow.keras.backend.", "keras.backend.tensorflow_backend.")
+
+
+def keras2_backend_function(name: str) -> str | None:
+    """``"sum"`` for ``keras.backend.sum`` (any Keras backend path) when Keras 3 lacks it."""
+    for prefix in _BACKENDS:
+        if name.startswith(prefix):
+            rest = name[len(prefix) :]
+            return rest if rest in KERAS2_BACKEND_ONLY else None
+    return None

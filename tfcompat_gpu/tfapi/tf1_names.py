@@ -8,7 +8,7 @@ submodules (``tf.compat.v1.train`` against ``tf.train``) are in
 
 from __future__ import annotations
 
-__all__ = ["TF1_ONLY"]
+__all__ = ["TF1_ONLY", "V1_ONLY"]
 
 TF1_ONLY = frozenset(
     {
@@ -366,3 +366,63 @@ TF1_ONLY = frozenset(
     }
 )
 """Names of ``tf.compat.v1`` that ``tf`` (TensorFlow 2) lacks."""
+
+# Names that exist only in tf.compat.v1, spelt the way TF1 scripts use them (``run``'s auto mode
+# reads them as TF1 graph code; tests/dropin/test_legacy_zoo.py checks each against the
+# installed TensorFlow: in compat.v1 and absent from the v2 API).
+V1_ONLY = frozenset(
+    {
+        "placeholder",
+        "placeholder_with_default",
+        "sparse_placeholder",
+        "global_variables_initializer",
+        "initialize_all_variables",
+        "local_variables_initializer",
+        "variables_initializer",
+        "variable_scope",
+        "get_variable",
+        "get_variable_scope",
+        "reset_default_graph",
+        "get_default_session",
+        "global_variables",
+        "trainable_variables",
+        "random_normal",
+        "truncated_normal",
+        "random_uniform",
+        "to_float",
+        "to_int32",
+        "log",
+        "train.GradientDescentOptimizer",
+        "train.AdamOptimizer",
+        "train.MomentumOptimizer",
+        "train.RMSPropOptimizer",
+        "train.AdagradOptimizer",
+        "train.AdadeltaOptimizer",
+        "train.Saver",
+        "train.MonitoredTrainingSession",
+        "train.MonitoredSession",
+        "train.SingularMonitoredSession",
+        "train.StopAtStepHook",
+        "train.LoggingTensorHook",
+        "train.get_or_create_global_step",
+        "train.get_global_step",
+        "train.start_queue_runners",
+        "train.SyncReplicasOptimizer",
+        "train.replica_device_setter",
+        "summary.FileWriter",
+        "summary.merge_all",
+        "app.run",
+        "app.flags",
+        "flags",
+        "logging",
+        "layers.dense",
+        "layers.conv2d",
+        "layers.max_pooling2d",
+        "layers.dropout",
+        "layers.flatten",
+        "nn.rnn_cell",
+        "losses.softmax_cross_entropy",
+        "losses.sparse_softmax_cross_entropy",
+        "saved_model.loader",
+    }
+)
