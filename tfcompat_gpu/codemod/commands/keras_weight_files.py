@@ -111,55 +111,76 @@ def _relevant(text: str) -> bool:
     return _wanted(text) or _H5_LITERAL.search(text) is not None
 
 
-class _Bindings(cst.CSTVisitor):
-    """Every name the module binds (how many times, and the value of a plain ``name = value``),
-    and the names given to ``save_weights`` / ``ModelCheckpoint`` as the file name."""
+def _bindings(command: KerasWeightFilesCommand, module: cst.Module) -> _Collected:
+    """What the module binds and hands to the weight-file calls (LibCST is loaded by now)."""
 
-    def __init__(self, command: KerasWeightFilesCommand) -> None:
-        self.command = command
-        self.count: dict[str, int] = {}
-        self.value: dict[str, cst.BaseExpression] = {}
-        self.files: dict[str, bool] = {}
-        """Variable -> whether a weights file (True wins over a model file)."""
+    class _Bindings(cst.CSTVisitor):
+        """Every name the module binds (how many times, and the value of a plain ``name = value``),
+        and the names given to ``save_weights`` / ``ModelCheckpoint`` as the file name."""
 
-    def _bind(self, target: cst.CSTNode, value: cst.BaseExpression | None = None) -> None:
-        if isinstance(target, cst.Name):
-            self.count[target.value] = self.count.get(target.value, 0) + 1
-            if value is not None:
-                self.value[target.value] = value
-        elif isinstance(target, (cst.Tuple, cst.List)):
-            for element in target.elements:
-                self._bind(element.value)
-        elif isinstance(target, cst.StarredElement):
-            self._bind(target.value)
+        def __init__(self, command: KerasWeightFilesCommand) -> None:
+            self.command = command
+            self.count: dict[str, int] = {}
+            self.value: dict[str, cst.BaseExpression] = {}
+            self.files: dict[str, bool] = {}
+            """Variable -> whether a weights file (True wins over a model file)."""
 
-    def visit_Assign(self, node: cst.Assign) -> None:
-        for target in node.targets:
-            self._bind(target.target, node.value if len(node.targets) == 1 else None)
+        def _bind(self, target: cst.CSTNode, value: cst.BaseExpression | None = None) -> None:
+            if isinstance(target, cst.Name):
+                self.count[target.value] = self.count.get(target.value, 0) + 1
+                if value is not None:
+                    self.value[target.value] = value
+            elif isinstance(target, (cst.Tuple, cst.List)):
+                for element in target.elements:
+                    self._bind(element.value)
+            elif isinstance(target, cst.StarredElement):
+                self._bind(target.value)
 
-    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
-        self._bind(node.target)
+        def visit_Assign(self, node: cst.Assign) -> None:
+            for target in node.targets:
+                self._bind(target.target, node.value if len(node.targets) == 1 else None)
 
-    def visit_AugAssign(self, node: cst.AugAssign) -> None:
-        self._bind(node.target)
+        def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+            self._bind(node.target)
 
-    def visit_For(self, node: cst.For) -> None:
-        self._bind(node.target)
+        def visit_AugAssign(self, node: cst.AugAssign) -> None:
+            self._bind(node.target)
 
-    def visit_AsName(self, node: cst.AsName) -> None:
-        self._bind(node.name)
+        def visit_For(self, node: cst.For) -> None:
+            self._bind(node.target)
 
-    def visit_Param(self, node: cst.Param) -> None:
-        self._bind(node.name)
+        def visit_AsName(self, node: cst.AsName) -> None:
+            self._bind(node.name)
 
-    def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
-        self._bind(node.target)
+        def visit_Param(self, node: cst.Param) -> None:
+            self._bind(node.name)
 
-    def visit_Call(self, node: cst.Call) -> None:
-        found = self.command._file_arg(node)
-        if found is not None and isinstance(found[0].value, cst.Name):
-            name = found[0].value.value
-            self.files[name] = self.files.get(name, False) or found[1]
+        def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
+            self._bind(node.target)
+
+        def visit_Call(self, node: cst.Call) -> None:
+            found = self.command._file_arg(node)
+            if found is not None and isinstance(found[0].value, cst.Name):
+                name = found[0].value.value
+                self.files[name] = self.files.get(name, False) or found[1]
+
+    collected = _Bindings(command)
+    module.visit(collected)
+    return _Collected(collected.count, collected.value, collected.files)
+
+
+class _Collected:
+    __slots__ = ("count", "files", "value")
+
+    def __init__(
+        self,
+        count: dict[str, int],
+        value: dict[str, cst.BaseExpression],
+        files: dict[str, bool],
+    ) -> None:
+        self.count = count
+        self.value = value
+        self.files = files
 
 
 class KerasWeightFilesCommand(MigrationCommand):
@@ -173,8 +194,7 @@ class KerasWeightFilesCommand(MigrationCommand):
     def visit_Module(self, node: cst.Module) -> None:
         self._renamed: dict[str, str] = {}
         self._renamed_code: dict[str, cst.BaseExpression] = {}
-        bindings = _Bindings(self)
-        node.visit(bindings)
+        bindings = _bindings(self, node)
         # variables bound once to a name this command can give an ending: renamed where bound
         self._variables = {
             name: weights
