@@ -272,6 +272,58 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         [],
     ),
     (
+        # Keras 3 cannot change the rate of an optimizer given a schedule
+        "decay-beside-a-changed-learning-rate-left",
+        "from keras.optimizers import SGD\nfrom keras.callbacks import ReduceLROnPlateau\n"
+        "opt = SGD(lr=0.1, decay=1e-4)\ncb = ReduceLROnPlateau(monitor='loss')\n",
+        "from keras.optimizers import SGD\nfrom keras.callbacks import ReduceLROnPlateau\n"
+        "opt = SGD(learning_rate=0.1, decay=1e-4)\ncb = ReduceLROnPlateau(monitor='loss')\n",
+        [(3, "[decay beside a changed learning rate]")],
+    ),
+    (
+        "decay-beside-set-value-in-a-function-left",
+        "from keras import backend as K\nfrom keras.optimizers import SGD\n"
+        "model.compile(optimizer=SGD(lr=0.1, momentum=0.9, decay=1e-4), loss='mse')\n"
+        "def lower(model):\n    K.set_value(model.optimizer.lr, 0.01)\n",
+        "from keras import backend as K\nfrom keras.optimizers import SGD\n"
+        "model.compile(optimizer=SGD(learning_rate=0.1, momentum=0.9, decay=1e-4), loss='mse')\n"
+        "def lower(model):\n    model.optimizer.learning_rate.assign(0.01)\n",
+        [(3, "(set_value)")],
+    ),
+    (
+        # Keras 2 backend maths: same name, a Keras 2 default written out, a new name
+        "keras-backend-ops",
+        "from keras import backend as K\n"
+        "d = K.sqrt(K.sum(K.square(x - y), axis=1, keepdims=True))\n"
+        "c = K.concatenate([a, b])\nm = K.argmax(p)\nq = K.pow(x, 2)\n"
+        "t = K.permute_dimensions(x, (0, 2, 1))\nn = K.int_shape(a + b)\ne = K.epsilon()\n",
+        "from keras import backend as K\nimport keras\n\n"
+        "d = keras.ops.sqrt(keras.ops.sum(keras.ops.square(x - y), axis=1, keepdims=True))\n"
+        "c = keras.ops.concatenate([a, b], axis=-1)\nm = keras.ops.argmax(p, axis=-1)\n"
+        "q = keras.ops.power(x, 2)\n"
+        "t = keras.ops.transpose(x, (0, 2, 1))\nn = tuple((a + b).shape)\ne = K.epsilon()\n",
+        [],
+    ),
+    (
+        "keras-backend-ops-module-import",
+        "import keras.backend as K\nloss = K.mean(K.square(y - p), axis=-1)\n",
+        "import keras.backend as K\nimport keras\n\n"
+        "loss = keras.ops.mean(keras.ops.square(y - p), axis=-1)\n",
+        [],
+    ),
+    (
+        "keras-backend-graph-functions-left",
+        "from keras import backend as K\ngrads = K.gradients(loss, [x])[0]\n"
+        "f = K.function([model.input], [out])\ns = K.sum(x, axis=1, foo=2)\n",
+        "from keras import backend as K\ngrads = K.gradients(loss, [x])[0]\n"
+        "f = K.function([model.input], [out])\ns = K.sum(x, axis=1, foo=2)\n",
+        [
+            (2, "K.gradients() left unchanged"),
+            (3, "K.function() left unchanged"),
+            (4, "its keywords or *args differ"),
+        ],
+    ),
+    (
         # the checkpoint name of many Keras 2 tutorials, and a weights constant
         "weight-file-names-held-in-variables",
         "from keras.callbacks import ModelCheckpoint\n"
@@ -643,7 +695,11 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         "custom-optimizer-get-updates-left",
         "from keras import backend as K\nfrom keras.optimizers import Optimizer\n\n\nclass AdamW(Optimizer):\n    def __init__(self, lr=0.001, weight_decay=0.025, **kwargs):\n        super(AdamW, self).__init__(**kwargs)\n        self.lr = K.variable(lr)\n\n    def get_updates(self, loss, params):\n        grads = self.get_gradients(loss, params)\n        return [K.update_sub(p, self.lr * g) for p, g in zip(params, grads)]\n",
         "from keras import backend as K\nfrom keras.optimizers import Optimizer\n\n\nclass AdamW(Optimizer):\n    def __init__(self, lr=0.001, weight_decay=0.025, **kwargs):\n        super(AdamW, self).__init__(**kwargs)\n        self.lr = K.variable(lr)\n\n    def get_updates(self, loss, params):\n        grads = self.get_gradients(loss, params)\n        return [K.update_sub(p, self.lr * g) for p, g in zip(params, grads)]\n",
-        [(5, "class AdamW left unchanged: Keras 3 optimizers never call get_updates")],
+        [
+            (5, "class AdamW left unchanged: Keras 3 optimizers never call get_updates"),
+            (8, "K.variable() left unchanged"),
+            (12, "K.update_sub() left unchanged"),
+        ],
     ),
     (
         "get-updates-of-a-class-that-is-no-optimizer-left-quiet",

@@ -50,6 +50,7 @@ def test_the_upgrade_rewrites_are_the_keras_and_tf1_commands() -> None:
         "keras_weight_files",
         "keras_accuracy_keys",
         "keras_backend_values",
+        "keras_backend_ops",
         "tf1_compat",
         "tf_private_imports",
     }

@@ -22,6 +22,7 @@ from tfcompat_gpu.codemod.commands.contrib_distribute import ContribDistributeCo
 from tfcompat_gpu.codemod.commands.gpu_discovery import GpuDiscoveryCommand
 from tfcompat_gpu.codemod.commands.keras1_layer_arguments import Keras1LayerArgumentsCommand
 from tfcompat_gpu.codemod.commands.keras_accuracy_keys import KerasAccuracyKeysCommand
+from tfcompat_gpu.codemod.commands.keras_backend_ops import KerasBackendOpsCommand
 from tfcompat_gpu.codemod.commands.keras_backend_values import KerasBackendValuesCommand
 from tfcompat_gpu.codemod.commands.keras_generator_methods import KerasGeneratorMethodsCommand
 from tfcompat_gpu.codemod.commands.keras_module_paths import KerasModulePathsCommand
@@ -39,6 +40,7 @@ __all__ = [
     "ContribDistributeCommand",
     "GpuDiscoveryCommand",
     "Keras1LayerArgumentsCommand",
+    "KerasBackendOpsCommand",
     "KerasBackendValuesCommand",
     "KerasGeneratorMethodsCommand",
     "KerasModulePathsCommand",
@@ -66,6 +68,7 @@ COMMANDS: tuple[type[MigrationCommand], ...] = (
     KerasWeightFilesCommand,
     KerasAccuracyKeysCommand,
     KerasBackendValuesCommand,
+    KerasBackendOpsCommand,
     TfPrivateImportsCommand,
     # last: it decides on the module the others left
     Tf1CompatCommand,

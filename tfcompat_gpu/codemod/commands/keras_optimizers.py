@@ -17,6 +17,7 @@ from tfcompat_gpu.codemod._base import MigrationCommand, Precheck
 from tfcompat_gpu.codemod._imports import need_import
 from tfcompat_gpu.codemod._libcst import cst
 from tfcompat_gpu.codemod._names import dotted, tf_root_alias, top_level_imports
+from tfcompat_gpu.codemod._triage import text_search
 from tfcompat_gpu.tfapi.keras_names import OPTIMIZER_ALIASES, OPTIMIZER_CLASSES, OPTIMIZER_MODULES
 
 __all__ = ["KerasOptimizersCommand"]
@@ -48,11 +49,22 @@ def _is_zero(node: cst.BaseExpression) -> bool:
 
 
 _OPTIMIZER_ARGS = re.compile(r"\b(?:lr|decay)\s*=|\boptimizers\b|\bget_updates\b")
+_wanted = text_search(_OPTIMIZER_ARGS, "lr", "decay", "optimizers", "get_updates")
+# Code that changes the learning rate while training: Keras 3 refuses to for an optimizer
+# given a schedule (BaseOptimizer.learning_rate's setter, keras/src/optimizers/base_optimizer.py)
+_RATE_CHANGES = re.compile(
+    r"ReduceLROnPlateau|LearningRateScheduler|\bset_value\s*\(|\.lr\s*=[^=]"
+    r"|\.learning_rate\s*=[^=]|\.learning_rate\.assign\b"
+)
+
+
+def _relevant(text: str) -> bool:
+    return _wanted(text) or _RATE_CHANGES.search(text) is not None
 
 
 class KerasOptimizersCommand(MigrationCommand):
     DESCRIPTION = "Keras 2 optimizer arguments (lr, decay) and aliases to their Keras 3 form."
-    PRECHECK = Precheck.text(_OPTIMIZER_ARGS, "lr", "decay", "optimizers", "get_updates")
+    PRECHECK = Precheck(_wanted, _relevant)
     UPGRADE = True
 
     def declared_changes(self) -> tuple[()]:
@@ -66,6 +78,8 @@ class KerasOptimizersCommand(MigrationCommand):
                     if dotted(alias.name) == "keras" and alias.asname is None:
                         self._keras = "keras."
         self._tf = tf_root_alias(node)
+        changes = _RATE_CHANGES.search(self.source_text())
+        self._rate_changed = None if changes is None else changes.group(0).rstrip("(= ")
 
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
         # a Keras 2 optimizer of one's own: Keras 3 never calls get_updates (its training step
@@ -164,6 +178,15 @@ class KerasOptimizersCommand(MigrationCommand):
         positional = [a for a in args if a.keyword is None]
         if _is_zero(decay):  # no decay: Keras 2 and 3 compute the same without it
             return updated_node.with_changes(args=self._without(args, decay_at))
+        if self._rate_changed is not None:
+            self.warn_at(
+                original_node,
+                f"{cls}(decay=...) left as written: the file also changes the learning rate "
+                f"({self._rate_changed}), which Keras 3 refuses for an optimizer given a "
+                "schedule, and Keras 3 ignores decay= with a warning; drop decay= or make the "
+                "decay part of that code [decay beside a changed learning rate]",
+            )
+            return updated_node.with_changes(args=args)
         if "learning_rate" in keywords:
             rate_at: int | None = keywords["learning_rate"]
             rate = self.module.code_for_node(args[keywords["learning_rate"]].value)

@@ -1,0 +1,228 @@
+"""Keras 2's backend maths (``K.sum``, ``K.square``, ...) → ``keras.ops``.
+
+Keras 3's ``keras.backend`` keeps 14 names (``epsilon``, ``clear_session``, ...; keras/backend/
+__init__.py); the tensor functions of Keras 2's backend moved to ``keras.ops``
+(keras/src/ops), most under the same name and arguments.  ``K.sum(x, axis=1, keepdims=True)``
+becomes ``keras.ops.sum(x, axis=1, keepdims=True)`` where the two agree; where only a default
+differs, the Keras 2 default is written out (``K.concatenate(xs)`` concatenated on the last
+axis, ``keras.ops.concatenate`` on the first: ``keras.ops.concatenate(xs, axis=-1)``); a few
+changed name (``K.pow`` → ``keras.ops.power``, ``K.permute_dimensions`` →
+``keras.ops.transpose``, ``K.eval`` → ``keras.ops.convert_to_numpy``).  A call with other
+keywords, ``*args``, and every other function Keras 3 dropped (``K.int_shape``,
+``K.function``, ``K.gradients``, ...) is left with a warning that names what to write.
+Only for Keras 3 (``migrate --keras 2`` leaves the backend alone).
+"""
+
+from __future__ import annotations
+
+import re
+
+from tfcompat_gpu.codemod._base import READ_REPLACERS, MigrationCommand, MigrationContext, Precheck
+from tfcompat_gpu.codemod._imports import need_import
+from tfcompat_gpu.codemod._libcst import cst
+from tfcompat_gpu.codemod._names import dotted, top_level_imports
+from tfcompat_gpu.codemod._triage import Target
+from tfcompat_gpu.codemod.commands.keras_backend_values import _keras_major
+from tfcompat_gpu.tfapi.keras_names import KERAS2_BACKEND_ONLY, keras2_backend_function
+
+__all__ = ["KerasBackendOpsCommand"]
+
+_SAME = frozenset(
+    {
+        "abs", "all", "any", "cast", "clip", "cos", "sin", "exp", "log", "sqrt", "square",
+        "sign", "round", "equal", "not_equal", "greater", "greater_equal", "less",
+        "less_equal", "max", "min", "mean", "sum", "prod", "std", "var", "maximum", "minimum",
+        "ones_like", "zeros_like", "reshape", "sigmoid", "softplus", "softsign", "tanh",
+        "softmax", "squeeze", "stack", "tile", "transpose", "stop_gradient", "one_hot", "dot",
+        "elu", "categorical_crossentropy", "binary_crossentropy",
+        "sparse_categorical_crossentropy",
+    }
+)  # fmt: skip
+"""Same name, same positional arguments and the same defaults in ``keras.ops``."""
+_RENAMED = {
+    "pow": "power",
+    "permute_dimensions": "transpose",
+    "repeat_elements": "repeat",
+    "eval": "convert_to_numpy",
+    "gather": "take",
+}
+# Keras 2's default that keras.ops does not share: (position, keyword, value) written out
+_DEFAULTS: dict[str, tuple[int, str, str]] = {
+    "argmax": (1, "axis", "-1"),
+    "argmin": (1, "axis", "-1"),
+    "concatenate": (1, "axis", "-1"),
+    "expand_dims": (1, "axis", "-1"),
+    "cumsum": (1, "axis", "0"),
+    "cumprod": (1, "axis", "0"),
+    "gather": (2, "axis", "0"),
+}
+_ONE_ARGUMENT = frozenset({"relu", "int_shape"})
+"""Exact only with the tensor alone: ``K.relu(x)`` (keras.ops.relu has no ``alpha``),
+``K.int_shape(x)`` (the static shape: ``tuple(x.shape)``)."""
+_KEYWORDS = frozenset({"axis", "keepdims", "from_logits", "dtype", "alpha"})
+"""Keywords that mean the same in both (any other is left with a warning)."""
+_HINTS = {
+    "int_shape": "tuple(x.shape)",
+    "relu": "keras.ops.relu(x) for alpha=0, else keras.ops.leaky_relu(x, negative_slope=alpha)",
+    "shape": "keras.ops.shape(x)",
+    "variable": "keras.Variable(value)",
+    "constant": "keras.ops.convert_to_tensor(value)",
+    "l2_normalize": "keras.ops.normalize(x, axis=...) with the axis written out",
+    "batch_flatten": "keras.layers.Flatten() or keras.ops.reshape(x, (keras.ops.shape(x)[0], -1))",
+}
+_GRAPH = "a v1-graph API with no Keras 3 form: rewrite it with tf.GradientTape or a keras.Model"
+_FALLBACK = "see keras.ops, or run the script as it is with tfcompat-gpu run (tf_keras)"
+
+# a call of one of the dropped functions, on any object (the statements worth LibCST) ...
+_DROPPED_CALL = re.compile(r"\.\s*(?:" + "|".join(sorted(KERAS2_BACKEND_ONLY)) + r")\s*\(")
+# ... and, for the file, on a name its imports bind to a Keras backend
+_BACKEND_ALIAS = re.compile(
+    r"from\s+(?:tensorflow\.)?keras\s+import\s+backend(?:\s+as\s+(\w+))?"
+    r"|import\s+(?:tensorflow\.)?keras\.backend(?:\.tensorflow_backend)?\s+as\s+(\w+)"
+)
+
+
+def _wanted(text: str, tree: object = None) -> bool:
+    if "backend" not in text or _DROPPED_CALL.search(text) is None:
+        return False
+    receivers = {"keras.backend"}
+    for alias, module_alias in _BACKEND_ALIAS.findall(text):
+        receivers.add(alias or module_alias or "backend")
+    names = "|".join(re.escape(r) for r in sorted(receivers))
+    pattern = r"\b(?:" + names + r")\s*\.\s*(?:" + "|".join(sorted(KERAS2_BACKEND_ONLY)) + r")\s*\("
+    return re.search(pattern, text) is not None
+
+
+def _relevant(text: str) -> bool:
+    return "backend" in text or _DROPPED_CALL.search(text) is not None
+
+
+class KerasBackendOpsCommand(MigrationCommand):
+    DESCRIPTION = "Keras 2 backend maths (K.sum, K.square, ...) to keras.ops."
+    PRECHECK = Precheck(_wanted, _relevant)
+    UPGRADE = True
+
+    def declared_changes(self) -> tuple[()]:
+        return ()  # every change is made in a statement PRECHECK finds relevant
+
+    def __init__(self, context: MigrationContext, target: Target = "facade") -> None:
+        super().__init__(context, target)
+        # a `from keras import backend as K` only these calls used goes with them
+        context.scratch.setdefault(READ_REPLACERS, []).append(self)
+
+    def visit_Module(self, node: cst.Module) -> None:
+        self._keras: str | None = None
+        for _, small in top_level_imports(node):
+            if isinstance(small, cst.Import) and any(
+                dotted(a.name) == "keras" and a.asname is None for a in small.names
+            ):
+                self._keras = "keras"
+
+    def _function(self, call: cst.Call) -> str | None:
+        for name in self.names_of(call.func):
+            found = keras2_backend_function(name)
+            if found is not None:
+                return found
+        return None
+
+    def _plan(self, call: cst.Call, function: str) -> tuple[str, list[cst.Arg]] | None:
+        """The ``keras.ops`` function and arguments for ``call``; None when not exact."""
+        args = list(call.args)
+        if function in _ONE_ARGUMENT:
+            alone = len(args) == 1 and args[0].keyword is None and not args[0].star
+            return (
+                (function, [args[0].with_changes(comma=cst.MaybeSentinel.DEFAULT)])
+                if alone
+                else None
+            )
+        if function == "l2_normalize":
+            # exact with the axis written: keras.ops.normalize's default axis is -1, Keras 2's all
+            axis = len([a for a in args if a.keyword is None]) > 1 or any(
+                a.keyword is not None and a.keyword.value == "axis" for a in args
+            )
+            if not axis or any(a.star or (a.keyword and a.keyword.value != "axis") for a in args):
+                return None
+            return "normalize", args
+        if function not in _SAME and function not in _RENAMED and function not in _DEFAULTS:
+            return None
+        if any(a.star for a in args) or any(
+            a.keyword is not None and a.keyword.value not in _KEYWORDS for a in args
+        ):
+            return None
+        default = _DEFAULTS.get(function)
+        if default is not None:
+            position, keyword, value = default
+            given = len([a for a in args if a.keyword is None]) > position or any(
+                a.keyword is not None and a.keyword.value == keyword for a in args
+            )
+            if not given:
+                if args:
+                    args[-1] = args[-1].with_changes(
+                        comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+                    )
+                args.append(
+                    cst.Arg(
+                        keyword=cst.Name(keyword),
+                        value=cst.parse_expression(value),
+                        equal=cst.AssignEqual(
+                            whitespace_before=cst.SimpleWhitespace(""),
+                            whitespace_after=cst.SimpleWhitespace(""),
+                        ),
+                    )
+                )
+        return _RENAMED.get(function, function), args
+
+    def replaces_read(self, node: cst.CSTNode) -> bool:
+        """Whether ``node`` (a name read in the original tree) goes with a call rewritten here."""
+        attribute = self.parent(node)
+        if not isinstance(attribute, cst.Attribute) or attribute.value is not node:
+            return False
+        call = self.parent(attribute)
+        if not isinstance(call, cst.Call) or call.func is not attribute:
+            return False
+        function = self._function(call)
+        if function is None or _keras_major(self.context) < 3:
+            return False
+        return self._plan(call, function) is not None
+
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
+        function = self._function(original_node)
+        if function is None or function not in KERAS2_BACKEND_ONLY:
+            return updated_node
+        if _keras_major(self.context) < 3:
+            return updated_node  # Keras 2 has them all
+        plan = self._plan(updated_node, function)
+        if plan is None:
+            if function in ("get_value", "set_value"):
+                return updated_node  # keras_backend_values rewrites or names them
+            if function in ("function", "gradients", "learning_phase", "placeholder"):
+                hint = _GRAPH
+            elif function in _HINTS:
+                hint = f"write {_HINTS[function]}"
+            elif function in _SAME or function in _RENAMED or function in _DEFAULTS:
+                hint = "its keywords or *args differ from keras.ops; write the call by hand"
+            else:
+                hint = _FALLBACK
+            self.warn_at(
+                original_node,
+                f"K.{function}() left unchanged: Keras 3's keras.backend has no {function}; "
+                f"{hint} [keras.backend function removed]",
+            )
+            return updated_node
+        name, args = plan
+        if name == "int_shape":  # the static shape Keras 2 returned
+            tensor = args[0].value
+            if not isinstance(tensor, (cst.Name, cst.Attribute, cst.Call, cst.Subscript)):
+                tensor = tensor.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+            return cst.Call(
+                func=cst.Name("tuple"),
+                args=[cst.Arg(value=cst.Attribute(value=tensor, attr=cst.Name("shape")))],
+                lpar=updated_node.lpar,
+                rpar=updated_node.rpar,
+            )
+        if self._keras is None:
+            need_import(self.context, "keras")
+            self._keras = "keras"
+        return updated_node.with_changes(
+            func=cst.parse_expression(f"{self._keras}.ops.{name}"), args=args
+        )
