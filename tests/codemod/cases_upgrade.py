@@ -272,6 +272,28 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         [],
     ),
     (
+        # Keras 2's loss aliases, Keras 1's objectives module and the cuDNN-only layers
+        "keras2-renamed-names",
+        "import keras\nfrom keras import losses, objectives\n"
+        "from keras.layers import Bidirectional, CuDNNLSTM, CuDNNGRU\n"
+        "from keras.losses import mse, binary_crossentropy\n"
+        "from keras.objectives import categorical_crossentropy\n"
+        "l = [losses.mae, keras.losses.kld, objectives.mape, CuDNNGRU(4)]\n",
+        "import keras\nfrom keras import losses, objectives\n"
+        "from keras.layers import Bidirectional, LSTM as CuDNNLSTM, GRU as CuDNNGRU\n"
+        "from keras.losses import mean_squared_error as mse, binary_crossentropy\n"
+        "from keras.losses import categorical_crossentropy\n"
+        "l = [losses.mean_absolute_error, keras.losses.kl_divergence, "
+        "objectives.mean_absolute_percentage_error, CuDNNGRU(4)]\n",
+        [(2, "keras.objectives left unchanged")],
+    ),
+    (
+        "keras1-objectives-module",
+        "from keras import objectives\nloss = objectives.mse\n",
+        "from keras import losses as objectives\nloss = objectives.mean_squared_error\n",
+        [],
+    ),
+    (
         # Keras 3 cannot change the rate of an optimizer given a schedule
         "decay-beside-a-changed-learning-rate-left",
         "from keras.optimizers import SGD\nfrom keras.callbacks import ReduceLROnPlateau\n"

@@ -14,7 +14,9 @@ __all__ = [
     "GENERATOR_METHODS",
     "KERAS2_BACKEND_ONLY",
     "KERAS2_GRAPH_BACKEND",
+    "KERAS2_RENAMED",
     "KERAS_LAYERS",
+    "KERAS_LOSSES",
     "KERAS_MODELS",
     "KERAS_MOVED_MODULES",
     "KERAS_UTILS",
@@ -85,6 +87,7 @@ KERAS_MOVED_MODULES: dict[str, str] = {
     "keras.utils.vis_utils": "keras.utils",
     "keras.utils.layer_utils": "keras.utils",
     "keras.utils.training_utils": "keras.utils",
+    "keras.objectives": "keras.losses",  # Keras 1's name, an alias in Keras 2.0-2.2
 }
 
 KERAS_LAYERS = frozenset(
@@ -315,6 +318,44 @@ KERAS_UTILS = frozenset(
 """Public names of ``keras.utils`` in Keras 3."""
 
 KERAS_MODELS = frozenset({"Model", "Sequential", "clone_model", "load_model", "model_from_json"})
+
+KERAS_LOSSES = frozenset(
+    {
+        "BinaryCrossentropy", "BinaryFocalCrossentropy", "CTC", "CategoricalCrossentropy",
+        "CategoricalFocalCrossentropy", "CategoricalGeneralizedCrossEntropy", "CategoricalHinge",
+        "Circle", "CosineSimilarity", "Dice", "Hinge", "Huber", "KLDivergence", "LogCosh", "Loss",
+        "MeanAbsoluteError", "MeanAbsolutePercentageError", "MeanSquaredError",
+        "MeanSquaredLogarithmicError", "Poisson", "SparseCategoricalCrossentropy", "SquaredHinge",
+        "Tversky", "binary_crossentropy", "binary_focal_crossentropy", "categorical_crossentropy",
+        "categorical_focal_crossentropy", "categorical_generalized_cross_entropy",
+        "categorical_hinge", "circle", "cosine_similarity", "ctc", "deserialize", "dice", "get",
+        "hinge", "huber", "kl_divergence", "log_cosh", "mean_absolute_error",
+        "mean_absolute_percentage_error", "mean_squared_error", "mean_squared_logarithmic_error",
+        "poisson", "serialize", "sparse_categorical_crossentropy", "squared_hinge", "tversky",
+    }
+)  # fmt: skip
+"""``dir(keras.losses)`` of Keras 3.15."""
+
+# Keras 2 names Keras 3 has under another name with the same meaning: the loss aliases at the
+# end of Keras 2's keras/losses.py (``mse = MSE = mean_squared_error``, ...), and the cuDNN-only
+# recurrent layers, whose job ``LSTM`` / ``GRU`` do on a GPU with the same defaults
+# (keras/src/layers/rnn/lstm.py picks the cuDNN kernel itself).
+KERAS2_RENAMED: dict[str, str] = {
+    **{
+        f"keras.losses.{alias}": name
+        for name, aliases in (
+            ("mean_squared_error", ("mse", "MSE")),
+            ("mean_absolute_error", ("mae", "MAE")),
+            ("mean_absolute_percentage_error", ("mape", "MAPE")),
+            ("mean_squared_logarithmic_error", ("msle", "MSLE")),
+            ("kl_divergence", ("kld", "KLD", "kullback_leibler_divergence")),
+            ("log_cosh", ("logcosh",)),
+        )
+        for alias in aliases
+    },
+    "keras.layers.CuDNNLSTM": "LSTM",
+    "keras.layers.CuDNNGRU": "GRU",
+}
 """Public names of ``keras.models`` in Keras 3."""
 
 

@@ -14,8 +14,11 @@ import re
 from tfcompat_gpu.codemod._base import MigrationCommand, Precheck
 from tfcompat_gpu.codemod._libcst import cst
 from tfcompat_gpu.codemod._names import dotted
+from tfcompat_gpu.codemod._triage import text_search
 from tfcompat_gpu.tfapi.keras_names import (
+    KERAS2_RENAMED,
     KERAS_LAYERS,
+    KERAS_LOSSES,
     KERAS_MODELS,
     KERAS_MOVED_MODULES,
     KERAS_UTILS,
@@ -25,6 +28,7 @@ __all__ = ["KerasModulePathsCommand"]
 
 _EXPORTS: dict[str, frozenset[str]] = {
     "keras.layers": KERAS_LAYERS,
+    "keras.losses": KERAS_LOSSES,
     "keras.models": KERAS_MODELS,
     "keras.utils": KERAS_UTILS,
 }
@@ -48,9 +52,19 @@ def _home(module: str, name: str) -> str | None:
     """The Keras 3 module that exports ``name`` of the removed ``module``."""
     first = KERAS_MOVED_MODULES[module]
     for candidate in (first, "keras.layers", "keras.models", "keras.utils"):
-        if name in _EXPORTS[candidate]:
+        if name in _EXPORTS[candidate] or f"{candidate}.{name}" in KERAS2_RENAMED:
             return candidate
     return None
+
+
+def _renamed(module: str, alias: cst.ImportAlias) -> cst.ImportAlias:
+    """``mse`` of ``keras.losses`` -> ``mean_squared_error as mse`` (see ``KERAS2_RENAMED``)."""
+    name = str(dotted(alias.name))
+    new = KERAS2_RENAMED.get(f"{module}.{name}")
+    if new is None:
+        return alias
+    bound = alias.asname or cst.AsName(name=cst.Name(name))
+    return alias.with_changes(name=cst.Name(new), asname=bound)
 
 
 def _gone(full: str) -> str | None:
@@ -61,15 +75,20 @@ def _gone(full: str) -> str | None:
 
 
 _KERAS_MODULE_TEXT = re.compile(
-    r"\bkeras\.(?:layers\.\w+\s+import|utils\.\w+_utils|engine|legacy|wrappers)"
-    r"|\bkeras\.utils\s+import\b|\bimport\s+.*\b(?:np_utils|Merge)\b"
-    r"|ImageDataGenerator"
+    r"\bkeras\.(?:layers\.\w+\s+import|utils\.\w+_utils|engine|legacy|wrappers|objectives)"
+    r"|\bkeras\.utils\s+import\b|\bimport\s+.*\b(?:np_utils|Merge|objectives)\b"
+    r"|ImageDataGenerator|CuDNN(?:LSTM|GRU)"
+    r"|\b(?:mse|MSE|mae|MAE|mape|MAPE|msle|MSLE|kld|KLD|logcosh|kullback_leibler_divergence)\b"
 )
+
+
+def _relevant(text: str) -> bool:
+    return _KERAS_MODULE_TEXT.search(text) is not None
 
 
 class KerasModulePathsCommand(MigrationCommand):
     DESCRIPTION = "Keras 2 module paths Keras 3 removed to the public modules of the names."
-    PRECHECK = Precheck.text(_KERAS_MODULE_TEXT, "keras", "ImageDataGenerator")
+    PRECHECK = Precheck(text_search(_KERAS_MODULE_TEXT, "keras", "ImageDataGenerator"), _relevant)
     UPGRADE = True
 
     def declared_changes(self) -> tuple[()]:
@@ -81,7 +100,7 @@ class KerasModulePathsCommand(MigrationCommand):
         if original_node.module is None or original_node.relative:
             return updated_node
         module = dotted(original_node.module)
-        if module is None or not module.startswith("keras."):
+        if module is None or not (module == "keras" or module.startswith("keras.")):
             return updated_node
         # the names as the other commands left them (``Conv2DTranspose as Deconvolution2D``)
         names = updated_node.names
@@ -107,6 +126,10 @@ class KerasModulePathsCommand(MigrationCommand):
                     )
                     return updated_node
                 homes.add(home)
+            if len(homes) == 1:
+                home = next(iter(homes))
+                names = [_renamed(home, alias) for alias in names]
+                updated_node = updated_node.with_changes(names=names)
             if len(homes) != 1:
                 self.warn_at(
                     original_node,
@@ -115,6 +138,10 @@ class KerasModulePathsCommand(MigrationCommand):
                 )
                 return updated_node
             return updated_node.with_changes(module=cst.parse_expression(homes.pop()))
+        if module in ("keras.layers", "keras.losses") and any(
+            f"{module}.{dotted(alias.name)}" in KERAS2_RENAMED for alias in names
+        ):
+            return updated_node.with_changes(names=[_renamed(module, a) for a in names])
         # ``from keras.utils import np_utils``: the module's names live in keras.utils itself
         modules = [
             (alias, f"{module}.{dotted(alias.name)}")
@@ -145,6 +172,13 @@ class KerasModulePathsCommand(MigrationCommand):
     def leave_Attribute(
         self, original_node: cst.Attribute, updated_node: cst.Attribute
     ) -> cst.BaseExpression:
+        # ``keras.losses.mse``, ``losses.mse`` (after ``from keras import losses``)
+        for full in self.names_of(original_node):
+            if full.startswith("keras.objectives."):  # the module becomes keras.losses
+                full = "keras.losses." + full[len("keras.objectives.") :]
+            new = KERAS2_RENAMED.get(full)
+            if new is not None:
+                return updated_node.with_changes(attr=cst.Name(new))
         # ``keras.utils.np_utils.to_categorical`` (after ``import keras``)
         if not isinstance(updated_node.value, cst.Attribute):
             return updated_node
