@@ -105,6 +105,7 @@ OLD_NAMES: dict[str, tuple[str, ...]] = {
     "optimizers.optimizer_v2.adam": ("Adam",),
     "optimizers.optimizer_v2.optimizer_v2": ("OptimizerV2",),
     "applications.resnet50": ("ResNet50", "preprocess_input", "decode_predictions"),
+    "objectives": ("categorical_crossentropy", "mse", "binary_crossentropy"),
     # kept by tf_keras under src: mapped without a table entry
     "engine.training": ("Model",),
     "utils.np_utils": ("to_categorical",),
