@@ -215,6 +215,18 @@ class MigrationCommand(ABC):
     def parent(self, node: cst.CSTNode) -> cst.CSTNode | None:
         return self.context.parents().get(node)
 
+    def method_call_of(self, node: cst.CSTNode) -> cst.Call | None:
+        """The call ``node.f(...)`` when ``node`` (a name of the original tree) is the object
+        of a method call, else None: what a command that rewrites ``K.f(...)`` asks of a read
+        of ``K`` (``replaces_read``)."""
+        attribute = self.parent(node)
+        if not isinstance(attribute, cst.Attribute) or attribute.value is not node:
+            return None
+        call = self.parent(attribute)
+        if not isinstance(call, cst.Call) or call.func is not attribute:
+            return None
+        return call
+
     def code_of(self, node: cst.CSTNode) -> str:
         """The code of a node of the file, as it reads once the renames of this run are done.
 

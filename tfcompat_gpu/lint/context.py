@@ -6,7 +6,7 @@ import ast
 from dataclasses import dataclass
 from typing import Any
 
-from tfcompat_gpu.lint.flow import Flow
+from tfcompat_gpu.lint.flow import Flow, dotted_name
 from tfcompat_gpu.lint.registry import RULES_BY_CODE, Severity
 from tfcompat_gpu.lint.tfcalls import CONFIG_FIELDS, TRACKED_ROOTS, display, for_target
 
@@ -19,7 +19,6 @@ __all__ = [
     "Scope",
     "call_keywords",
     "expr_key",
-    "spelling",
 ]
 
 _WATCHED = TRACKED_ROOTS | CONFIG_FIELDS
@@ -144,7 +143,7 @@ class FileContext:
         spelt = self.spelt
         if spelt is None:
             return display(name)
-        return spelling(spelt) or display(name)
+        return dotted_name(spelt) or display(name)
 
     @property
     def flow(self) -> Flow:
@@ -237,18 +236,6 @@ def _spread(keywords: list[ast.keyword]) -> list[ast.keyword]:
             continue
         result.append(kw)
     return result
-
-
-def spelling(node: ast.AST) -> str | None:
-    """The dotted text of a name or attribute chain (``tf.compat.v1.Session``), else None."""
-    parts: list[str] = []
-    while node.__class__ is ast.Attribute:
-        parts.append(node.attr)
-        node = node.value
-    if node.__class__ is not ast.Name:
-        return None
-    parts.append(node.id)
-    return ".".join(reversed(parts))
 
 
 def call_keywords(node: ast.Call) -> list[ast.keyword]:

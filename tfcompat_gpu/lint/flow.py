@@ -42,7 +42,7 @@ from tfcompat_gpu.lint.processes import (
     RUNNER_FACTORIES,
 )
 
-__all__ = ["Flow"]
+__all__ = ["Flow", "dotted_name"]
 
 _Branch = tuple[int, int]
 """(id of an ``if`` / ``match`` / ``try`` node, arm): two different arms exclude each other."""
@@ -370,7 +370,8 @@ def _compatible(a: _Path, b: _Path) -> bool:
     return True
 
 
-def _dotted(node: ast.AST) -> str | None:
+def dotted_name(node: ast.AST) -> str | None:
+    """The dotted text of a name or attribute chain (``tf.compat.v1.Session``), else None."""
     parts: list[str] = []
     while node.__class__ is ast.Attribute:
         parts.append(node.attr)
@@ -445,7 +446,7 @@ class _Launchers:
                 self.runners[target.id] = RUNNER_FACTORIES[maker]
 
     def qualified(self, func: ast.AST) -> str | None:
-        dotted = _dotted(func)
+        dotted = dotted_name(func)
         if dotted is None:
             return None
         head, dot, rest = dotted.partition(".")

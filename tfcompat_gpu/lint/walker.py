@@ -21,7 +21,6 @@ from tfcompat_gpu.lint.context import (
     Scope,
     call_keywords,
     expr_key,
-    spelling,
 )
 from tfcompat_gpu.lint.dispatch import (
     CALL_HANDLERS,
@@ -30,6 +29,7 @@ from tfcompat_gpu.lint.dispatch import (
     NODE_HANDLERS,
     REF_HANDLERS,
 )
+from tfcompat_gpu.lint.flow import dotted_name
 from tfcompat_gpu.lint.tfcalls import (
     DISABLES,
     ENUMERATES,
@@ -62,7 +62,7 @@ def _note_call(ctx: FileContext, name: str, node: ast.Call) -> None:
 
 
 def _shown(name: str, node: ast.Call) -> str:
-    return spelling(node.func) or display(name)
+    return dotted_name(node.func) or display(name)
 
 
 class _Exit:

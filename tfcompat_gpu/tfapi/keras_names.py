@@ -7,8 +7,11 @@ were listed from the installed packages (``dir()`` of ``keras.layers``, ``keras.
 
 from __future__ import annotations
 
-import ast
 import re
+
+TYPE_CHECKING = False  # (ast stays unloaded: `run` reads the tables here at every start)
+if TYPE_CHECKING:
+    import ast
 
 __all__ = [
     "GENERATOR_METHODS",
@@ -371,6 +374,8 @@ def accuracy_keys(tree: ast.AST) -> set[str]:
     """The accuracy keys a parsed module reads: subscripts (``history['acc']``,
     ``pd.DataFrame(history.history)['val_acc']``), ``.get('acc')``, ``monitor=`` values and
     names inside format strings (``'weights.{epoch:02d}-{val_acc:.2f}.h5'``)."""
+    import ast
+
     found: set[str] = set()
     for node in ast.walk(tree):
         read: ast.AST | None = None

@@ -108,11 +108,8 @@ class KerasBackendValuesCommand(MigrationCommand):
 
     def replaces_read(self, node: cst.CSTNode) -> bool:
         """Whether ``node`` (a name read in the original tree) goes with a call rewritten here."""
-        attribute = self.parent(node)
-        if not isinstance(attribute, cst.Attribute) or attribute.value is not node:
-            return False
-        call = self.parent(attribute)
-        if not isinstance(call, cst.Call) or call.func is not attribute:
+        call = self.method_call_of(node)
+        if call is None:
             return False
         kind = self._kind(call)
         if _keras_major(self.context) < 3:
