@@ -288,6 +288,12 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         [(2, "keras.objectives left unchanged")],
     ),
     (
+        "keras-preprocessing-text-left",
+        "from keras.preprocessing.text import Tokenizer\ntok = Tokenizer(num_words=100)\n",
+        "from keras.preprocessing.text import Tokenizer\ntok = Tokenizer(num_words=100)\n",
+        [(1, "[keras.preprocessing.text removed]")],
+    ),
+    (
         "keras1-objectives-module",
         "from keras import objectives\nloss = objectives.mse\n",
         "from keras import losses as objectives\nloss = objectives.mean_squared_error\n",

@@ -236,6 +236,10 @@ def test_tf2_code_is_left_alone(tmp_path, case):
         ("from keras.layers import Bidirectional, CuDNNLSTM\n", "CuDNNLSTM, line 1"),
         ("import keras\nopt = keras.optimizers.adam()\n", "adam, line 2"),
         ("from keras.objectives import mse\n", "keras.objectives, line 1"),
+        (
+            "from keras.layers import LSTM\nlstm = LSTM(20, batch_size=8, stateful=True)\n",
+            "LSTM(batch_size=...), line 2",
+        ),
     ],
     ids=[
         "lr",
@@ -255,6 +259,7 @@ def test_tf2_code_is_left_alone(tmp_path, case):
         "cudnn-lstm",
         "optimizer-alias",
         "objectives",
+        "stateful-batch-size",
     ],
 )
 def test_keras2_code_turns_on_tf_keras(tmp_path, code, evidence):

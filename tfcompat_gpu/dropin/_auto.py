@@ -286,6 +286,10 @@ class _Reader(ast.NodeVisitor):
             keras1 = _keras1_keyword(name, node)
             if keras1 is not None:
                 self._note(self.reading.keras2, keras1, node)
+            elif ".layers." in name and any(k.arg == "batch_size" for k in node.keywords):
+                # LSTM(..., batch_size=8, stateful=True): Keras 3 layers reject batch_size
+                short = name.rpartition(".")[2]
+                self._note(self.reading.keras2, f"{short}(batch_size=...)", node)
         if name is not None and name.startswith(_KERAS_ROOTS) and ".optimizers." in name:
             for keyword in node.keywords:
                 if keyword.arg in _OPTIMIZER_ARGUMENTS:

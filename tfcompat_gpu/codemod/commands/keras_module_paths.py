@@ -42,6 +42,9 @@ _GONE: dict[str, str] = {
     "remove its uses [keras.legacy removed]",
     "keras.wrappers.scikit_learn": "Keras 3 has no scikit-learn wrappers; use the scikeras "
     "package (scikeras.wrappers.KerasClassifier / KerasRegressor) [scikit-learn wrappers removed]",
+    "keras.preprocessing.text": "Keras 3 has no keras.preprocessing.text (Tokenizer, one_hot, "
+    "text_to_word_sequence); use keras.layers.TextVectorization, or run the script as it is "
+    "with tfcompat-gpu run (tf_keras) [keras.preprocessing.text removed]",
     "keras.preprocessing.image.ImageDataGenerator": "Keras 3 has no ImageDataGenerator; use "
     "keras.utils.image_dataset_from_directory with augmentation layers, or tf_keras "
     "[ImageDataGenerator removed]",
@@ -77,7 +80,7 @@ def _gone(full: str) -> str | None:
 _KERAS_MODULE_TEXT = re.compile(
     r"\bkeras\.(?:layers\.\w+\s+import|utils\.\w+_utils|engine|legacy|wrappers|objectives)"
     r"|\bkeras\.utils\s+import\b|\bimport\s+.*\b(?:np_utils|Merge|objectives)\b"
-    r"|ImageDataGenerator|CuDNN(?:LSTM|GRU)"
+    r"|ImageDataGenerator|CuDNN(?:LSTM|GRU)|preprocessing\.text"
     r"|\b(?:mse|MSE|mae|MAE|mape|MAPE|msle|MSLE|kld|KLD|logcosh|kullback_leibler_divergence)\b"
 )
 
