@@ -262,10 +262,10 @@ MOVES: tuple[Move, ...] = (
         Move(
             f"{root}.src.engine.training",
             "Model.compile",
-            _keras2_models.compile_accuracy(_legacy_keras_enabled),
+            _keras2_models.compile_accuracy(lambda: True),
             only_if_missing=False,
-            why="under legacy_keras, in a script that reads history['acc'] / 'val_acc' (Keras "
-            "2.0-2.2's names), metrics=['accuracy'] is asked for as 'acc', which keeps them",
+            why="in a script that reads history['acc'] / 'val_acc' (Keras 2.0-2.2's names, as "
+            "run's auto mode found), metrics=['accuracy'] is asked for as 'acc', which keeps them",
         )
         for root in ("tf_keras", "keras")
     ),
