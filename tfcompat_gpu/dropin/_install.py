@@ -260,17 +260,6 @@ MOVES: tuple[Move, ...] = (
     ),
     *(
         Move(
-            f"{root}.src.engine.training",
-            "Model.compile",
-            _keras2_models.compile_accuracy(lambda: True),
-            only_if_missing=False,
-            why="in a script that reads history['acc'] / 'val_acc' (Keras 2.0-2.2's names, as "
-            "run's auto mode found), metrics=['accuracy'] is asked for as 'acc', which keeps them",
-        )
-        for root in ("tf_keras", "keras")
-    ),
-    *(
-        Move(
             module,
             alias,
             _keras2_models.same_as(name),
@@ -292,15 +281,6 @@ MOVES: tuple[Move, ...] = (
         )
         for module in ("tf_keras.layers", "keras.layers")
         for alias, name in _keras2_models.LAYER_ALIASES.items()
-    ),
-    Move(
-        "keras.src.models.model",
-        "Model.compile",
-        _keras2_models.compile_accuracy(lambda: True),
-        only_if_missing=False,
-        why="Keras 3: in a script that reads history['acc'] / 'val_acc' (the keys of Keras "
-        "2.0-2.2 and of tf.keras before TensorFlow 2), metrics=['accuracy'] is asked for as "
-        "'acc', which Keras 3 logs under that name",
     ),
 )
 

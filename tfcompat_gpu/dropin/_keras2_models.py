@@ -11,7 +11,7 @@
 * ``metrics=['accuracy']`` in a script that reads Keras 2.0-2.2's keys (``history['acc']``,
   ``monitor='val_acc'``): Keras 2.3 and later log that metric as ``accuracy``, so the script
   fails with ``KeyError`` or its checkpoints are skipped.  When ``run`` read such a script
-  (:mod:`._auto`), ``compile()`` asks for ``'acc'``, which tf_keras logs under that name, as
+  (:mod:`._auto`), ``compile()`` asks for ``'acc'``, which Keras logs under that name (the drop-in's one `compile` wrapper does it), as
   ``tfcompat-gpu migrate`` writes it.
 """
 
@@ -29,7 +29,7 @@ __all__ = [
     "MODEL_KEYWORDS",
     "OPTIMIZER_ALIASES",
     "REMOVED_METHODS",
-    "compile_accuracy",
+    "keras2_metrics",
     "model_init",
     "model_new",
     "predict_classes",
@@ -180,22 +180,13 @@ def _acc(metrics: Any) -> Any:
     return metrics
 
 
-def compile_accuracy(enabled: Callable[[], bool]) -> Callable[[ModuleType, Any], Any]:
-    """A move's ``make`` for ``Model.compile``: ``'accuracy'`` is asked for as ``'acc'`` in a
-    script that reads the Keras 2.0-2.2 keys (see the module's text)."""
-
-    def make(module: ModuleType, current: Any) -> Any:
-        import wrapt
-
-        def compile(wrapped: Any, instance: Any, args: Any, kwargs: Any) -> Any:
-            metrics = kwargs.get("metrics")
-            if not _old_keys or metrics is None or not enabled():
-                return wrapped(*args, **kwargs)
-            renamed = _acc(metrics)
-            if renamed != metrics:
-                kwargs = {**kwargs, "metrics": renamed}
-            return wrapped(*args, **kwargs)
-
-        return wrapt.FunctionWrapper(current, compile)
-
-    return make
+def keras2_metrics(kwargs: dict[str, Any]) -> dict[str, Any]:
+    """``compile()``'s keywords with ``metrics=['accuracy']`` asked for as ``'acc'`` in a script
+    that reads the Keras 2.0-2.2 keys (see the module's text); unchanged otherwise.  Called by
+    the drop-in's ``compile`` wrapper (``_multi_gpu.compile_with_distribute``), the one
+    wrapper of every Keras's ``compile``."""
+    metrics = kwargs.get("metrics")
+    if not _old_keys or metrics is None:
+        return kwargs
+    renamed = _acc(metrics)
+    return kwargs if renamed == metrics else {**kwargs, "metrics": renamed}
