@@ -46,6 +46,7 @@ nox.options.reuse_existing_virtualenvs = True
 nox.options.error_on_missing_interpreters = True
 
 PYTEST = ("pytest", "-n", "2", "-q", "-p", "no:cacheprovider")
+_CI = {"HYPOTHESIS_PROFILE": "ci"}  # property tests on a fixed draw (tests/conftest.py)
 
 
 @nox.session(python="3.11")
@@ -62,25 +63,25 @@ def tests_221(session: nox.Session) -> None:
     # tf_keras beside Keras 3: `import keras` stays Keras 3; the --legacy-keras, Keras 2 example
     # and multi-worker Keras tests of this leg use tf_keras.
     session.install("-e", ".[test]", "tensorflow-cpu==2.21.0", "tf-keras==2.21.0")
-    session.run(*PYTEST, *session.posargs)
+    session.run(*PYTEST, *session.posargs, env=_CI)
 
 
 @nox.session(name="tests-2.21-tf_keras", python="3.13")
 def tests_221_tf_keras(session: nox.Session) -> None:
     """TensorFlow 2.21 with tf_keras (TF_USE_LEGACY_KERAS=1): the Keras 2 API on TF 2.16+."""
     session.install("-e", ".[test]", "tensorflow-cpu==2.21.0", "tf-keras==2.21.0")
-    session.run(*PYTEST, "-m", "tf", *session.posargs, env={"TF_USE_LEGACY_KERAS": "1"})
+    session.run(*PYTEST, "-m", "tf", *session.posargs, env={**_CI, "TF_USE_LEGACY_KERAS": "1"})
 
 
 @nox.session(name="tests-2.15", python="3.9")
 def tests_215(session: nox.Session) -> None:
     """TensorFlow 2.15, the last release with Keras 2 inside."""
     session.install("-e", ".[test]", "tensorflow-cpu==2.15.1")
-    session.run(*PYTEST, "-m", "tf", *session.posargs)
+    session.run(*PYTEST, "-m", "tf", *session.posargs, env=_CI)
 
 
 @nox.session(python=["3.9", "3.10", "3.12", "3.13"])
 def notf(session: nox.Session) -> None:
     """Config, lint and migrate without TensorFlow installed: the tests not marked ``tf``."""
     session.install("-e", ".[test]", "numpy")  # user values come as numpy numbers
-    session.run(*PYTEST, "-m", "not tf", *session.posargs)
+    session.run(*PYTEST, "-m", "not tf", *session.posargs, env=_CI)

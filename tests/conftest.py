@@ -11,6 +11,16 @@ import tempfile
 
 import pytest
 
+try:
+    from hypothesis import settings
+except ImportError:  # the property tests skip themselves
+    settings = None
+else:
+    # CI (noxfile) runs the property tests on the examples a fixed seed draws, so that a stop's
+    # result does not depend on the draw; a run without the profile explores new examples.
+    settings.register_profile("ci", derandomize=True, database=None)
+    settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
 # `check` and `migrate` keep a cache in the user's cache folder: the suite's runs keep theirs
 # apart, one per test (below), so that no test is answered from another's run.  Children keep
 # the test's folder (tests/_child.py).
