@@ -124,6 +124,13 @@ REFUSALS = (SyntaxError, TooComplex, RecursionError, libcst.ParserSyntaxError)
     "config = tf.compat.v1.ConfigProto(log_device_placement=True)\n"
     "K.set_session(tf.compat.v1.Session(config=config))\ndef wrapped():\n    K = 1\n"
 )
+# a capture in a function above the import the migration leaves unused (found by this test)
+@example(
+    "def wrapped():\n    match 1:\n        case K:\n            pass\n"
+    "def pad(x):\n    return x\n\nimport tensorflow as tf\nfrom keras import backend as K\n"
+    "config = tf.compat.v1.ConfigProto(log_device_placement=True)\n"
+    "K.set_session(tf.compat.v1.Session(config=config))\n"
+)
 def test_migrate_and_check_take_any_program_at_the_parser_boundary(code: str) -> None:
     assert check_bytes(code.encode("utf-8"), "hostile.py") is not None
     try:

@@ -95,6 +95,18 @@ FILES = {
         + "def reset():\n    KTF.clear_session()\n    return KTF.epsilon(), KTF.floatx()\n"
         + MODEL.format(i=1)
     ),
+    # a function above the import that reads it: the import stays (the stub reads it in a
+    # scope of its own, as the function does)
+    "read-above-import": (
+        "def reset():\n    K.clear_session()\n"
+        + MODEL.format(i=0).replace("K.mean", "np.mean")
+        + "def pick():\n    match 1:\n        case K:\n            return K\n"
+        + "import tensorflow as tf\n"
+        "from keras import backend as K\n"
+        "config = tf.compat.v1.ConfigProto(log_device_placement=True)\n"
+        "K.set_session(tf.compat.v1.Session(config=config))\n"
+        + MODEL.format(i=1).replace("K.mean", "np.mean")
+    ),
     "tf2-assignments": (
         "import tensorflow as tf\n"
         + MODEL.format(i=0)
@@ -116,6 +128,8 @@ def test_focused_migration_is_the_whole_file_migration(name: str, target: str) -
         assert result.code == whole_code
         assert sorted(result.warnings) == sorted(whole_warnings)
         compile(result.code, name, "exec")
+    if name == "read-above-import":
+        assert "from keras import backend as K" in result.code
     if name == "backend-kept-lines":
         assert any("line 25, 26 still uses it" in w for w in result.warnings), result.warnings
 

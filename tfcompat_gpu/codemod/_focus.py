@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from tfcompat_gpu.codemod._astwalk import (
@@ -132,6 +132,59 @@ def _has_import(statement: ast.stmt) -> bool:
     return any(isinstance(node, (ast.Import, ast.ImportFrom)) for node in walk(statement))
 
 
+_NESTED_SCOPES = (
+    ast.FunctionDef,
+    ast.AsyncFunctionDef,
+    ast.Lambda,
+    ast.ClassDef,
+    ast.ListComp,
+    ast.SetComp,
+    ast.DictComp,
+    ast.GeneratorExp,
+)
+
+
+def _reads(statement: ast.stmt) -> Iterator[tuple[str, int, bool]]:
+    """(name, line, deferred) of each name a top-level statement reads, stores or captures.
+
+    Deferred: read in a function, class body or comprehension, a scope of its own, where
+    LibCST links the read to every module-level binding of the name, even one further down
+    the file; a module-level read only sees the bindings above it.  A ``match`` capture inside
+    a function counts as a read, as it does for LibCST (see :func:`_collect`).
+    """
+    todo: list[tuple[ast.AST, bool]] = [(statement, False)]
+    while todo:
+        node, deferred = todo.pop()
+        if isinstance(node, ast.Name):
+            yield node.id, node.lineno, deferred
+            continue
+        if deferred and isinstance(node, MATCH_CAPTURES):
+            for name in named_bindings(node):
+                yield name, getattr(node, "lineno", 0), True
+        if isinstance(node, _NESTED_SCOPES) and not deferred:
+            # decorators, defaults, bases and annotations run where the statement stands
+            around = _evaluated_around(node)
+            todo.extend((child, child not in around) for child in children(node))
+        else:
+            todo.extend((child, deferred) for child in children(node))
+
+
+def _evaluated_around(node: ast.AST) -> set[ast.AST]:
+    around: list[ast.AST] = list(getattr(node, "decorator_list", ()))
+    if isinstance(node, ast.ClassDef):
+        around += [*node.bases, *node.keywords]
+    elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+        around.append(node.args)
+        if not isinstance(node, ast.Lambda) and node.returns is not None:
+            around.append(node.returns)
+    return set(around)
+
+
+def _read(name: str, deferred: bool) -> str:
+    # a deferred read stays one inside the stub: a lambda is a scope of its own for LibCST
+    return f"lambda: {name}, " if deferred else f"{name}, "
+
+
 def focus(
     code: str,
     tree: ast.Module,
@@ -243,37 +296,39 @@ def focus(
                 runs.append([index])
     for run in runs:
         start, end = spans[run[0]][0], spans[run[-1]][1]
-        first_read: dict[str, int] = {}
-        reads: dict[int, dict[str, None]] = {}  # line -> the names read there, once each
+        first_read: dict[str, tuple[int, bool]] = {}
+        # line -> the names read there, once each, and whether any read is deferred
+        reads: dict[int, dict[str, bool]] = {}
         for index in run:
             # only the names the statement reads at module level: a function's own local of
             # the same name reads no import (LibCST's scopes say so on the whole file)
             module_level = names[index]
-            for node in walk(body[index]):
-                if (
-                    isinstance(node, ast.Name)
-                    and node.id in only_imported
-                    and node.id in module_level
-                ):
-                    if node.id in every_line:
-                        reads.setdefault(node.lineno, {})[node.id] = None
-                    else:
-                        first = first_read.get(node.id, node.lineno)
-                        first_read[node.id] = min(node.lineno, first)
+            for name, number, deferred in _reads(body[index]):
+                if name not in only_imported or name not in module_level:
+                    continue
+                if name in every_line:
+                    on_line = reads.setdefault(number, {})
+                    on_line[name] = on_line.get(name, False) or deferred
+                else:
+                    line, later = first_read.get(name, (number, False))
+                    first_read[name] = (min(number, line), later or deferred)
         newline = "\r\n" if lines[end - 1].endswith("\r\n") else "\n"
         ending = newline if lines[end - 1].endswith("\n") else ""
         if not reads:
             # one string literal holds the lines: for LibCST one node, where empty lines
             # inside the parentheses are several each
-            used = "".join(f"{name}, " for name in sorted(first_read))
+            used = "".join(_read(name, later) for name, (_, later) in sorted(first_read.items()))
             lines_held = f'"""{newline * (end - start)}"""' if end > start else ""
             stub = _STUB.format(run[0]) + "(" + (used + lines_held).rstrip(", ") + ")"
         else:
-            for name, number in first_read.items():
-                reads.setdefault(number, {})[name] = None
+            for name, (number, later) in first_read.items():
+                on_line = reads.setdefault(number, {})
+                on_line[name] = on_line.get(name, False) or later
             stub_lines = []
             for number in range(start, end + 1):
-                used = "".join(f"{name}, " for name in sorted(reads.get(number, {})))
+                used = "".join(
+                    _read(name, later) for name, later in sorted(reads.get(number, {}).items())
+                )
                 stub_lines.append(used.rstrip(" "))
             stub_lines[0] = _STUB.format(run[0]) + "(" + stub_lines[0]
             stub_lines[-1] += ")"
