@@ -265,6 +265,13 @@ def test_optimizer_aliases_are_the_migration_table():
     assert OPTIMIZER_ALIASES == MIGRATED
 
 
+def test_model_keywords_are_the_migration_table():
+    from tfcompat_gpu.dropin._keras2_models import MODEL_KEYWORDS
+    from tfcompat_gpu.tfapi.keras1_names import KERAS1_KEYWORDS
+
+    assert KERAS1_KEYWORDS["Model"] == MODEL_KEYWORDS  # a copy: run must not import the tables
+
+
 @needs_tf_keras
 def test_keras2_names_tensorflow_2_dropped_run_without_flags(tmp_path):
     code = """
