@@ -2175,6 +2175,97 @@ get_session()
 """,
 )
 case(
+    # the GPU-fraction answer most Keras 2 scripts copied: one GPUOptions that the config of
+    # each arm copies (protobuf copies a message given to a constructor)
+    "set-session-of-factory-with-shared-gpu-options",
+    """\
+import os
+import tensorflow as tf
+import keras.backend.tensorflow_backend as KTF
+
+
+def get_session(gpu_fraction=0.333):
+    num_threads = os.environ.get('OMP_NUM_THREADS')
+    gpu_options = tf.GPUOptions(per_process_gpu_memory_fraction=gpu_fraction)
+
+    if num_threads:
+        return tf.Session(config=tf.ConfigProto(
+            gpu_options=gpu_options, intra_op_parallelism_threads=num_threads))
+    else:
+        return tf.Session(config=tf.ConfigProto(gpu_options=gpu_options))
+
+
+KTF.set_session(get_session())
+""",
+    """\
+import os
+import tensorflow as tf
+import tfcompat_gpu
+
+
+def get_session(gpu_fraction=0.333):
+    num_threads = os.environ.get('OMP_NUM_THREADS')
+
+    if num_threads:
+        tfcompat_gpu.configure(
+            per_process_gpu_memory_fraction=gpu_fraction,
+            intra_op_parallelism_threads=num_threads,
+        )
+        return tfcompat_gpu.session()
+    else:
+        tfcompat_gpu.configure(per_process_gpu_memory_fraction=gpu_fraction)
+        return tfcompat_gpu.session()
+
+
+get_session()
+""",
+)
+case(
+    # one arm's config cannot be migrated: the GPUOptions it copies stays with it
+    "shared-gpu-options-one-arm-left",
+    """\
+import tensorflow as tf
+
+gpu_options = tf.GPUOptions(allow_growth=True)
+if FLAGS.cluster:
+    server = tf.train.Server(cluster, config=tf.ConfigProto(gpu_options=gpu_options))
+else:
+    sess = tf.Session(config=tf.ConfigProto(gpu_options=gpu_options))
+""",
+    """\
+import tensorflow as tf
+import tfcompat_gpu
+
+gpu_options = tf.GPUOptions(allow_growth=True)
+if FLAGS.cluster:
+    server = tf.train.Server(cluster, config=tf.ConfigProto(gpu_options=gpu_options))
+else:
+    tfcompat_gpu.configure(allow_growth=True)
+""",
+    [(5, "[passed to Server()]")],
+)
+case(
+    # changed after the first copy: each copy holds other settings, left as it is
+    "shared-gpu-options-changed-between-copies",
+    """\
+import tensorflow as tf
+
+gpu_options = tf.GPUOptions(allow_growth=True)
+first = tf.Session(config=tf.ConfigProto(gpu_options=gpu_options))
+gpu_options.per_process_gpu_memory_fraction = 0.5
+second = tf.Session(config=tf.ConfigProto(gpu_options=gpu_options))
+""",
+    """\
+import tensorflow as tf
+
+gpu_options = tf.GPUOptions(allow_growth=True)
+first = tf.Session(config=tf.ConfigProto(gpu_options=gpu_options))
+gpu_options.per_process_gpu_memory_fraction = 0.5
+second = tf.Session(config=tf.ConfigProto(gpu_options=gpu_options))
+""",
+    [(4, "[changed after the ConfigProto copied it]"), (6, "[passed to ConfigProto()]")],
+)
+case(
     "set-session-of-factory-returning-none",
     """\
 import tensorflow as tf

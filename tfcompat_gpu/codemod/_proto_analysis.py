@@ -8,7 +8,6 @@ sessions (or ``set_session``) that receive it, into a :class:`Config`; or says w
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Union
 
 from tfcompat_gpu.codemod._base import MigrationCommand
@@ -23,12 +22,12 @@ from tfcompat_gpu.codemod._names import (
     config_keyword,
     dotted,
 )
+from tfcompat_gpu.codemod._proto_config import Config
 from tfcompat_gpu.codemod._proto_fields import DEFAULT, Successor, classify
 
-__all__ = ["RECEIVED", "SESSIONS", "Config", "ProtoAnalysis"]
+__all__ = ["RECEIVED", "SESSIONS", "ProtoAnalysis"]
 
 if TYPE_CHECKING:
-    Block = Union[cst.Module, cst.IndentedBlock]
     # (line, ConfigProto path, value, the line under an ``if`` that sets it or None)
     Found = tuple[int, str, cst.BaseExpression, Union[cst.SimpleStatementLine, None]]
 
@@ -36,36 +35,6 @@ SESSIONS = frozenset({SESSION, INTERACTIVE_SESSION})
 # a config handed to tfcompat_gpu.session(), which takes a ConfigProto: already migrated code
 # (a field with no successor kept on it), nothing to report
 RECEIVED = "received by tfcompat_gpu.session()"
-
-
-@dataclass
-class Config:
-    """One ConfigProto and everything that builds it or consumes it."""
-
-    proto: cst.Call
-    settings: dict[str, cst.BaseExpression] = field(default_factory=dict)
-    building: list[cst.SimpleStatementLine] = field(default_factory=list)
-    sinks: list[cst.Call] = field(default_factory=list)
-    anchor: cst.BaseStatement | None = None
-    block: Block | None = None
-    # the anchor is a building statement or a removed sink (replaced), not a kept statement
-    anchor_replaced: bool = True
-    # ``def make_config(): ...; return config`` whose every call configures a session
-    factory: cst.FunctionDef | None = None
-    # settings made under an ``if`` of the block: the line setting them -> its settings, and
-    # the statement of the block that holds it
-    conditional: dict[cst.SimpleStatementLine, dict[str, cst.BaseExpression]] = field(
-        default_factory=dict
-    )
-    outer: dict[cst.SimpleStatementLine, cst.BaseStatement] = field(default_factory=dict)
-    # a factory whose callers are in other modules
-    returns_proto: bool = False
-    # ``name = ConfigProto(...)`` and each top-level ``name.a.b = v`` line, by (line, path)
-    creation: cst.SimpleStatementLine | None = None
-    mutations: dict[tuple[int, str], cst.SimpleStatementLine] = field(default_factory=dict)
-    # fields with no successor, kept on a smaller ConfigProto the sessions still receive
-    kept: list[tuple[cst.SimpleStatementLine, CannotFollow]] = field(default_factory=list)
-    gpu_options_variable: bool = False
 
 
 class ProtoAnalysis(MigrationCommand):
@@ -393,6 +362,11 @@ class ProtoAnalysis(MigrationCommand):
         assigned = self._flow.assigned_name(value)
         assert assigned is not None
         line = assigned[1]
+        uses = [node for node in self._flow.uses(target) if node is not name]
+        if uses and all(self._copied_by_other_config(node) for node in uses):
+            self._share_gpu_options(name, line, config)
+            self._read_kwargs(value, "gpu_options.", found, config)  # protobuf copies them
+            return
         if config.building and self.parent(line) is not self.parent(config.building[0]):
             raise CannotFollow(
                 f"{name.value} is built in another block than the config",
@@ -401,6 +375,40 @@ class ProtoAnalysis(MigrationCommand):
         self._read_kwargs(value, "gpu_options.", found, config)
         config.building.insert(0, line)
         self._read_uses(target, "gpu_options.", found, config, gpu_options_use=name)
+
+    def _copied_by_other_config(self, node: cst.CSTNode) -> bool:
+        """``node`` is the ``gpu_options=`` of a ConfigProto, which copies it."""
+        arg = self.parent(node)
+        call = self.parent(arg) if isinstance(arg, cst.Arg) else None
+        return (
+            isinstance(call, cst.Call)
+            and isinstance(arg, cst.Arg)
+            and arg.keyword is not None
+            and arg.keyword.value == "gpu_options"
+            and CONFIG_PROTO in self._kinds.get(call, set())
+        )
+
+    def _share_gpu_options(
+        self, name: cst.Name, line: cst.SimpleStatementLine, config: Config
+    ) -> None:
+        """A GPUOptions only ever copied by ConfigProtos (``tf.Session(config=tf.ConfigProto(
+        gpu_options=gpu_options))`` in each arm of an ``if``): its line goes once every config
+        copying it is migrated."""
+        if "#" in self.module.code_for_node(line):  # a comment (or a "#" in a string)
+            raise CannotFollow(
+                f"{name.value} is shared by several configs and carries a comment",
+                "shared GPUOptions with a comment",
+            )
+        holder = self.parent(line)
+        current: cst.CSTNode | None = self._flow.enclosing_statement(config.proto)
+        while current is not None and current is not holder:
+            current = self.parent(current)
+        if current is None or self.line_of(config.proto) < self.line_of(line):
+            raise CannotFollow(
+                f"{name.value} is built in another block than the config",
+                "GPUOptions in another block",
+            )
+        config.shared_options = line
 
     def _condition_of(
         self, line: cst.SimpleStatementLine, block: cst.CSTNode | None, target: cst.Name

@@ -25,7 +25,8 @@ from tfcompat_gpu.codemod._names import (
     SET_SESSION,
     prefix_for,
 )
-from tfcompat_gpu.codemod._proto_analysis import SESSIONS, Config, ProtoAnalysis
+from tfcompat_gpu.codemod._proto_analysis import SESSIONS, ProtoAnalysis
+from tfcompat_gpu.codemod._proto_config import Config
 from tfcompat_gpu.codemod._proto_fields import OPTIMIZER_PREFIX, is_graph_option, optimizer_code
 
 __all__ = ["Changes", "ProtoRewrite"]

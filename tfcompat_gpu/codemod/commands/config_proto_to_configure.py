@@ -34,7 +34,8 @@ from tfcompat_gpu.codemod._names import (
     config_keyword,
     tf_root_alias,
 )
-from tfcompat_gpu.codemod._proto_analysis import RECEIVED, Config
+from tfcompat_gpu.codemod._proto_analysis import RECEIVED
+from tfcompat_gpu.codemod._proto_config import Config
 from tfcompat_gpu.codemod._proto_rewrite import Changes, ProtoRewrite
 
 __all__ = ["ConfigProtoToConfigureCommand"]
@@ -93,6 +94,7 @@ class ConfigProtoToConfigureCommand(ProtoRewrite):
                 self._warn_once(call, reason.warning("ConfigProto"))
         configs = self._without_conflicts(configs)
         self._needs_facade = False
+        changed: set[cst.Call] = set()
         for group in self._alternatives(configs):
             # the configs of one if's arms are migrated all together or not at all: the
             # session after the if stops receiving any of them
@@ -101,6 +103,7 @@ class ConfigProtoToConfigureCommand(ProtoRewrite):
             try:
                 for current in group:
                     self._change_config(current)
+                changed.update(config.proto for config in group)
             except CannotFollow as why:
                 self._restore(saved)
                 self._warn_once(current.proto, why.warning("ConfigProto"))
@@ -112,6 +115,7 @@ class ConfigProtoToConfigureCommand(ProtoRewrite):
                 )
                 for config in group:
                     self._warn_once(config.proto, beside.warning("ConfigProto"))
+        self._remove_shared_options(configs, changed)
         if self._needs_facade:
             need_import(self.context, _emit_facade.IMPORT)
         followed = {sink for config in configs for sink in config.sinks}
@@ -227,6 +231,18 @@ class ConfigProtoToConfigureCommand(ProtoRewrite):
                 return False
         return bool(returns)
 
+    def _remove_shared_options(self, configs: list[Config], changed: set[cst.Call]) -> None:
+        """Remove each GPUOptions line several configs copied, once all of them are migrated."""
+        users: dict[cst.SimpleStatementLine, int] = {}
+        for config in configs:
+            if config.shared_options is not None and config.proto in changed:
+                users[config.shared_options] = users.get(config.shared_options, 0) + 1
+        for line, count in users.items():
+            name = self._flow.assigned_name(line.body[0].value)  # type: ignore[attr-defined]
+            copies = len(self._flow.uses(name[0])) if name is not None else -1
+            if count == copies and line not in self._changes.insert:
+                self._changes.remove.add(line)
+
     def _alternatives(self, configs: list[Config]) -> list[list[Config]]:
         """The configs, those built in the arms of one ``if`` in one group."""
         groups: dict[int, list[Config]] = {}
@@ -276,7 +292,11 @@ class ConfigProtoToConfigureCommand(ProtoRewrite):
         groups: dict[int, set[tuple[tuple[str, str], ...]]] = {}
         alone: set[tuple[tuple[str, str], ...]] = set()
         for config in configs:
-            branch = self._flow.branch_of(config.creation)
+            # an inline config (``return tf.Session(config=tf.ConfigProto(...))``) sits in the
+            # arm of its statement
+            branch = self._flow.branch_of(
+                config.creation or self._flow.enclosing_statement(config.proto)
+            )
             if branch is None:
                 alone.add(self._settings_code(config))
             else:
