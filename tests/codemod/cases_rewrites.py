@@ -1246,6 +1246,108 @@ tfcompat_gpu.configure(get_session_config())
 """,
 )
 case(
+    # the factory's config bound to a name first, then handed to a session set for Keras
+    "factory-bound-to-a-name-then-set-session",
+    """\
+import os
+import tensorflow as tf
+from tensorflow.keras import backend as K
+
+
+def get_session_conf():
+    session_conf = tf.ConfigProto(
+        intra_op_parallelism_threads=int(os.environ['OMP_NUM_THREADS'])
+    )
+    return session_conf
+
+
+def set_perf_settings_for_keras():
+    session_conf = get_session_conf()
+    session = tf.Session(config=session_conf)
+    K.set_session(session)
+""",
+    """\
+import os
+import tensorflow as tf
+from tensorflow.keras import backend as K
+import tfcompat_gpu
+
+
+def get_session_conf():
+    return tfcompat_gpu.GPUConfig(intra_op_parallelism_threads=int(os.environ['OMP_NUM_THREADS']))
+
+
+def set_perf_settings_for_keras():
+    session_conf = get_session_conf()
+    tfcompat_gpu.configure(session_conf)
+""",
+)
+case(
+    "factory-bound-to-a-name-used-by-sessions",
+    """\
+import tensorflow as tf
+
+
+def make_config():
+    config = tf.ConfigProto()
+    config.gpu_options.allow_growth = True
+    return config
+
+
+conf = make_config()
+train_sess = tf.Session(config=conf)
+eval_sess = tf.Session(config=conf)
+train_sess.run(step)
+""",
+    """\
+import tensorflow as tf
+import tfcompat_gpu
+
+
+def make_config():
+    return tfcompat_gpu.GPUConfig(allow_growth=True)
+
+
+conf = make_config()
+train_sess = tfcompat_gpu.session(conf)
+eval_sess = tfcompat_gpu.session(conf)
+train_sess.run(step)
+""",
+)
+case(
+    # changed after the call: what the session receives is not what the function returns
+    "factory-bound-to-a-name-then-changed",
+    """\
+import tensorflow as tf
+
+
+def make_config():
+    config = tf.ConfigProto()
+    config.gpu_options.allow_growth = True
+    return config
+
+
+conf = make_config()
+conf.allow_soft_placement = True
+sess = tf.Session(config=conf)
+""",
+    """\
+import tensorflow as tf
+
+
+def make_config():
+    config = tf.ConfigProto()
+    config.gpu_options.allow_growth = True
+    return config
+
+
+conf = make_config()
+conf.allow_soft_placement = True
+sess = tf.Session(config=conf)
+""",
+    [(5, "[factory other use]")],
+)
+case(
     # the module that defines the factory: its callers are elsewhere
     "factory-module-without-callers",
     """\

@@ -11,8 +11,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Union
 
 from tfcompat_gpu.codemod._base import MigrationCommand
-from tfcompat_gpu.codemod._dataflow import CannotFollow, Dataflow, JumpFinder
-from tfcompat_gpu.codemod._libcst import cst, meta, visit_with
+from tfcompat_gpu.codemod._dataflow import CannotFollow, Dataflow
+from tfcompat_gpu.codemod._libcst import cst, meta
 from tfcompat_gpu.codemod._names import (
     CONFIG_PROTO,
     GPU_OPTIONS,
@@ -22,6 +22,7 @@ from tfcompat_gpu.codemod._names import (
     config_keyword,
     dotted,
 )
+from tfcompat_gpu.codemod._proto_conditions import condition_of
 from tfcompat_gpu.codemod._proto_config import Config
 from tfcompat_gpu.codemod._proto_fields import DEFAULT, Successor, classify
 
@@ -196,7 +197,7 @@ class ProtoAnalysis(MigrationCommand):
                     "changed after the ConfigProto copied it",
                 )
             if self.parent(line) is not block:
-                config.outer[line] = self._condition_of(line, block, target)
+                config.outer[line] = condition_of(self, line, block, target)
                 found.append((self.line_of(line), prefix + path, value, line))
                 continue
             config.building.append(line)
@@ -255,12 +256,12 @@ class ProtoAnalysis(MigrationCommand):
         calls = [access.node for access in assignments[0].references]
         for name in calls:
             call = self.parent(name)
-            sink = self._session_of_arg(call) if isinstance(call, cst.Call) else None
+            sinks = self._factory_sinks(call)
             if (
                 not isinstance(call, cst.Call)
                 or call.func is not name
-                or sink is None
-                or INTERACTIVE_SESSION in self._kinds.get(sink, set())
+                or not sinks
+                or any(INTERACTIVE_SESSION in self._kinds.get(sink, set()) for sink in sinks)
             ):
                 raise CannotFollow(
                     f"{function.name.value}() is used on line {self.line_of(name)} otherwise "
@@ -270,7 +271,7 @@ class ProtoAnalysis(MigrationCommand):
                         call if isinstance(call, cst.Call) else name, "other use"
                     ),
                 )
-            config.sinks.append(sink)
+            config.sinks.extend(sinks)
         if not calls and self.target != "facade":
             raise CannotFollow(
                 f"{function.name.value}() is not called in this file, so what its callers do "
@@ -281,6 +282,23 @@ class ProtoAnalysis(MigrationCommand):
         # callers in other modules may hand the config to any TF1 API (a RunConfig, a
         # MonitoredTrainingSession): the function goes on returning a ConfigProto
         config.returns_proto = not calls
+
+    def _factory_sinks(self, call: cst.CSTNode | None) -> list[cst.Call]:
+        """The sessions a factory's call configures: the one it is the config of, or those
+        the name it is bound to is only ever the config of (``conf = make(); Session(config=
+        conf)``)."""
+        if not isinstance(call, cst.Call):
+            return []
+        sink = self._session_of_arg(call)
+        if sink is not None:
+            return [sink]
+        assigned = self._flow.assigned_name(call)
+        try:
+            uses = self._flow.uses(assigned[0]) if assigned is not None else []
+        except CannotFollow:
+            return []
+        sinks = [self._session_of_arg(use) for use in uses]
+        return [s for s in sinks if s is not None] if None not in sinks else []
 
     def _use_construct(self, node: cst.CSTNode, otherwise: str) -> str:
         """What a config escapes to, for the warning's reason: ``passed to Server()``."""
@@ -409,75 +427,6 @@ class ProtoAnalysis(MigrationCommand):
                 "GPUOptions in another block",
             )
         config.shared_options = line
-
-    def _condition_of(
-        self, line: cst.SimpleStatementLine, block: cst.CSTNode | None, target: cst.Name
-    ) -> cst.BaseStatement:
-        """The statement of ``block`` holding ``line``, when only ``if``/``else`` lie between.
-
-        Then a ``configure()`` call in ``line``'s place runs exactly when the setting did, and
-        every path through the statement goes on to the code after it, where the session is:
-        a loop, ``try``, ``with`` or a jump (``return``, ``break``, ``raise``, ...) in it would
-        not prove that, so those keep the config as it is.
-        """
-        where = f"{target.value} is changed on line {self.line_of(line)}"
-        node: cst.CSTNode = line
-        while True:
-            parent = self.parent(node)
-            if parent is None:
-                raise CannotFollow(f"{where}, outside the block that builds it", "other scope")
-            if parent is block:
-                break
-            if isinstance(parent, (cst.For, cst.While)):
-                raise CannotFollow(f"{where} in a loop", "loop")
-            if isinstance(parent, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
-                raise CannotFollow(f"{where} in a nested function", "nested function")
-            if isinstance(parent, (cst.Try, cst.TryStar, cst.ExceptHandler, cst.Finally)):
-                raise CannotFollow(f"{where} in a try statement", "try")
-            if isinstance(parent, cst.With):
-                raise CannotFollow(f"{where} in a with statement", "with")
-            if not isinstance(parent, (cst.IndentedBlock, cst.If, cst.Else)):
-                raise CannotFollow(
-                    f"{where} in a {type(parent).__name__} the migration does not follow",
-                    type(parent).__name__,
-                )
-            node = parent
-        assert isinstance(node, cst.BaseStatement)
-        tf_calls: list[cst.Call] = []
-        command = self
-
-        class _Jumps(JumpFinder):
-            # also a yield (the caller may never resume it) and calls that may start the runtime
-            def visit_Yield(self, n: cst.Yield) -> None:
-                self.jumps.append(n)
-
-            def visit_FunctionDef(self, n: cst.FunctionDef) -> bool:
-                return True
-
-            def visit_Call(self, n: cst.Call) -> None:
-                names = {q.name for q in command.qualified_names(n.func)}
-                if any(name.split(".")[0] in ("tensorflow", "keras", "sys") for name in names):
-                    tf_calls.append(n)
-
-        finder = _Jumps()
-        visit_with(node, finder)
-        jumps = finder.jumps
-        if jumps:
-            raise CannotFollow(
-                f"{where} under an if whose line {self.line_of(jumps[0])} may leave it before "
-                "the session",
-                "jump out of the if",
-            )
-        if tf_calls:
-            # a call to TensorFlow in the condition may start its runtime, after which the
-            # process-wide options can no longer change (in the original they wait for the
-            # session)
-            raise CannotFollow(
-                f"{where} under an if that calls TensorFlow (line {self.line_of(tf_calls[0])}), "
-                "which may start its runtime before the setting",
-                "TensorFlow call in the if",
-            )
-        return node
 
     def _check_keepable(self, config: Config) -> None:
         """Whether fields with no successor can stay on a smaller ConfigProto.

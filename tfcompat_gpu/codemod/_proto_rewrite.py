@@ -323,6 +323,8 @@ class ProtoRewrite(ProtoAnalysis):
         interactive = INTERACTIVE_SESSION in self._kinds.get(sink, set())
         line = None if interactive else self._set_session_of(sink)
         if line is None:
+            if not interactive and self._configure_at_session_line(sink):
+                return
             calls[sink] = self._new_session(sink, interactive, keep_config=True)
             return
         statement = line.body[0]
@@ -333,6 +335,25 @@ class ProtoRewrite(ProtoAnalysis):
         calls[statement.value] = cst.parse_expression(
             _emit_facade.configure_given_code(self.code_of(config))
         )
+
+    def _configure_at_session_line(self, sink: cst.Call) -> bool:
+        """``sess = tf.Session(config=conf)`` whose every use is ``set_session(sess)``: the
+        line configures the process with ``conf``, the ``set_session`` lines go."""
+        assigned = self._flow.assigned_name(sink)
+        if assigned is None or self._flow.declared_outside(assigned[0]):
+            return False
+        uses = self._set_session_uses(assigned[0])
+        if uses is None or not uses[0] or uses[1]:
+            return False
+        config = self._config_arg(sink)
+        assert config is not None
+        line = assigned[1]
+        code = _emit_facade.configure_given_code(self.code_of(config))
+        self._changes.insert[line] = parsed_statements(code + "\n")
+        self._changes.replace_anchor.add(line)
+        self._changes.remove.update(uses[0])
+        self._needs_facade = True
+        return True
 
     def _change_imported_factory(self, sink: cst.Call) -> bool:
         """``tf.Session(config=utils.get_config())``, the function imported from a local module.
