@@ -279,13 +279,13 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         "from keras.losses import mse, binary_crossentropy\n"
         "from keras.objectives import categorical_crossentropy\n"
         "l = [losses.mae, keras.losses.kld, objectives.mape, CuDNNGRU(4)]\n",
-        "import keras\nfrom keras import losses, objectives\n"
+        "import keras\nfrom keras import losses\nfrom keras import losses as objectives\n"
         "from keras.layers import Bidirectional, LSTM as CuDNNLSTM, GRU as CuDNNGRU\n"
         "from keras.losses import mean_squared_error as mse, binary_crossentropy\n"
         "from keras.losses import categorical_crossentropy\n"
         "l = [losses.mean_absolute_error, keras.losses.kl_divergence, "
         "objectives.mean_absolute_percentage_error, CuDNNGRU(4)]\n",
-        [(2, "keras.objectives left unchanged")],
+        [],
     ),
     (
         "keras-preprocessing-text-left",
@@ -438,6 +438,28 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         "np-utils-module",
         "from keras.utils import np_utils\ny = np_utils.to_categorical(y, 10)\n",
         "from keras import utils as np_utils\ny = np_utils.to_categorical(y, 10)\n",
+        [],
+    ),
+    (
+        # addition_rnn.py of Keras 2.0: the module imported beside layers
+        "layer-module-beside-layers",
+        "from keras.layers import Activation, TimeDistributed, Dense, RepeatVector, recurrent\n"
+        "RNN = recurrent.LSTM\n",
+        "from keras.layers import Activation, TimeDistributed, Dense, RepeatVector\n"
+        "from keras import layers as recurrent\n"
+        "RNN = recurrent.LSTM\n",
+        [],
+    ),
+    (
+        "layer-modules-in-parentheses-and-after-a-semicolon",
+        "from keras.layers import (Dense,\n    recurrent,\n    core)\n"
+        "import os; from keras.utils import np_utils, to_categorical\n"
+        "x = recurrent.GRU(core.Dense(3).units)\n",
+        "from keras.layers import (Dense)\n"
+        "from keras import layers as recurrent\n"
+        "from keras import layers as core\n"
+        "import os; from keras.utils import to_categorical; from keras import utils as np_utils\n"
+        "x = recurrent.GRU(core.Dense(3).units)\n",
         [],
     ),
     (
