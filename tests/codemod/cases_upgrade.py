@@ -47,6 +47,32 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         ],
     ),
     (
+        # Keras 2.2's TensorBoard(log_dir, histogram_freq, batch_size, write_graph, write_grads,
+        # write_images, ...): Keras 3 raises TypeError on batch_size / write_grads
+        "tensorboard-keras2-arguments",
+        "from keras.callbacks import TensorBoard\n"
+        "import tensorflow as tf\n"
+        "a = TensorBoard('./logs', 0, 32, True, write_grads=False, write_images=False)\n"
+        "b = TensorBoard(log_dir='logs', histogram_freq=1, batch_size=32, write_graph=True,\n"
+        "                write_grads=True, write_images=True)\n"
+        "c = tf.keras.callbacks.TensorBoard('logs', 0, True, True, 1, ['emb'])\n"
+        "d = TensorBoard('logs', 0, batch, True)\n"
+        "e = TensorBoard(log_dir='logs', histogram_freq=0, write_graph=False)\n",
+        "from keras.callbacks import TensorBoard\n"
+        "import tensorflow as tf\n"
+        "a = TensorBoard('./logs', 0, write_graph=True, write_images=False)\n"
+        "b = TensorBoard(log_dir='logs', histogram_freq=1, write_graph=True,\n"
+        "                write_images=True)\n"
+        "c = tf.keras.callbacks.TensorBoard('logs', 0, True, True, embeddings_freq=1)\n"
+        "d = TensorBoard('logs', 0, batch, True)\n"
+        "e = TensorBoard(log_dir='logs', histogram_freq=0, write_graph=False)\n",
+        [
+            (4, "dropped write_grads=True (Keras 3 writes no gradient histograms)"),
+            (6, "dropped embeddings_layer_names=['emb']"),
+            (7, "[TensorBoard arguments by position]"),
+        ],
+    ),
+    (
         "checkpoint-period",
         "from keras.callbacks import ModelCheckpoint\n"
         "a = ModelCheckpoint('m.h5', monitor='val_loss', period=1)\n"
