@@ -270,7 +270,35 @@ def parallelize(model, n):
 
 parallel = multi_gpu_model(load_model("m.h5"), gpus=2)
 """,
-    [(6, "multi_gpu_model left unchanged (the model is built elsewhere)")],
+    [
+        (4, "multi_gpu_model left unchanged: Keras 3 has no multi_gpu_model"),
+        (6, "multi_gpu_model left unchanged (the model is built elsewhere)"),
+    ],
+)
+case(
+    # a trainer class keeping the parallel model on an attribute: left, and said
+    "multi-gpu-model-on-an-attribute-left",
+    """\
+import tensorflow as tf
+from keras.utils import multi_gpu_model
+
+class TemplateNet(object):
+    def set_parallel_model(self, gpus=2):
+        with tf.device('/cpu:0'):
+            cpu_model = self.def_model()
+        self.model = multi_gpu_model(cpu_model, gpus=gpus)
+""",
+    """\
+import tensorflow as tf
+from keras.utils import multi_gpu_model
+
+class TemplateNet(object):
+    def set_parallel_model(self, gpus=2):
+        with tf.device('/cpu:0'):
+            cpu_model = self.def_model()
+        self.model = multi_gpu_model(cpu_model, gpus=gpus)
+""",
+    [(8, "[multi_gpu_model call left]")],
 )
 
 # ---------------------------------------------------------------- compile(distribute=...)

@@ -47,6 +47,32 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         ],
     ),
     (
+        # Keras 2.2's TensorBoard(log_dir, histogram_freq, batch_size, write_graph, write_grads,
+        # write_images, ...): Keras 3 raises TypeError on batch_size / write_grads
+        "tensorboard-keras2-arguments",
+        "from keras.callbacks import TensorBoard\n"
+        "import tensorflow as tf\n"
+        "a = TensorBoard('./logs', 0, 32, True, write_grads=False, write_images=False)\n"
+        "b = TensorBoard(log_dir='logs', histogram_freq=1, batch_size=32, write_graph=True,\n"
+        "                write_grads=True, write_images=True)\n"
+        "c = tf.keras.callbacks.TensorBoard('logs', 0, True, True, 1, ['emb'])\n"
+        "d = TensorBoard('logs', 0, batch, True)\n"
+        "e = TensorBoard(log_dir='logs', histogram_freq=0, write_graph=False)\n",
+        "from keras.callbacks import TensorBoard\n"
+        "import tensorflow as tf\n"
+        "a = TensorBoard('./logs', 0, write_graph=True, write_images=False)\n"
+        "b = TensorBoard(log_dir='logs', histogram_freq=1, write_graph=True,\n"
+        "                write_images=True)\n"
+        "c = tf.keras.callbacks.TensorBoard('logs', 0, True, True, embeddings_freq=1)\n"
+        "d = TensorBoard('logs', 0, batch, True)\n"
+        "e = TensorBoard(log_dir='logs', histogram_freq=0, write_graph=False)\n",
+        [
+            (4, "dropped write_grads=True (Keras 3 writes no gradient histograms)"),
+            (6, "dropped embeddings_layer_names=['emb']"),
+            (7, "[TensorBoard arguments by position]"),
+        ],
+    ),
+    (
         "checkpoint-period",
         "from keras.callbacks import ModelCheckpoint\n"
         "a = ModelCheckpoint('m.h5', monitor='val_loss', period=1)\n"
@@ -279,13 +305,13 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         "from keras.losses import mse, binary_crossentropy\n"
         "from keras.objectives import categorical_crossentropy\n"
         "l = [losses.mae, keras.losses.kld, objectives.mape, CuDNNGRU(4)]\n",
-        "import keras\nfrom keras import losses, objectives\n"
+        "import keras\nfrom keras import losses\nfrom keras import losses as objectives\n"
         "from keras.layers import Bidirectional, LSTM as CuDNNLSTM, GRU as CuDNNGRU\n"
         "from keras.losses import mean_squared_error as mse, binary_crossentropy\n"
         "from keras.losses import categorical_crossentropy\n"
         "l = [losses.mean_absolute_error, keras.losses.kl_divergence, "
         "objectives.mean_absolute_percentage_error, CuDNNGRU(4)]\n",
-        [(2, "keras.objectives left unchanged")],
+        [],
     ),
     (
         "keras-preprocessing-text-left",
@@ -438,6 +464,28 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         "np-utils-module",
         "from keras.utils import np_utils\ny = np_utils.to_categorical(y, 10)\n",
         "from keras import utils as np_utils\ny = np_utils.to_categorical(y, 10)\n",
+        [],
+    ),
+    (
+        # addition_rnn.py of Keras 2.0: the module imported beside layers
+        "layer-module-beside-layers",
+        "from keras.layers import Activation, TimeDistributed, Dense, RepeatVector, recurrent\n"
+        "RNN = recurrent.LSTM\n",
+        "from keras.layers import Activation, TimeDistributed, Dense, RepeatVector\n"
+        "from keras import layers as recurrent\n"
+        "RNN = recurrent.LSTM\n",
+        [],
+    ),
+    (
+        "layer-modules-in-parentheses-and-after-a-semicolon",
+        "from keras.layers import (Dense,\n    recurrent,\n    core)\n"
+        "import os; from keras.utils import np_utils, to_categorical\n"
+        "x = recurrent.GRU(core.Dense(3).units)\n",
+        "from keras.layers import (Dense)\n"
+        "from keras import layers as recurrent\n"
+        "from keras import layers as core\n"
+        "import os; from keras.utils import to_categorical; from keras import utils as np_utils\n"
+        "x = recurrent.GRU(core.Dense(3).units)\n",
         [],
     ),
     (

@@ -24,6 +24,7 @@ from tfcompat_gpu.codemod.commands.keras1_layer_arguments import Keras1LayerArgu
 from tfcompat_gpu.codemod.commands.keras_accuracy_keys import KerasAccuracyKeysCommand
 from tfcompat_gpu.codemod.commands.keras_backend_ops import KerasBackendOpsCommand
 from tfcompat_gpu.codemod.commands.keras_backend_values import KerasBackendValuesCommand
+from tfcompat_gpu.codemod.commands.keras_callback_arguments import KerasCallbackArgumentsCommand
 from tfcompat_gpu.codemod.commands.keras_generator_methods import KerasGeneratorMethodsCommand
 from tfcompat_gpu.codemod.commands.keras_module_paths import KerasModulePathsCommand
 from tfcompat_gpu.codemod.commands.keras_optimizers import KerasOptimizersCommand
@@ -42,6 +43,7 @@ __all__ = [
     "Keras1LayerArgumentsCommand",
     "KerasBackendOpsCommand",
     "KerasBackendValuesCommand",
+    "KerasCallbackArgumentsCommand",
     "KerasGeneratorMethodsCommand",
     "KerasModulePathsCommand",
     "KerasOptimizersCommand",
@@ -66,6 +68,7 @@ COMMANDS: tuple[type[MigrationCommand], ...] = (
     Keras1LayerArgumentsCommand,
     KerasModulePathsCommand,
     KerasWeightFilesCommand,
+    KerasCallbackArgumentsCommand,
     KerasAccuracyKeysCommand,
     KerasBackendValuesCommand,
     KerasBackendOpsCommand,

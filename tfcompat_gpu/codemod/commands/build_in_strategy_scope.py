@@ -147,6 +147,12 @@ class BuildInStrategyScopeCommand(MigrationCommand):
         self._tf = tf_root_alias(node)
         self._names = set(re.findall(r"\b\w+\b", self.source_text()))
         self._fallbacks: set[int] = set()
+        self._calls: list[cst.Call] = []  # every multi_gpu_model(...) call
+        self._handled: set[int] = set()  # those rewritten or warned about
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if self._is(node.func, MULTI_GPU_MODEL):
+            self._calls.append(node)
 
     def visit_Try(self, node: cst.Try) -> None:
         if self._fallback(node) is not None:
@@ -244,6 +250,7 @@ class BuildInStrategyScopeCommand(MigrationCommand):
         parallel: str,
         call: cst.Call,
     ) -> list[cst.BaseStatement] | None:
+        self._handled.add(id(call))
         model_arg = _arg(call, 0, "model")
         model = (
             model_arg.value.value if model_arg and isinstance(model_arg.value, cst.Name) else None
@@ -413,6 +420,16 @@ class BuildInStrategyScopeCommand(MigrationCommand):
 
     def leave_Module(self, original_node: cst.Module, updated_node: cst.Module) -> cst.Module:
         body = self._rewrite(original_node.body, updated_node.body)
+        for call in self._calls:
+            if id(call) not in self._handled:
+                # ``self.model = multi_gpu_model(...)``, ``return multi_gpu_model(...)``: Keras 3
+                # has no multi_gpu_model, so the script would fail where it imports it
+                self.warn_at(
+                    call,
+                    "multi_gpu_model left unchanged: Keras 3 has no multi_gpu_model, and only "
+                    "`parallel = multi_gpu_model(model, gpus=N)` beside the model's construction "
+                    f"is rewritten; {_FIX} [multi_gpu_model call left]",
+                )
         return updated_node if body is None else updated_node.with_changes(body=body)
 
     def leave_IndentedBlock(

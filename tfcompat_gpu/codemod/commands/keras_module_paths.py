@@ -70,6 +70,16 @@ def _renamed(module: str, alias: cst.ImportAlias) -> cst.ImportAlias:
     return alias.with_changes(name=cst.Name(new), asname=bound)
 
 
+def _module_import(alias: cst.ImportAlias, full: str) -> cst.ImportFrom:
+    """``np_utils`` of ``keras.utils`` -> ``from keras import utils as np_utils``."""
+    parent, _, last = KERAS_MOVED_MODULES[full].rpartition(".")
+    bound = alias.asname or cst.AsName(name=cst.Name(str(dotted(alias.name))))
+    return cst.ImportFrom(
+        module=cst.parse_expression(parent),  # type: ignore[arg-type]
+        names=[cst.ImportAlias(name=cst.Name(last), asname=bound)],
+    )
+
+
 def _gone(full: str) -> str | None:
     for name, why in _GONE.items():
         if full == name or full.startswith(name + "."):
@@ -77,9 +87,12 @@ def _gone(full: str) -> str | None:
     return None
 
 
+# the last part of each removed module (``recurrent`` in ``from keras.layers import recurrent``)
+_MODULE_NAMES = "|".join(sorted({m.rpartition(".")[2] for m in KERAS_MOVED_MODULES}))
 _KERAS_MODULE_TEXT = re.compile(
     r"\bkeras\.(?:layers\.\w+\s+import|utils\.\w+_utils|engine|legacy|wrappers|objectives)"
     r"|\bkeras\.utils\s+import\b|\bimport\s+.*\b(?:np_utils|Merge|objectives)\b"
+    rf"|\bkeras(?:\.layers|\.utils)?\s+import\s+(?:\([^)]*|[^\n]*)\b(?:{_MODULE_NAMES})\b"
     r"|ImageDataGenerator|CuDNN(?:LSTM|GRU)|preprocessing\.text"
     r"|\b(?:mse|MSE|mae|MAE|mape|MAPE|msle|MSLE|kld|KLD|logcosh|kullback_leibler_divergence)\b"
 )
@@ -96,6 +109,9 @@ class KerasModulePathsCommand(MigrationCommand):
 
     def declared_changes(self) -> tuple[()]:
         return ()  # every change is made in a statement PRECHECK finds relevant
+
+    def visit_Module(self, node: cst.Module) -> None:
+        self._extra: dict[int, list[cst.ImportFrom]] = {}
 
     def leave_ImportFrom(
         self, original_node: cst.ImportFrom, updated_node: cst.ImportFrom
@@ -151,26 +167,40 @@ class KerasModulePathsCommand(MigrationCommand):
             for alias in names
             if f"{module}.{dotted(alias.name)}" in KERAS_MOVED_MODULES
         ]
-        for alias in names:
-            gone = _gone(f"{module}.{dotted(alias.name)}")
-            if gone is not None:
-                self.warn_at(original_node, f"{module}.{dotted(alias.name)} left unchanged: {gone}")
-        if len(modules) != 1 or len(names) != 1:
-            if modules:
+        gone = [(a, _gone(f"{module}.{dotted(a.name)}")) for a in names]
+        for alias, reason in gone:
+            if reason is not None:
                 self.warn_at(
-                    original_node,
-                    f"{modules[0][1]} left unchanged: Keras 3 has no such module; import it "
-                    "on a line of its own and run migrate again [module imported beside others]",
+                    original_node, f"{module}.{dotted(alias.name)} left unchanged: {reason}"
                 )
+        if not modules or any(reason is not None for _, reason in gone):
             return updated_node
-        alias, full = modules[0]
-        home = KERAS_MOVED_MODULES[full]
-        parent, _, last = home.rpartition(".")
-        bound = alias.asname or cst.AsName(name=cst.Name(str(dotted(alias.name))))
-        return updated_node.with_changes(
-            module=cst.parse_expression(parent),
-            names=[alias.with_changes(name=cst.Name(last), asname=bound)],
-        )
+        # each module becomes an import of its home under the same name; the other names
+        # stay (``from keras.layers import Dense, recurrent`` -> ``from keras.layers import
+        # Dense`` and ``from keras import layers as recurrent``)
+        moved = [_module_import(alias, full) for alias, full in modules]
+        kept = [alias for alias in names if all(alias is not m for m, _ in modules)]
+        if not kept:
+            first, *extra = moved
+        else:
+            kept[-1] = kept[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+            first, extra = updated_node.with_changes(names=kept), moved
+        if extra:
+            self._extra[id(first)] = extra
+        return first
+
+    def leave_SimpleStatementLine(
+        self, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine
+    ) -> cst.SimpleStatementLine | cst.FlattenSentinel[cst.SimpleStatementLine]:
+        extra = [e for small in updated_node.body for e in self._extra.pop(id(small), ())]
+        if not extra:
+            return updated_node
+        if len(updated_node.body) != 1:  # ``import os; from keras.layers import core, Dense``
+            body = [*updated_node.body, *extra]
+            body = [b.with_changes(semicolon=cst.MaybeSentinel.DEFAULT) for b in body]
+            return updated_node.with_changes(body=body)
+        lines = [cst.SimpleStatementLine(body=[e]) for e in extra]
+        return cst.FlattenSentinel([updated_node, *lines])
 
     def leave_Attribute(
         self, original_node: cst.Attribute, updated_node: cst.Attribute
