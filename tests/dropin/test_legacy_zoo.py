@@ -98,6 +98,17 @@ CASES: dict[str, Case] = {
         {"gpu_options.per_process_gpu_memory_fraction": 0.3},
         "graph",
     ),
+    "tf1_tf_keras_alias_in_graph.py": Case(
+        ("v1", "keras") if KERAS3 else ("v1",),
+        (
+            "tf.placeholder, line 9",
+            *(("Keras in a v1 graph (tf.keras, line 5",) if KERAS3 else ()),
+        ),
+        r"\[\[3\.0, 3\.0\]\]",
+        {"allow_growth": True},
+        GROWTH,
+        "graph",
+    ),
     # -- multi-GPU: towers on GPUs this machine does not have, and a pinned second GPU
     "tf1_multi_gpu_towers.py": Case(
         ("v1", "soft"),
