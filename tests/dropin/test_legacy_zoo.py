@@ -109,6 +109,15 @@ CASES: dict[str, Case] = {
         GROWTH,
         "graph",
     ),
+    "tf1_keras_guide_train_optimizer.py": Case(
+        ("v1", "keras") if KERAS3 else ("v1",),
+        (
+            "tf.train.GradientDescentOptimizer, line 8",
+            *(("Keras in a v1 graph (import tensorflow.keras, line 4",) if KERAS3 else ()),
+        ),
+        r"keras 2 epochs 2",
+        mode="graph",
+    ),
     # -- multi-GPU: towers on GPUs this machine does not have, and a pinned second GPU
     "tf1_multi_gpu_towers.py": Case(
         ("v1", "soft"),
