@@ -193,3 +193,58 @@ def test_missing_tensorboard_gets_its_install_command(tmp_path):
         "tfcompat-gpu run: hint: tensorboard is not installed (TensorFlow no longer installs it): "
         'pip install tensorboard (or pip install "tfcompat-gpu[legacy-keras]").'
     )
+
+
+CONTRIB = r"""
+    import tfcompat_gpu
+    tfcompat_gpu.install()
+    import tensorflow as tf
+    from tfcompat_gpu.dropin._hints import Flags, hint
+
+    def failure(code):
+        try:
+            exec(code, {"tf": tf})
+        except BaseException as exc:
+            return exc
+        raise AssertionError(code)
+
+    cases = {
+        "import slim": "import tensorflow.contrib.slim as slim",
+        "from layers": "from tensorflow.contrib.layers import xavier_initializer",
+        "from contrib": "from tensorflow.contrib import rnn",
+        "no successor": "import tensorflow.contrib.bayesflow",
+        "attribute": "tf.contrib.layers.l2_regularizer(0.1)",
+        "other import": "import tensorflow.nonexistent_module",
+    }
+    out = {}
+    for name, code in cases.items():
+        exc = failure(code)
+        out[name] = [hint(exc, Flags()), hint(exc, Flags(tf1=True)), str(exc)]
+    emit(out)
+"""
+
+
+def test_tf_contrib_modules_get_their_successor():
+    # tf.contrib is gone since TensorFlow 2.0 and no flag brings it back: the line says where
+    # each module went (public TF1 scripts: slim, contrib.layers' initializers, contrib.rnn).
+    out = run_py(CONTRIB)
+    removed = (
+        "tfcompat-gpu run: hint: tf.contrib.{}: tf.contrib was removed in TensorFlow 2.0, and "
+        "the drop-in provides only tf.contrib.distribute. Use {} instead."
+    )
+    slim = "the tf-slim package (pip install tf-slim, then `import tf_slim as slim`)"
+    assert out["import slim"][0] == out["import slim"][1] == removed.format("slim", slim)
+    assert out["from layers"][0].startswith("tfcompat-gpu run: hint: tf.contrib.layers: ")
+    assert (
+        "Use tf_slim.layers of the tf-slim package (pip install tf-slim)" in out["from layers"][0]
+    )
+    assert "xavier_initializer" in out["from layers"][0]
+    assert "tf.nn.rnn_cell of the v1 API" in out["from contrib"][0]
+    assert out["no successor"][0] == (
+        "tfcompat-gpu run: hint: tf.contrib.bayesflow: tf.contrib was removed in TensorFlow 2.0, "
+        "and the drop-in provides only tf.contrib.distribute. Use the TF2 module that replaced it."
+    )
+    # tf.contrib.layers reached as an attribute: the error itself says it (no hint repeats it)
+    assert out["attribute"][0] is None
+    assert "Use tf_slim.layers of the tf-slim package" in out["attribute"][2]
+    assert out["other import"][:2] == [None, None]

@@ -1,7 +1,9 @@
 """One line after a failing script's traceback when the failure says which ``run`` flag it needs.
 
-A missing tensorboard gets its install command.  Three failures have a flag for an answer: Keras 2 API on Keras 3 (``--legacy-keras``), TF1 graph
-API on TF2 without ``--tf1``, and an op pinned to a GPU the machine lacks (``--soft-placement``).
+A missing tensorboard gets its install command, and a ``tf.contrib`` module imported (gone
+since TensorFlow 2.0; only ``tf.contrib.distribute`` is served) its successor.  Three failures
+have a flag for an answer: Keras 2 API on Keras 3 (``--legacy-keras``), TF1 graph API on TF2
+without ``--tf1``, and an op pinned to a GPU the machine lacks (``--soft-placement``).
 The hint is read off the exception after the script ended; it never changes what ran.
 """
 
@@ -21,6 +23,8 @@ KERAS2_METHODS = frozenset({"fit_generator", "evaluate_generator", "predict_gene
 KERAS2_ARGUMENTS = ("lr",)  # Keras 3 rejects it (it only warns about decay=)
 _NO_ATTRIBUTE = re.compile(r"^module '([\w.]+)' has no attribute '(\w+)'")
 _NO_METHOD = re.compile(r"^'(\w+)' object has no attribute '(\w+)'")
+_CONTRIB = "tensorflow.contrib."
+_CANNOT_IMPORT = re.compile(r"^cannot import name '(\w+)' from 'tensorflow\.contrib'")
 _NOT_RECOGNIZED = re.compile(r"Argument\(s\) not recognized: \{(.*)\}")
 _PINNED = re.compile(
     r"(Cannot assign a device for operation|Could not satisfy explicit device specification)"
@@ -62,6 +66,11 @@ def _hint_for(exc: BaseException, flags: Flags) -> str | None:
             "tensorboard is not installed (TensorFlow no longer installs it): pip install "
             'tensorboard (or pip install "tfcompat-gpu[legacy-keras]").'
         )
+    contrib = _contrib_module(exc)
+    if contrib:
+        from tfcompat_gpu.dropin._contrib import removed_message
+
+        return removed_message(contrib)
     if not flags.legacy_keras:
         what = _keras2_on_keras3(exc)
         if what:
@@ -83,6 +92,20 @@ def _hint_for(exc: BaseException, flags: Flags) -> str | None:
                 f"an op is pinned to {match.group(2)}, which this machine does not have: rerun "
                 "with --soft-placement to let TensorFlow put it on a device that exists."
             )
+    return None
+
+
+def _contrib_module(exc: BaseException) -> str | None:
+    """``slim`` for ``import tensorflow.contrib.slim`` or ``from tensorflow.contrib import slim``
+    failing (tf.contrib is gone; the drop-in serves only its ``distribute``)."""
+    if not isinstance(exc, ImportError):
+        return None
+    name = getattr(exc, "name", None) or ""
+    if name.startswith(_CONTRIB):
+        return name[len(_CONTRIB) :].partition(".")[0]
+    match = _CANNOT_IMPORT.match(str(exc))
+    if name == "tensorflow.contrib" and match:
+        return match.group(1)
     return None
 
 
