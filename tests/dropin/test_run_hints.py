@@ -212,6 +212,7 @@ CONTRIB = r"""
         "import slim": "import tensorflow.contrib.slim as slim",
         "from layers": "from tensorflow.contrib.layers import xavier_initializer",
         "from contrib": "from tensorflow.contrib import rnn",
+        "eager": "import tensorflow.contrib.eager as tfe",
         "no successor": "import tensorflow.contrib.bayesflow",
         "attribute": "tf.contrib.layers.l2_regularizer(0.1)",
         "other import": "import tensorflow.nonexistent_module",
@@ -240,6 +241,7 @@ def test_tf_contrib_modules_get_their_successor():
     )
     assert "xavier_initializer" in out["from layers"][0]
     assert "tf.nn.rnn_cell of the v1 API" in out["from contrib"][0]
+    assert "TensorFlow 2 runs eagerly (tfe.Variable is tf.Variable" in out["eager"][0]
     assert out["no successor"][0] == (
         "tfcompat-gpu run: hint: tf.contrib.bayesflow: tf.contrib was removed in TensorFlow 2.0, "
         "and the drop-in provides only tf.contrib.distribute. Use the TF2 module that replaced it."

@@ -219,6 +219,11 @@ SUCCESSORS: dict[str, str] = {
         "tf.nn.rnn_cell of the v1 API (BasicLSTMCell, LSTMCell, GRUCell, MultiRNNCell, "
         "DropoutWrapper; `run` gives TF1 code the v1 API), or tf.keras.layers' RNN cells"
     ),
+    "eager": (
+        "tf itself: TensorFlow 2 runs eagerly (tfe.Variable is tf.Variable, tfe.defun "
+        "tf.function, tfe.py_func tf.py_function, tfe.Checkpoint tf.train.Checkpoint, "
+        "tfe.Iterator(dataset) iter(dataset))"
+    ),
     "cudnn_rnn": "tf.keras.layers.LSTM / GRU, which use cuDNN by themselves on a GPU",
     "learn": "tf.estimator (TensorFlow <= 2.15), or Keras",
     "keras": "tf.keras",
