@@ -73,6 +73,22 @@ TF1_CASES = {
         """,
         "tf.train.AdamOptimizer, line 1",
     ),
+    "simple-save": (
+        """
+        import tensorflow as tf
+        def export(sess, model):
+            tf.saved_model.simple_save(sess, "export/1", {"x": model.input}, {"y": model.output})
+        """,
+        "tf.saved_model.simple_save, line 3",
+    ),
+    "resize-images": (
+        """
+        import tensorflow as tf
+        def call(x):
+            return tf.image.resize_images(x, (8, 8))
+        """,
+        "tf.image.resize_images, line 3",
+    ),
     "monitored": (
         """
         import tensorflow as tf

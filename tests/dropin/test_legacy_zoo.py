@@ -112,7 +112,7 @@ CASES: dict[str, Case] = {
     "tf1_keras_guide_train_optimizer.py": Case(
         ("v1", "keras") if KERAS3 else ("v1",),
         (
-            "tf.train.GradientDescentOptimizer, line 8",
+            "tf.VERSION, line 6",
             *(("Keras in a v1 graph (import tensorflow.keras, line 4",) if KERAS3 else ()),
         ),
         r"keras 2 epochs 2",
