@@ -180,6 +180,12 @@ CASES: dict[str, Case] = {
         {"inter_op_parallelism_threads": 2, "intra_op_parallelism_threads": 2},
         {"inter_op_parallelism_threads": 2, "intra_op_parallelism_threads": 2},
     ),
+    "keras2_resize_layer_engine.py": Case(
+        ("v1", "keras"),
+        ("tf.image.resize_images, line 22", "Keras 2 API (keras.backend.common, line 5)"),
+        r"\[\[16\.0\]\] channels_last",
+        mode="graph",
+    ),
     "keras2_multi_gpu_model.py": Case(
         ("keras",), ("Adam(lr=...), line 18",), r"trained 4", {"allow_growth": True}, GROWTH
     ),

@@ -77,6 +77,12 @@ def _keras_version(module: ModuleType, current: Any) -> Any:
     return sys.modules["tf_keras"].__version__
 
 
+def _engine_names(module: ModuleType, current: Any) -> Any:
+    from tfcompat_gpu.dropin._keras2_paths import engine_getattr
+
+    return engine_getattr(module.__name__.partition(".")[0])
+
+
 def _dim_ordering(name: str) -> Callable[[ModuleType, Any], Any]:
     """Keras 2.0-2.2's legacy ``image_dim_ordering()`` / ``set_image_dim_ordering()`` (its
     keras/backend/common.py), on the backend's ``image_data_format`` functions."""
@@ -173,6 +179,18 @@ MOVES: tuple[Move, ...] = (
             "(`from keras import backend as K; K.tensorflow_backend...`)",
         )
         for backend in KERAS_BACKENDS
+    ),
+    # tf_keras, and Keras 2 itself where `keras` is Keras 2 (TensorFlow <= 2.15)
+    *(
+        Move(
+            f"{root}.src.engine",
+            "__getattr__",
+            _engine_names,
+            only_if_missing=True,
+            why="Keras 2.0-2.2 scripts import Layer, InputSpec, Input, Model from keras.engine "
+            "itself (its __init__ exported them); tf_keras's engine package exports nothing",
+        )
+        for root in ("tf_keras", "keras")
     ),
     *(
         Move(
