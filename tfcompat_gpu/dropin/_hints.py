@@ -23,6 +23,7 @@ KERAS2_METHODS = frozenset({"fit_generator", "evaluate_generator", "predict_gene
 KERAS2_ARGUMENTS = ("lr",)  # Keras 3 rejects it (it only warns about decay=)
 _NO_ATTRIBUTE = re.compile(r"^module '([\w.]+)' has no attribute '(\w+)'")
 _NO_METHOD = re.compile(r"^'(\w+)' object has no attribute '(\w+)'")
+_KERAS_NAMESPACES = ("keras", "tensorflow.keras", "tf_keras", "tensorflow.python.keras")
 _CONTRIB = "tensorflow.contrib."
 _CANNOT_IMPORT = re.compile(r"^cannot import name '(\w+)' from 'tensorflow\.contrib'")
 _NOT_RECOGNIZED = re.compile(r"Argument\(s\) not recognized: \{(.*)\}")
@@ -66,6 +67,12 @@ def _hint_for(exc: BaseException, flags: Flags) -> str | None:
             "tensorboard is not installed (TensorFlow no longer installs it): pip install "
             'tensorboard (or pip install "tfcompat-gpu[legacy-keras]").'
         )
+    if _sklearn_wrappers(exc):
+        return (
+            "keras.wrappers.scikit_learn (KerasClassifier, KerasRegressor) was removed in "
+            "TensorFlow 2.13, and tf_keras does not have it either: pip install scikeras, then "
+            "`from scikeras.wrappers import KerasClassifier` (`model=` is `build_fn=`'s new name)."
+        )
     contrib = _contrib_module(exc)
     if contrib:
         from tfcompat_gpu.dropin._contrib import removed_message
@@ -93,6 +100,17 @@ def _hint_for(exc: BaseException, flags: Flags) -> str | None:
                 "with --soft-placement to let TensorFlow put it on a device that exists."
             )
     return None
+
+
+def _sklearn_wrappers(exc: BaseException) -> bool:
+    """``from keras.wrappers.scikit_learn import KerasClassifier`` failing, under any Keras."""
+    if not isinstance(exc, ImportError):
+        return False
+    name = getattr(exc, "name", None) or ""
+    for root in _KERAS_NAMESPACES:
+        if name in (f"{root}.wrappers", f"{root}.wrappers.scikit_learn"):
+            return True
+    return "'scikit_learn'" in str(exc) and name.endswith(".wrappers")
 
 
 def _contrib_module(exc: BaseException) -> str | None:
