@@ -285,3 +285,38 @@ def test_keras_sklearn_wrappers_get_scikeras_not_legacy_keras():
             "scikeras, then `from scikeras.wrappers import KerasClassifier` (`model=` is "
             "`build_fn=`'s new name)."
         ), code
+
+
+PRIVATE_KERAS = """
+    import numpy as np
+    import tensorflow as tf
+    from tensorflow.python.keras.layers import Layer
+    from tensorflow.python.keras.utils import conv_utils
+
+
+    class Resize(Layer):
+        def call(self, inputs):
+            return tf.image.resize(inputs, (8, 8))
+
+
+    print(conv_utils.normalize_tuple(2, 2, "size"))
+    model = tf.keras.Sequential([tf.keras.layers.InputLayer((4, 4, 3)), {layer}])
+"""
+
+
+def test_a_layer_of_tensorflow_python_keras_is_named_when_keras_refuses_it(tmp_path):
+    # TF 1.13-era custom layers subclassed tf.keras' private home, which TensorFlow still ships
+    # frozen; Keras 3 (and tf_keras) refuse its layers with an error that does not say why.
+    run = run_script(tmp_path, PRIVATE_KERAS.format(layer="Resize()"))
+    assert run.rc == 1
+    assert run.err.rstrip("\n").splitlines()[-1] == (
+        "tfcompat-gpu run: hint: this script uses Layer from tensorflow.python.keras, "
+        "TensorFlow's private copy of Keras 2, whose layers and models Keras 3 and tf_keras do "
+        "not accept: import it from tensorflow.keras (or keras) instead."
+    )
+    # its helpers work: a failure of its own gets no hint
+    own = run_script(
+        tmp_path, PRIVATE_KERAS.format(layer="tf.keras.layers.Flatten()") + "    {}[1]\n"
+    )
+    assert own.rc == 1
+    assert own.err.rstrip().splitlines()[-1] == "KeyError: 1"

@@ -23,6 +23,7 @@ KERAS2_METHODS = frozenset({"fit_generator", "evaluate_generator", "predict_gene
 KERAS2_ARGUMENTS = ("lr",)  # Keras 3 rejects it (it only warns about decay=)
 _NO_ATTRIBUTE = re.compile(r"^module '([\w.]+)' has no attribute '(\w+)'")
 _NO_METHOD = re.compile(r"^'(\w+)' object has no attribute '(\w+)'")
+_PRIVATE_KERAS = "tensorflow.python.keras"
 _KERAS_NAMESPACES = ("keras", "tensorflow.keras", "tf_keras", "tensorflow.python.keras")
 _CONTRIB = "tensorflow.contrib."
 _CANNOT_IMPORT = re.compile(r"^cannot import name '(\w+)' from 'tensorflow\.contrib'")
@@ -67,6 +68,13 @@ def _hint_for(exc: BaseException, flags: Flags) -> str | None:
             "tensorboard is not installed (TensorFlow no longer installs it): pip install "
             'tensorboard (or pip install "tfcompat-gpu[legacy-keras]").'
         )
+    private = _private_keras(exc)
+    if private:
+        return (
+            f"this script uses {private} from tensorflow.python.keras, TensorFlow's private "
+            "copy of Keras 2, whose layers and models Keras 3 and tf_keras do not accept: "
+            "import it from tensorflow.keras (or keras) instead."
+        )
     if _sklearn_wrappers(exc):
         return (
             "keras.wrappers.scikit_learn (KerasClassifier, KerasRegressor) was removed in "
@@ -99,6 +107,24 @@ def _hint_for(exc: BaseException, flags: Flags) -> str | None:
                 f"an op is pinned to {match.group(2)}, which this machine does not have: rerun "
                 "with --soft-placement to let TensorFlow put it on a device that exists."
             )
+    return None
+
+
+def _private_keras(exc: BaseException) -> str | None:
+    """The class the script took from ``tensorflow.python.keras`` (TensorFlow's own frozen
+    Keras 2 copy, still shipped) when Keras failed: a ``Layer`` subclassed or built from there is
+    no ``keras.Layer`` to Keras 3 or tf_keras.  Helpers taken from there (``conv_utils``) work
+    and say nothing."""
+    if not (_raised_in(exc, "keras") or _raised_in(exc, "tf_keras")):
+        return None
+    main = sys.modules.get("__main__")
+    for value in list(vars(main).values()) if main is not None else ():
+        if isinstance(value, ModuleType):
+            continue
+        cls = value if isinstance(value, type) else type(value)
+        for base in getattr(cls, "__mro__", ()):
+            if str(getattr(base, "__module__", "")).startswith(_PRIVATE_KERAS):
+                return str(base.__name__)
     return None
 
 
