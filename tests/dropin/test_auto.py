@@ -73,6 +73,22 @@ TF1_CASES = {
         """,
         "tf.train.AdamOptimizer, line 1",
     ),
+    "simple-save": (
+        """
+        import tensorflow as tf
+        def export(sess, model):
+            tf.saved_model.simple_save(sess, "export/1", {"x": model.input}, {"y": model.output})
+        """,
+        "tf.saved_model.simple_save, line 3",
+    ),
+    "resize-images": (
+        """
+        import tensorflow as tf
+        def call(x):
+            return tf.image.resize_images(x, (8, 8))
+        """,
+        "tf.image.resize_images, line 3",
+    ),
     "monitored": (
         """
         import tensorflow as tf
@@ -335,6 +351,39 @@ def test_tf1_graph_code_that_uses_keras_gets_tf_keras_too(tmp_path):
     assert (choice.tf1, choice.legacy_keras) == (True, True)
     assert "Keras in a v1 graph (import keras.layers, line 2" in (choice.message or "")
     assert "using the v1 API and tf_keras" in (choice.message or "")
+
+
+@needs_keras3
+def test_tf_keras_bound_to_a_name_is_keras_in_a_v1_graph(tmp_path):
+    # a public "Keras model as a TF graph" script: ks = tf.keras, then tf.placeholder
+    code = """
+        import tensorflow as tf
+        ks = tf.keras
+        model = ks.models.Sequential()
+        x = tf.placeholder(tf.float32, shape=(None, 2))
+    """
+    choice = _choose(tmp_path, code)
+    assert (choice.tf1, choice.legacy_keras) == (True, True)
+    assert "Keras in a v1 graph (tf.keras, line 2" in (choice.message or "")
+
+
+@needs_keras3
+def test_a_module_bound_by_assignment_is_followed_until_rebound(tmp_path):
+    code = """
+        import tensorflow as tf
+        ks = tf.keras
+        opt = ks.optimizers.Adam(lr=0.1)
+    """
+    choice = _choose(tmp_path, code)
+    assert choice.legacy_keras
+    assert "Keras 2 API (Adam(lr=...), line 3)" in (choice.message or "")
+    rebound = """
+        import tensorflow as tf
+        ks = tf.keras
+        ks = MyKeras()
+        opt = ks.optimizers.Adam(lr=0.1)
+    """
+    assert not _choose(tmp_path, rebound).legacy_keras
 
 
 @needs_keras3

@@ -106,6 +106,17 @@ OLD_NAMES: dict[str, tuple[str, ...]] = {
     "optimizers.optimizer_v2.optimizer_v2": ("OptimizerV2",),
     "applications.resnet50": ("ResNet50", "preprocess_input", "decode_predictions"),
     "objectives": ("categorical_crossentropy", "mse", "binary_crossentropy"),
+    "backend.common": (
+        "epsilon",
+        "floatx",
+        "set_floatx",
+        "image_data_format",
+        "set_image_data_format",
+        "normalize_data_format",
+        "cast_to_floatx",
+    ),
+    # keras/engine/__init__.py of Keras 2.0-2.2 exported these (from keras.engine import Layer)
+    "engine": ("Layer", "InputSpec", "Input", "InputLayer", "get_source_inputs", "Model"),
     # kept by tf_keras under src: mapped without a table entry
     "engine.training": ("Model",),
     "utils.np_utils": ("to_categorical",),
@@ -131,6 +142,7 @@ layers = importlib.import_module("keras.layers")
 same = importlib.import_module("keras.layers.merge").Concatenate is layers.Concatenate
 star = {}
 exec("from keras.layers.merge import *", star)
+same = same and importlib.import_module("keras.engine").Layer is layers.Layer
 emit({"missing": missing, "same": same, "star": "concatenate" in star and "_Merge" not in star})
 """
 

@@ -98,6 +98,26 @@ CASES: dict[str, Case] = {
         {"gpu_options.per_process_gpu_memory_fraction": 0.3},
         "graph",
     ),
+    "tf1_tf_keras_alias_in_graph.py": Case(
+        ("v1", "keras") if KERAS3 else ("v1",),
+        (
+            "tf.placeholder, line 9",
+            *(("Keras in a v1 graph (tf.keras, line 5",) if KERAS3 else ()),
+        ),
+        r"\[\[3\.0, 3\.0\]\]",
+        {"allow_growth": True},
+        GROWTH,
+        "graph",
+    ),
+    "tf1_keras_guide_train_optimizer.py": Case(
+        ("v1", "keras") if KERAS3 else ("v1",),
+        (
+            "tf.VERSION, line 6",
+            *(("Keras in a v1 graph (import tensorflow.keras, line 4",) if KERAS3 else ()),
+        ),
+        r"keras 2 epochs 2",
+        mode="graph",
+    ),
     # -- multi-GPU: towers on GPUs this machine does not have, and a pinned second GPU
     "tf1_multi_gpu_towers.py": Case(
         ("v1", "soft"),
@@ -159,6 +179,12 @@ CASES: dict[str, Case] = {
         r"\(2, 10\)",
         {"inter_op_parallelism_threads": 2, "intra_op_parallelism_threads": 2},
         {"inter_op_parallelism_threads": 2, "intra_op_parallelism_threads": 2},
+    ),
+    "keras2_resize_layer_engine.py": Case(
+        ("v1", "keras"),
+        ("tf.image.resize_images, line 22", "Keras 2 API (keras.backend.common, line 5)"),
+        r"\[\[16\.0\]\] channels_last",
+        mode="graph",
     ),
     "keras2_multi_gpu_model.py": Case(
         ("keras",), ("Adam(lr=...), line 18",), r"trained 4", {"allow_growth": True}, GROWTH

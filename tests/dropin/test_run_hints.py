@@ -193,3 +193,130 @@ def test_missing_tensorboard_gets_its_install_command(tmp_path):
         "tfcompat-gpu run: hint: tensorboard is not installed (TensorFlow no longer installs it): "
         'pip install tensorboard (or pip install "tfcompat-gpu[legacy-keras]").'
     )
+
+
+CONTRIB = r"""
+    import tfcompat_gpu
+    tfcompat_gpu.install()
+    import tensorflow as tf
+    from tfcompat_gpu.dropin._hints import Flags, hint
+
+    def failure(code):
+        try:
+            exec(code, {"tf": tf})
+        except BaseException as exc:
+            return exc
+        raise AssertionError(code)
+
+    cases = {
+        "import slim": "import tensorflow.contrib.slim as slim",
+        "from layers": "from tensorflow.contrib.layers import xavier_initializer",
+        "from contrib": "from tensorflow.contrib import rnn",
+        "eager": "import tensorflow.contrib.eager as tfe",
+        "no successor": "import tensorflow.contrib.bayesflow",
+        "attribute": "tf.contrib.layers.l2_regularizer(0.1)",
+        "other import": "import tensorflow.nonexistent_module",
+    }
+    out = {}
+    for name, code in cases.items():
+        exc = failure(code)
+        out[name] = [hint(exc, Flags()), hint(exc, Flags(tf1=True)), str(exc)]
+    emit(out)
+"""
+
+
+def test_tf_contrib_modules_get_their_successor():
+    # tf.contrib is gone since TensorFlow 2.0 and no flag brings it back: the line says where
+    # each module went (public TF1 scripts: slim, contrib.layers' initializers, contrib.rnn).
+    out = run_py(CONTRIB)
+    removed = (
+        "tfcompat-gpu run: hint: tf.contrib.{}: tf.contrib was removed in TensorFlow 2.0, and "
+        "the drop-in provides only tf.contrib.distribute. Use {} instead."
+    )
+    slim = "the tf-slim package (pip install tf-slim, then `import tf_slim as slim`)"
+    assert out["import slim"][0] == out["import slim"][1] == removed.format("slim", slim)
+    assert out["from layers"][0].startswith("tfcompat-gpu run: hint: tf.contrib.layers: ")
+    assert (
+        "Use tf_slim.layers of the tf-slim package (pip install tf-slim)" in out["from layers"][0]
+    )
+    assert "xavier_initializer" in out["from layers"][0]
+    assert "tf.nn.rnn_cell of the v1 API" in out["from contrib"][0]
+    assert "TensorFlow 2 runs eagerly (tfe.Variable is tf.Variable" in out["eager"][0]
+    assert out["no successor"][0] == (
+        "tfcompat-gpu run: hint: tf.contrib.bayesflow: tf.contrib was removed in TensorFlow 2.0, "
+        "and the drop-in provides only tf.contrib.distribute. Use the TF2 module that replaced it."
+    )
+    # tf.contrib.layers reached as an attribute: the error itself says it (no hint repeats it)
+    assert out["attribute"][0] is None
+    assert "Use tf_slim.layers of the tf-slim package" in out["attribute"][2]
+    assert out["other import"][:2] == [None, None]
+
+
+SKLEARN = r"""
+    import tfcompat_gpu
+    tfcompat_gpu.install()
+    import keras
+    from tfcompat_gpu.dropin._hints import Flags, hint
+
+    out = {}
+    for code in (
+        "from keras.wrappers.scikit_learn import KerasClassifier",
+        "from tensorflow.keras.wrappers.scikit_learn import KerasRegressor",
+        "import keras.wrappers.scikit_learn",
+    ):
+        try:
+            exec(code, {})
+        except ImportError as exc:
+            out[code] = [hint(exc, Flags()), hint(exc, Flags(legacy_keras=True))]
+    emit(out)
+"""
+
+
+def test_keras_sklearn_wrappers_get_scikeras_not_legacy_keras():
+    # Keras 2 tutorials wrap models with keras.wrappers.scikit_learn.KerasClassifier, which
+    # TensorFlow 2.13 removed: tf_keras lacks it too, so --legacy-keras is no answer.
+    out = run_py(SKLEARN)
+    assert len(out) == 3
+    for code, lines in out.items():
+        assert lines[0] == lines[1], code
+        assert lines[0] == (
+            "tfcompat-gpu run: hint: keras.wrappers.scikit_learn (KerasClassifier, KerasRegressor) "
+            "was removed in TensorFlow 2.13, and tf_keras does not have it either: pip install "
+            "scikeras, then `from scikeras.wrappers import KerasClassifier` (`model=` is "
+            "`build_fn=`'s new name)."
+        ), code
+
+
+PRIVATE_KERAS = """
+    import numpy as np
+    import tensorflow as tf
+    from tensorflow.python.keras.layers import Layer
+    from tensorflow.python.keras.utils import conv_utils
+
+
+    class Resize(Layer):
+        def call(self, inputs):
+            return tf.image.resize(inputs, (8, 8))
+
+
+    print(conv_utils.normalize_tuple(2, 2, "size"))
+    model = tf.keras.Sequential([tf.keras.layers.InputLayer((4, 4, 3)), {layer}])
+"""
+
+
+def test_a_layer_of_tensorflow_python_keras_is_named_when_keras_refuses_it(tmp_path):
+    # TF 1.13-era custom layers subclassed tf.keras' private home, which TensorFlow still ships
+    # frozen; Keras 3 (and tf_keras) refuse its layers with an error that does not say why.
+    run = run_script(tmp_path, PRIVATE_KERAS.format(layer="Resize()"))
+    assert run.rc == 1
+    assert run.err.rstrip("\n").splitlines()[-1] == (
+        "tfcompat-gpu run: hint: this script uses Layer from tensorflow.python.keras, "
+        "TensorFlow's private copy of Keras 2, whose layers and models Keras 3 and tf_keras do "
+        "not accept: import it from tensorflow.keras (or keras) instead."
+    )
+    # its helpers work: a failure of its own gets no hint
+    own = run_script(
+        tmp_path, PRIVATE_KERAS.format(layer="tf.keras.layers.Flatten()") + "    {}[1]\n"
+    )
+    assert own.rc == 1
+    assert own.err.rstrip().splitlines()[-1] == "KeyError: 1"

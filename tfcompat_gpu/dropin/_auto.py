@@ -65,6 +65,7 @@ _GRAPH = frozenset(
     }
 )
 _SESSIONS = frozenset({"tensorflow.Session", "tensorflow.InteractiveSession"})
+_MODULE_ROOTS = frozenset({"tensorflow", "keras", "tf_keras"})
 _KERAS_ROOTS = ("keras.", "tensorflow.keras.", "tensorflow.python.keras.", "tf_keras.")
 _GENERATOR_METHODS = frozenset({"fit_generator", "evaluate_generator", "predict_generator"})
 _OPTIMIZER_ARGUMENTS = ("lr", "decay")
@@ -162,6 +163,8 @@ class _Reader(ast.NodeVisitor):
         """``[folder]`` of the installed ``keras`` once looked up (shared by the files read)."""
         self.aliases: dict[str, str] = {}
         self.sessions: set[str] = set()
+        self._assigned: set[str] = set()
+        """Aliases bound by assignment (``ks = tf.keras``), not by an import."""
         self.local_imports: list[tuple[str, int]] = []
 
     def _note(self, kind: list[Evidence], what: str, node: ast.AST) -> None:
@@ -251,7 +254,7 @@ class _Reader(ast.NodeVisitor):
     def _name(self, name: str, node: ast.AST) -> None:
         if name.startswith("tensorflow."):
             rest = name[len("tensorflow.") :]
-            if rest.startswith(("keras.", "layers.")):
+            if rest == "keras" or rest.startswith(("keras.", "layers.")):
                 # tf.layers is Keras' legacy layers: tf_keras from TensorFlow 2.16 on.
                 self._note(self.reading.uses_keras, "tf." + rest, node)
             if rest in _GRAPH or rest.replace("compat.v1.", "", 1) in _GRAPH:
@@ -318,6 +321,18 @@ class _Reader(ast.NodeVisitor):
                 if isinstance(target, ast.Name):
                     self.sessions.add(target.id)
         self.generic_visit(node)
+        # ``ks = tf.keras``, ``layers = keras.layers``: a module bound to a short name, then used
+        # through it (``ks.models.Sequential()``) as through an import alias.
+        for target in node.targets:
+            if not isinstance(target, ast.Name):
+                continue
+            bound = self.resolve(node.value) if isinstance(node.value, ast.Attribute) else None
+            if bound is not None and bound.partition(".")[0] in _MODULE_ROOTS:
+                self.aliases[target.id] = bound
+                self._assigned.add(target.id)
+            elif target.id in self._assigned:  # rebound to something else
+                del self.aliases[target.id]
+                self._assigned.discard(target.id)
 
     def visit_With(self, node: ast.With) -> None:
         for item in node.items:

@@ -1,7 +1,9 @@
 """One line after a failing script's traceback when the failure says which ``run`` flag it needs.
 
-A missing tensorboard gets its install command.  Three failures have a flag for an answer: Keras 2 API on Keras 3 (``--legacy-keras``), TF1 graph
-API on TF2 without ``--tf1``, and an op pinned to a GPU the machine lacks (``--soft-placement``).
+A missing tensorboard gets its install command, and a ``tf.contrib`` module imported (gone
+since TensorFlow 2.0; only ``tf.contrib.distribute`` is served) its successor.  Three failures
+have a flag for an answer: Keras 2 API on Keras 3 (``--legacy-keras``), TF1 graph API on TF2
+without ``--tf1``, and an op pinned to a GPU the machine lacks (``--soft-placement``).
 The hint is read off the exception after the script ended; it never changes what ran.
 """
 
@@ -21,6 +23,10 @@ KERAS2_METHODS = frozenset({"fit_generator", "evaluate_generator", "predict_gene
 KERAS2_ARGUMENTS = ("lr",)  # Keras 3 rejects it (it only warns about decay=)
 _NO_ATTRIBUTE = re.compile(r"^module '([\w.]+)' has no attribute '(\w+)'")
 _NO_METHOD = re.compile(r"^'(\w+)' object has no attribute '(\w+)'")
+_PRIVATE_KERAS = "tensorflow.python.keras"
+_KERAS_NAMESPACES = ("keras", "tensorflow.keras", "tf_keras", "tensorflow.python.keras")
+_CONTRIB = "tensorflow.contrib."
+_CANNOT_IMPORT = re.compile(r"^cannot import name '(\w+)' from 'tensorflow\.contrib'")
 _NOT_RECOGNIZED = re.compile(r"Argument\(s\) not recognized: \{(.*)\}")
 _PINNED = re.compile(
     r"(Cannot assign a device for operation|Could not satisfy explicit device specification)"
@@ -62,6 +68,24 @@ def _hint_for(exc: BaseException, flags: Flags) -> str | None:
             "tensorboard is not installed (TensorFlow no longer installs it): pip install "
             'tensorboard (or pip install "tfcompat-gpu[legacy-keras]").'
         )
+    private = _private_keras(exc)
+    if private:
+        return (
+            f"this script uses {private} from tensorflow.python.keras, TensorFlow's private "
+            "copy of Keras 2, whose layers and models Keras 3 and tf_keras do not accept: "
+            "import it from tensorflow.keras (or keras) instead."
+        )
+    if _sklearn_wrappers(exc):
+        return (
+            "keras.wrappers.scikit_learn (KerasClassifier, KerasRegressor) was removed in "
+            "TensorFlow 2.13, and tf_keras does not have it either: pip install scikeras, then "
+            "`from scikeras.wrappers import KerasClassifier` (`model=` is `build_fn=`'s new name)."
+        )
+    contrib = _contrib_module(exc)
+    if contrib:
+        from tfcompat_gpu.dropin._contrib import removed_message
+
+        return removed_message(contrib)
     if not flags.legacy_keras:
         what = _keras2_on_keras3(exc)
         if what:
@@ -83,6 +107,49 @@ def _hint_for(exc: BaseException, flags: Flags) -> str | None:
                 f"an op is pinned to {match.group(2)}, which this machine does not have: rerun "
                 "with --soft-placement to let TensorFlow put it on a device that exists."
             )
+    return None
+
+
+def _private_keras(exc: BaseException) -> str | None:
+    """The class the script took from ``tensorflow.python.keras`` (TensorFlow's own frozen
+    Keras 2 copy, still shipped) when Keras failed: a ``Layer`` subclassed or built from there is
+    no ``keras.Layer`` to Keras 3 or tf_keras.  Helpers taken from there (``conv_utils``) work
+    and say nothing."""
+    if not (_raised_in(exc, "keras") or _raised_in(exc, "tf_keras")):
+        return None
+    main = sys.modules.get("__main__")
+    for value in list(vars(main).values()) if main is not None else ():
+        if isinstance(value, ModuleType):
+            continue
+        cls = value if isinstance(value, type) else type(value)
+        for base in getattr(cls, "__mro__", ()):
+            if str(getattr(base, "__module__", "")).startswith(_PRIVATE_KERAS):
+                return str(base.__name__)
+    return None
+
+
+def _sklearn_wrappers(exc: BaseException) -> bool:
+    """``from keras.wrappers.scikit_learn import KerasClassifier`` failing, under any Keras."""
+    if not isinstance(exc, ImportError):
+        return False
+    name = getattr(exc, "name", None) or ""
+    for root in _KERAS_NAMESPACES:
+        if name in (f"{root}.wrappers", f"{root}.wrappers.scikit_learn"):
+            return True
+    return "'scikit_learn'" in str(exc) and name.endswith(".wrappers")
+
+
+def _contrib_module(exc: BaseException) -> str | None:
+    """``slim`` for ``import tensorflow.contrib.slim`` or ``from tensorflow.contrib import slim``
+    failing (tf.contrib is gone; the drop-in serves only its ``distribute``)."""
+    if not isinstance(exc, ImportError):
+        return None
+    name = getattr(exc, "name", None) or ""
+    if name.startswith(_CONTRIB):
+        return name[len(_CONTRIB) :].partition(".")[0]
+    match = _CANNOT_IMPORT.match(str(exc))
+    if name == "tensorflow.contrib" and match:
+        return match.group(1)
     return None
 
 

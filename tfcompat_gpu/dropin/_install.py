@@ -72,6 +72,17 @@ def _tensorflow_backend(module: ModuleType, current: Any) -> Any:
     return _keras.tensorflow_backend_of(module)
 
 
+def _keras_version(module: ModuleType, current: Any) -> Any:
+    """tf_keras's version, for the API modules that ``tf.keras`` is (they lack ``__version__``)."""
+    return sys.modules["tf_keras"].__version__
+
+
+def _engine_names(module: ModuleType, current: Any) -> Any:
+    from tfcompat_gpu.dropin._keras2_paths import engine_getattr
+
+    return engine_getattr(module.__name__.partition(".")[0])
+
+
 def _dim_ordering(name: str) -> Callable[[ModuleType, Any], Any]:
     """Keras 2.0-2.2's legacy ``image_dim_ordering()`` / ``set_image_dim_ordering()`` (its
     keras/backend/common.py), on the backend's ``image_data_format`` functions."""
@@ -168,6 +179,29 @@ MOVES: tuple[Move, ...] = (
             "(`from keras import backend as K; K.tensorflow_backend...`)",
         )
         for backend in KERAS_BACKENDS
+    ),
+    # tf_keras, and Keras 2 itself where `keras` is Keras 2 (TensorFlow <= 2.15)
+    *(
+        Move(
+            f"{root}.src.engine",
+            "__getattr__",
+            _engine_names,
+            only_if_missing=True,
+            why="Keras 2.0-2.2 scripts import Layer, InputSpec, Input, Model from keras.engine "
+            "itself (its __init__ exported them); tf_keras's engine package exports nothing",
+        )
+        for root in ("tf_keras", "keras")
+    ),
+    *(
+        Move(
+            api,
+            "__version__",
+            _keras_version,
+            only_if_missing=True,
+            why="TF1 and Keras 2 scripts print or check tf.keras.__version__; tf_keras's API "
+            "modules, which tf.keras is with tf_keras (and tf.compat.v1.keras), lack it",
+        )
+        for api in ("tf_keras.api._v1.keras", "tf_keras.api._v2.keras")
     ),
     *(
         Move(

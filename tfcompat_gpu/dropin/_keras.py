@@ -45,6 +45,8 @@ def flavour(module_name: str) -> str:
     if module_name.startswith("tf_keras"):
         return "tf_keras"
     keras = sys.modules.get("keras")
+    if str(getattr(keras, "__name__", "")).startswith("tf_keras"):
+        return "tf_keras"  # `run --legacy-keras`: `keras` is tf_keras (its v1 API with --tf1)
     version = str(getattr(keras, "__version__", "3"))
     if int(version.split(".")[0]) < 3:
         return "keras2"

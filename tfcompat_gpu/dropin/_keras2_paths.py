@@ -19,7 +19,15 @@ TYPE_CHECKING = False  # (no ``typing`` at import time: every ``tfcompat-gpu run
 if TYPE_CHECKING:
     from typing import Any
 
-__all__ = ["ALIASES", "KERAS2_MODULES", "MOVED", "RENAMED", "build"]
+__all__ = [
+    "ALIASES",
+    "ENGINE_NAMES",
+    "KERAS2_MODULES",
+    "MOVED",
+    "RENAMED",
+    "build",
+    "engine_getattr",
+]
 
 MOVED: dict[str, tuple[str, ...]] = {
     # Keras 2.0-2.1 engine/topology.py; 2.2 split it into base_layer, input_layer, network.
@@ -32,6 +40,9 @@ MOVED: dict[str, tuple[str, ...]] = {
         "utils.layer_utils",
     ),
     "engine.network": ("engine.functional", "utils.layer_utils"),  # 2.2-2.4 -> functional.py
+    # Keras 2.1-2.3 backend/common.py: floatx, epsilon, image_data_format, ..., and from 2.2.3
+    # normalize_data_format (which conv_utils gave up then; tf_keras keeps it there again).
+    "backend.common": ("backend_config", "backend", "utils.conv_utils"),
     # layers/*.py of Keras <= 2.8 -> packages of 2.9+ (one file per layer).
     "layers.merge": ("layers.merging",),
     "layers.core": ("layers.core", "layers.reshaping", "layers.regularization"),
@@ -107,6 +118,32 @@ KERAS2_MODULES: frozenset[str] = frozenset(
 )
 """Keras 2 module paths (under ``keras.``) old scripts import; the ones the installed Keras
 lacks mark a script as Keras 2 code (:mod:`_auto` checks the files, never imports)."""
+
+
+ENGINE_NAMES: dict[str, tuple[str, str]] = {
+    "Input": ("engine.input_layer", "Input"),
+    "InputLayer": ("engine.input_layer", "InputLayer"),
+    "InputSpec": ("engine.input_spec", "InputSpec"),
+    "Layer": ("engine.base_layer", "Layer"),
+    "get_source_inputs": ("utils.layer_utils", "get_source_inputs"),
+    "Model": ("engine.training", "Model"),
+}
+"""What Keras 2.0-2.2's ``keras/engine/__init__.py`` exported (``from keras.engine import Layer,
+InputSpec``) -> the tf_keras ``src`` module and name that hold it; tf_keras's ``engine`` package
+exports nothing."""
+
+
+def engine_getattr(package: str) -> Any:
+    """A module ``__getattr__`` for ``<package>.src.engine`` that serves :data:`ENGINE_NAMES`."""
+
+    def __getattr__(name: str) -> Any:
+        found = ENGINE_NAMES.get(name)
+        if found is None:
+            raise AttributeError(f"module '{package}.src.engine' has no attribute '{name}'")
+        module, attr = found
+        return getattr(importlib.import_module(f"{package}.src.{module}"), attr)
+
+    return __getattr__
 
 
 def _submodules(module: types.ModuleType) -> list[types.ModuleType]:

@@ -424,5 +424,14 @@ V1_ONLY = frozenset(
         "losses.softmax_cross_entropy",
         "losses.sparse_softmax_cross_entropy",
         "saved_model.loader",
+        # TF Serving exports of Keras models (simple_save), TF1 image resizing, tf.VERSION
+        "saved_model.simple_save",
+        "saved_model.builder",
+        "saved_model.signature_def_utils",
+        "saved_model.tag_constants",
+        "saved_model.signature_constants",
+        "saved_model.utils",
+        "image.resize_images",
+        "VERSION",
     }
 )
