@@ -602,6 +602,23 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         [],
     ),
     (
+        # TensorFlow-Examples' dynamic_rnn.py: the cells went to tf.compat.v1.nn.rnn_cell
+        "tf1-contrib-rnn-attribute-says-where",
+        "import tensorflow as tf\n"
+        "cell = tf.contrib.rnn.BasicLSTMCell(8)\n"
+        "x = tf.placeholder(tf.float32)\n",
+        "import tensorflow.compat.v1 as tf\n\ntf.disable_v2_behavior()\n"
+        "cell = tf.contrib.rnn.BasicLSTMCell(8)\n"
+        "x = tf.placeholder(tf.float32)\n",
+        [
+            (
+                2,
+                "tf.contrib.rnn left unchanged: tf.contrib was removed in TensorFlow 2.0: its cells "
+                "are tf.compat.v1.nn.rnn_cell.*",
+            )
+        ],
+    ),
+    (
         # TF 1.x eager code (TensorFlow-Examples' *_eager_api.py): no graph mode forced on it
         "tf1-eager-execution-enabled",
         "import tensorflow as tf\ntf.enable_eager_execution()\n"

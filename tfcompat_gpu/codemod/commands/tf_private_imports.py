@@ -33,7 +33,12 @@ from tfcompat_gpu.codemod._names import dotted
 from tfcompat_gpu.codemod._triage import text_search
 from tfcompat_gpu.tfapi.keras_names import KERAS_LAYERS, KERAS_MODELS, KERAS_UTILS
 
-__all__ = ["CONFIG_PB2_NAMES", "SESSION_MODULES", "TfPrivateImportsCommand"]
+__all__ = [
+    "CONFIG_PB2_NAMES",
+    "CONTRIB_HOMES",
+    "SESSION_MODULES",
+    "TfPrivateImportsCommand",
+]
 
 SESSION_MODULES = ("tensorflow.python", "tensorflow.python.client.session")
 _SESSIONS = frozenset({"Session", "InteractiveSession"})
@@ -94,7 +99,7 @@ _NO_EXAMPLES = (
 )
 _CONTRIB = "tensorflow.contrib"
 # where the names of a tf.contrib module went (tf_upgrade_v2's renames_v2.py)
-_CONTRIB_HOMES = {
+CONTRIB_HOMES = {
     "rnn": "its cells are tf.compat.v1.nn.rnn_cell.* (from tf_keras, TF_USE_LEGACY_KERAS=1) "
     "or tf.keras.layers.LSTMCell / GRUCell / RNN, its static_rnn functions tf.compat.v1.nn.*",
     "eager": "eager execution is TensorFlow 2's default: tfe.X is tf.X "
@@ -233,7 +238,7 @@ class TfPrivateImportsCommand(MigrationCommand):
 
 def _no_contrib(module: str) -> str:
     part = module[len(_CONTRIB) :].lstrip(".").split(".")[0]
-    home = _CONTRIB_HOMES.get(part, "rewrite its calls with tf.keras, tf_slim or tensorflow_addons")
+    home = CONTRIB_HOMES.get(part, "rewrite its calls with tf.keras, tf_slim or tensorflow_addons")
     return (
         f"TensorFlow 2.0 removed tensorflow.contrib, so the import raises ModuleNotFoundError; "
         f"{home} [tf.contrib removed]"
