@@ -18,6 +18,29 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         [(1, "[tensorflow.examples removed]"), (2, "[tensorflow.examples removed]")],
     ),
     (
+        # the TensorFlow-Examples bidirectional_rnn / basic_eager_api imports: TF 2 has no
+        # tensorflow.contrib, so the import fails whatever the rest of the file becomes
+        "tensorflow-contrib-imports-left",
+        "import tensorflow as tf\n"
+        "from tensorflow.contrib import rnn\n"
+        "import tensorflow.contrib.eager as tfe\n"
+        "from tensorflow.contrib.layers import flatten\n"
+        "x = tf.placeholder(tf.float32, [None, 4])\n"
+        "cell = rnn.BasicLSTMCell(8)\n",
+        "import tensorflow.compat.v1 as tf\n"
+        "from tensorflow.contrib import rnn\n"
+        "import tensorflow.contrib.eager as tfe\n"
+        "from tensorflow.contrib.layers import flatten\n\n"
+        "tf.disable_v2_behavior()\n"
+        "x = tf.placeholder(tf.float32, [None, 4])\n"
+        "cell = rnn.BasicLSTMCell(8)\n",
+        [
+            (2, "tf.compat.v1.nn.rnn_cell.* (from tf_keras"),
+            (3, "tfe.X is tf.X"),
+            (4, "from tensorflow.contrib.layers import ... left unchanged"),
+        ],
+    ),
+    (
         # the name's last piece is a literal: it gets the ending, and the load follows the save
         "weight-file-names-built-from-pieces",
         "import os\nfrom keras.callbacks import ModelCheckpoint\n"
@@ -576,6 +599,32 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         "import tensorflow as tf\ntf.logging.set_verbosity(tf.logging.INFO)\nx = tf.constant(1)\n",
         "import tensorflow.compat.v1 as tf\ntf.logging.set_verbosity(tf.logging.INFO)\n"
         "x = tf.constant(1)\n",
+        [],
+    ),
+    (
+        # TensorFlow-Examples' dynamic_rnn.py: the cells went to tf.compat.v1.nn.rnn_cell
+        "tf1-contrib-rnn-attribute-says-where",
+        "import tensorflow as tf\n"
+        "cell = tf.contrib.rnn.BasicLSTMCell(8)\n"
+        "x = tf.placeholder(tf.float32)\n",
+        "import tensorflow.compat.v1 as tf\n\ntf.disable_v2_behavior()\n"
+        "cell = tf.contrib.rnn.BasicLSTMCell(8)\n"
+        "x = tf.placeholder(tf.float32)\n",
+        [
+            (
+                2,
+                "tf.contrib.rnn left unchanged: tf.contrib was removed in TensorFlow 2.0: its cells "
+                "are tf.compat.v1.nn.rnn_cell.*",
+            )
+        ],
+    ),
+    (
+        # TF 1.x eager code (TensorFlow-Examples' *_eager_api.py): no graph mode forced on it
+        "tf1-eager-execution-enabled",
+        "import tensorflow as tf\ntf.enable_eager_execution()\n"
+        "opt = tf.train.GradientDescentOptimizer(0.1)\n",
+        "import tensorflow.compat.v1 as tf\ntf.enable_eager_execution()\n"
+        "opt = tf.train.GradientDescentOptimizer(0.1)\n",
         [],
     ),
     (

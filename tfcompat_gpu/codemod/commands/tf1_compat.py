@@ -7,7 +7,9 @@ configuration has become ``configure()`` by then), the file still uses a name th
 ``tf.compat.v1`` has (tensorflow/_api/v2/compat/v1 against tensorflow/_api/v2), or runs a
 session it kept (``sess.run(...)`` on ``tfcompat_gpu.session()``).  A file that
 uses only TF1 names that run eagerly (``tf.logging``, ``tf.app``, ``tf.flags``,
-``tf.set_random_seed``) gets the import without ``disable_v2_behavior()``.  A file that also
+``tf.set_random_seed``) gets the import without ``disable_v2_behavior()``, and so does one
+that calls ``tf.enable_eager_execution()`` (TF 1.x eager code: ``tf.train.*Optimizer`` and the
+rest of its TF1 names run eagerly under ``tf.compat.v1``).  A file that also
 uses Keras is left alone with a warning: Keras 3 does not run in TF1 graph mode.  ``tf.contrib``
 (removed in TensorFlow 2.0) and ``tf.estimator`` (removed in 2.16) get a warning per name.
 """
@@ -22,6 +24,7 @@ from tfcompat_gpu.codemod._base import MigrationCommand, Precheck
 from tfcompat_gpu.codemod._libcst import cst, visit_with
 from tfcompat_gpu.codemod._names import dotted
 from tfcompat_gpu.codemod._triage import text_search
+from tfcompat_gpu.codemod.commands.tf_private_imports import CONTRIB_HOMES
 from tfcompat_gpu.tfapi.tf1_module_names import TF1_ONLY_IN
 from tfcompat_gpu.tfapi.tf1_names import TF1_ONLY
 
@@ -46,6 +49,7 @@ EAGER_SAFE = frozenset(
     }
 )
 _DISABLED = ("disable_v2_behavior", "disable_eager_execution")
+_ENABLED = ("enable_eager_execution", "enable_v2_behavior")
 # TF1 modules that TensorFlow >= 2.16 serves from tf_keras: on Keras 3 their names raise
 # "... is not available with Keras 3" (tensorflow/python/util/lazy_loader.py)
 _NEED_TF_KERAS = frozenset({"tensorflow.layers", "tensorflow.nn.rnn_cell"})
@@ -92,6 +96,7 @@ class _Uses:
         self.plain = False  # a TF1 name spelled without compat.v1
         self.keras = False
         self.disabled = False
+        self.eager = False  # tf.enable_eager_execution(): TF1 eager code, not graph code
 
     def visit_Attribute(self, node: cst.Attribute) -> bool:
         name = dotted(node)
@@ -108,6 +113,8 @@ class _Uses:
                 self.keras = True
             if rest and rest[0] in _DISABLED:
                 self.disabled = True
+            if rest and rest[0] in _ENABLED:
+                self.eager = True
             self.found.append((node, rest))
         elif parts[0] == "keras":
             self.keras = True
@@ -226,6 +233,8 @@ class Tf1CompatCommand(MigrationCommand):
         if not tf1 and not runs.runs:
             return updated_node
         graph = sorted({".".join(rest[:2]) for rest in tf1 if rest[0] not in EAGER_SAFE})
+        if uses.eager and not uses.disabled:
+            graph = []  # the file asks for eager execution: its TF1 names run eagerly
         if runs.runs and not graph:
             graph = ["Session.run"]
         # compat: every TF1 name already reads through tensorflow.compat.v1
@@ -322,11 +331,12 @@ class Tf1CompatCommand(MigrationCommand):
                     "Keras (model.fit) or pin tensorflow<2.16 [tf.estimator removed]"
                 )
             elif parts[1] == "contrib" and parts[2] not in _CONTRIB_OK:
-                message = (
-                    "tf.contrib was removed in TensorFlow 2.0 and this module has no exact "
-                    "successor; rewrite its calls with tf.keras, tf_slim or tensorflow_addons "
-                    "[tf.contrib removed]"
+                home = CONTRIB_HOMES.get(
+                    parts[2],
+                    "this module has no exact successor; rewrite its calls with tf.keras, "
+                    "tf_slim or tensorflow_addons",
                 )
+                message = f"tf.contrib was removed in TensorFlow 2.0: {home} [tf.contrib removed]"
             else:
                 continue
             self._warned.add(name)

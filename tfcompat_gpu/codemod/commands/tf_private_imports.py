@@ -18,7 +18,9 @@ public module exports the same object:
   from ``layers`` / ``models`` / ``utils`` only where Keras 3 exports it.
 
 Anything else from those modules is left alone with a warning, and so is an import of
-``tensorflow.examples`` (MNIST's tutorial loader), which TensorFlow 2 no longer ships.
+``tensorflow.examples`` (MNIST's tutorial loader) or of ``tensorflow.contrib`` (``from
+tensorflow.contrib import rnn``, ``import tensorflow.contrib.eager as tfe``), which TensorFlow 2
+no longer ships: the import itself would raise ModuleNotFoundError.
 """
 
 from __future__ import annotations
@@ -31,7 +33,12 @@ from tfcompat_gpu.codemod._names import dotted
 from tfcompat_gpu.codemod._triage import text_search
 from tfcompat_gpu.tfapi.keras_names import KERAS_LAYERS, KERAS_MODELS, KERAS_UTILS
 
-__all__ = ["CONFIG_PB2_NAMES", "SESSION_MODULES", "TfPrivateImportsCommand"]
+__all__ = [
+    "CONFIG_PB2_NAMES",
+    "CONTRIB_HOMES",
+    "SESSION_MODULES",
+    "TfPrivateImportsCommand",
+]
 
 SESSION_MODULES = ("tensorflow.python", "tensorflow.python.client.session")
 _SESSIONS = frozenset({"Session", "InteractiveSession"})
@@ -77,25 +84,43 @@ def _names(node: cst.ImportFrom) -> list[str] | None:
 
 
 _PRIVATE_IMPORT = re.compile(
-    r"\bfrom\s+tensorflow\.(?:python|core|examples)\b|\bimport\s+tensorflow\.examples\b"
+    r"\bfrom\s+tensorflow\.(?:python|core|examples|contrib)\b"
+    r"|\bimport\s+tensorflow\.(?:examples|contrib)\b"
 )
 # and each statement reading config_pb2: the import moves only if all its uses may
 _PRIVATE_USE = re.compile(
-    r"\bfrom\s+tensorflow\.(?:python|core|examples)\b|\bimport\s+tensorflow\.examples\b"
-    r"|\bconfig_pb2\b"
+    r"\bfrom\s+tensorflow\.(?:python|core|examples|contrib)\b"
+    r"|\bimport\s+tensorflow\.(?:examples|contrib)\b|\bconfig_pb2\b"
 )
 _EXAMPLES = "tensorflow.examples"
 _NO_EXAMPLES = (
     "TensorFlow 2 no longer ships tensorflow.examples (MNIST's input_data.read_data_sets); "
     "load MNIST with tf.keras.datasets.mnist.load_data() [tensorflow.examples removed]"
 )
+_CONTRIB = "tensorflow.contrib"
+# where the names of a tf.contrib module went (tf_upgrade_v2's renames_v2.py)
+CONTRIB_HOMES = {
+    "rnn": "its cells are tf.compat.v1.nn.rnn_cell.* (from tf_keras, TF_USE_LEGACY_KERAS=1) "
+    "or tf.keras.layers.LSTMCell / GRUCell / RNN, its static_rnn functions tf.compat.v1.nn.*",
+    "eager": "eager execution is TensorFlow 2's default: tfe.X is tf.X "
+    "(tfe.Variable is tf.Variable, tfe.Iterator is iter(dataset))",
+    "layers": "rewrite its calls with tf.keras.layers or tf_slim",
+    "slim": "pip install tf_slim and import tf_slim as slim",
+}
 
 
 class TfPrivateImportsCommand(MigrationCommand):
     DESCRIPTION = "TF1 names imported from tensorflow.python / tensorflow.core to public ones."
     PRECHECK = Precheck(
-        text_search(_PRIVATE_IMPORT, "tensorflow.python", "tensorflow.core", _EXAMPLES),
-        text_search(_PRIVATE_USE, "tensorflow.python", "tensorflow.core", "config_pb2", _EXAMPLES),
+        text_search(_PRIVATE_IMPORT, "tensorflow.python", "tensorflow.core", _EXAMPLES, _CONTRIB),
+        text_search(
+            _PRIVATE_USE,
+            "tensorflow.python",
+            "tensorflow.core",
+            "config_pb2",
+            _EXAMPLES,
+            _CONTRIB,
+        ),
     )
     UPGRADE = True
 
@@ -108,12 +133,15 @@ class TfPrivateImportsCommand(MigrationCommand):
         if original_node.module is None or original_node.relative:
             return updated_node
         module = dotted(original_node.module)
-        if module is not None and (module == _EXAMPLES or module.startswith(_EXAMPLES + ".")):
-            self.warn_at(original_node, f"from {module} import ... left unchanged: {_NO_EXAMPLES}")
+        names = _names(original_node)
+        # from tensorflow.contrib import rnn: the module said is the name imported
+        whole = f"{module}.{names[0]}" if module == _CONTRIB and names else module
+        removed = None if whole is None else _removed(whole)
+        if removed is not None:
+            self.warn_at(original_node, f"from {module} import ... left unchanged: {removed}")
             return updated_node
         if module is None or not module.startswith(("tensorflow.python", "tensorflow.core")):
             return updated_node
-        names = _names(original_node)
         if module in SESSION_MODULES or module == CONFIG_PB2:
             allowed = _SESSIONS if module in SESSION_MODULES else CONFIG_PB2_NAMES
             if names is None:
@@ -141,8 +169,9 @@ class TfPrivateImportsCommand(MigrationCommand):
     def leave_Import(self, original_node: cst.Import, updated_node: cst.Import) -> cst.Import:
         for alias in original_node.names:
             name = dotted(alias.name) or ""
-            if name == _EXAMPLES or name.startswith(_EXAMPLES + "."):
-                self.warn_at(original_node, f"import {name} left unchanged: {_NO_EXAMPLES}")
+            removed = _removed(name)
+            if removed is not None:
+                self.warn_at(original_node, f"import {name} left unchanged: {removed}")
                 break
         return updated_node
 
@@ -205,6 +234,24 @@ class TfPrivateImportsCommand(MigrationCommand):
             original_node, f"from {module} import ... left unchanged (TensorFlow-private): {why}"
         )
         return updated_node
+
+
+def _no_contrib(module: str) -> str:
+    part = module[len(_CONTRIB) :].lstrip(".").split(".")[0]
+    home = CONTRIB_HOMES.get(part, "rewrite its calls with tf.keras, tf_slim or tensorflow_addons")
+    return (
+        f"TensorFlow 2.0 removed tensorflow.contrib, so the import raises ModuleNotFoundError; "
+        f"{home} [tf.contrib removed]"
+    )
+
+
+def _removed(module: str) -> str | None:
+    """Why ``module`` cannot be imported on TensorFlow 2, or None where it may be."""
+    if module == _EXAMPLES or module.startswith(_EXAMPLES + "."):
+        return _NO_EXAMPLES
+    if module == _CONTRIB or module.startswith(_CONTRIB + "."):
+        return _no_contrib(module)
+    return None
 
 
 _PUBLIC = "TensorFlow-private module; import the public name (tf.compat.v1.X) instead"
