@@ -35,8 +35,8 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         "x = tf.placeholder(tf.float32, [None, 4])\n"
         "cell = rnn.BasicLSTMCell(8)\n",
         [
-            (2, "tf.compat.v1.nn.rnn_cell.* (from tf_keras"),
-            (3, "tfe.X is tf.X"),
+            (2, "tf.nn.rnn_cell of the v1 API (BasicLSTMCell"),
+            (3, "tfe.Variable is tf.Variable"),
             (4, "from tensorflow.contrib.layers import ... left unchanged"),
         ],
     ),
@@ -613,8 +613,8 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         [
             (
                 2,
-                "tf.contrib.rnn left unchanged: tf.contrib was removed in TensorFlow 2.0: its cells "
-                "are tf.compat.v1.nn.rnn_cell.*",
+                "tf.contrib.rnn left unchanged: tf.contrib was removed in TensorFlow 2.0: use "
+                "tf.nn.rnn_cell of the v1 API",
             )
         ],
     ),

@@ -5,7 +5,7 @@ name builds the TF2 class that replaced it, with the TF1 arguments translated (`
 a device list, ``AllReduceCrossDeviceOps("nccl")`` becomes ``NcclAllReduce``).  In graph mode
 (``tfcompat-gpu run --tf1``) the strategies are the ``tf.compat.v1.distribute`` ones, which v1
 graphs and Keras' v1 training loops need.  Any other ``tf.contrib`` name raises an
-``AttributeError`` that says so and names the module's successor (:data:`SUCCESSORS`), which
+``AttributeError`` that says so and names the module's successor (:data:`~tfcompat_gpu.tfapi.contrib_names.CONTRIB_SUCCESSORS`), which
 ``run``'s hint also names when the script imports one.
 """
 
@@ -18,7 +18,7 @@ from typing import Any
 from tfcompat_gpu.errors import GPUConfigError
 from tfcompat_gpu.tfapi import _tf
 
-__all__ = ["NAMES", "SUCCESSORS", "contrib_module", "distribute_module", "removed_message"]
+__all__ = ["NAMES", "contrib_module", "distribute_module", "removed_message"]
 
 CONTRIB = "tensorflow.contrib"
 DISTRIBUTE = "tensorflow.contrib.distribute"
@@ -200,45 +200,11 @@ def _contrib_getattr(name: str) -> Any:
     raise AttributeError(removed_message(name))
 
 
-_TF_SLIM = "pip install tf-slim"
-
-SUCCESSORS: dict[str, str] = {
-    # google-research/tf-slim is tf.contrib.slim and the tf.contrib.layers functions it used,
-    # moved out of TensorFlow; it builds v1 graphs (tf.compat.v1), which `run` gives TF1 code.
-    "slim": f"the tf-slim package ({_TF_SLIM}, then `import tf_slim as slim`)",
-    "layers": (
-        f"tf_slim.layers of the tf-slim package ({_TF_SLIM}), which keeps tf.contrib.layers' "
-        "functions (xavier_initializer, variance_scaling_initializer, l2_regularizer, "
-        "fully_connected, conv2d, batch_norm, ...)"
-    ),
-    "framework": (
-        f"the tf-slim package ({_TF_SLIM}) for arg_scope, add_arg_scope and the variable "
-        "functions; tf.compat.v1 for the rest"
-    ),
-    "rnn": (
-        "tf.nn.rnn_cell of the v1 API (BasicLSTMCell, LSTMCell, GRUCell, MultiRNNCell, "
-        "DropoutWrapper; `run` gives TF1 code the v1 API), or tf.keras.layers' RNN cells"
-    ),
-    "eager": (
-        "tf itself: TensorFlow 2 runs eagerly (tfe.Variable is tf.Variable, tfe.defun "
-        "tf.function, tfe.py_func tf.py_function, tfe.Checkpoint tf.train.Checkpoint, "
-        "tfe.Iterator(dataset) iter(dataset))"
-    ),
-    "cudnn_rnn": "tf.keras.layers.LSTM / GRU, which use cuDNN by themselves on a GPU",
-    "learn": "tf.estimator (TensorFlow <= 2.15), or Keras",
-    "keras": "tf.keras",
-    "data": "tf.data",
-    "losses": "tf.losses of the v1 API (tf.compat.v1.losses)",
-    "metrics": "tf.metrics of the v1 API (tf.compat.v1.metrics)",
-    "summary": "tf.summary (or tf.compat.v1.summary)",
-    "lite": "tf.lite",
-}
-"""Where the ``tf.contrib`` modules legacy scripts reach went (``distribute`` is served here)."""
-
-
 def removed_message(name: str) -> str:
     """What to say about ``tf.contrib.<name>``, a module the drop-in does not provide."""
-    home = SUCCESSORS.get(name.partition(".")[0])
+    from tfcompat_gpu.tfapi.contrib_names import CONTRIB_SUCCESSORS  # only on this error path
+
+    home = CONTRIB_SUCCESSORS.get(name.partition(".")[0])
     use = f"Use {home} instead." if home else "Use the TF2 module that replaced it."
     return (
         f"tf.contrib.{name}: tf.contrib was removed in TensorFlow 2.0, and the drop-in provides "

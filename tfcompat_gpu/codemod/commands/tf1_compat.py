@@ -24,7 +24,7 @@ from tfcompat_gpu.codemod._base import MigrationCommand, Precheck
 from tfcompat_gpu.codemod._libcst import cst, visit_with
 from tfcompat_gpu.codemod._names import dotted
 from tfcompat_gpu.codemod._triage import text_search
-from tfcompat_gpu.codemod.commands.tf_private_imports import CONTRIB_HOMES
+from tfcompat_gpu.codemod.commands.tf_private_imports import contrib_successor
 from tfcompat_gpu.tfapi.tf1_module_names import TF1_ONLY_IN
 from tfcompat_gpu.tfapi.tf1_names import TF1_ONLY
 
@@ -331,11 +331,7 @@ class Tf1CompatCommand(MigrationCommand):
                     "Keras (model.fit) or pin tensorflow<2.16 [tf.estimator removed]"
                 )
             elif parts[1] == "contrib" and parts[2] not in _CONTRIB_OK:
-                home = CONTRIB_HOMES.get(
-                    parts[2],
-                    "this module has no exact successor; rewrite its calls with tf.keras, "
-                    "tf_slim or tensorflow_addons",
-                )
+                home = contrib_successor(parts[2])
                 message = f"tf.contrib was removed in TensorFlow 2.0: {home} [tf.contrib removed]"
             else:
                 continue

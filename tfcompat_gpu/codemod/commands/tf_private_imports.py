@@ -31,13 +31,14 @@ from tfcompat_gpu.codemod._base import MigrationCommand, Precheck
 from tfcompat_gpu.codemod._libcst import cst
 from tfcompat_gpu.codemod._names import dotted
 from tfcompat_gpu.codemod._triage import text_search
+from tfcompat_gpu.tfapi.contrib_names import CONTRIB_SUCCESSORS
 from tfcompat_gpu.tfapi.keras_names import KERAS_LAYERS, KERAS_MODELS, KERAS_UTILS
 
 __all__ = [
     "CONFIG_PB2_NAMES",
-    "CONTRIB_HOMES",
     "SESSION_MODULES",
     "TfPrivateImportsCommand",
+    "contrib_successor",
 ]
 
 SESSION_MODULES = ("tensorflow.python", "tensorflow.python.client.session")
@@ -99,14 +100,6 @@ _NO_EXAMPLES = (
 )
 _CONTRIB = "tensorflow.contrib"
 # where the names of a tf.contrib module went (tf_upgrade_v2's renames_v2.py)
-CONTRIB_HOMES = {
-    "rnn": "its cells are tf.compat.v1.nn.rnn_cell.* (from tf_keras, TF_USE_LEGACY_KERAS=1) "
-    "or tf.keras.layers.LSTMCell / GRUCell / RNN, its static_rnn functions tf.compat.v1.nn.*",
-    "eager": "eager execution is TensorFlow 2's default: tfe.X is tf.X "
-    "(tfe.Variable is tf.Variable, tfe.Iterator is iter(dataset))",
-    "layers": "rewrite its calls with tf.keras.layers or tf_slim",
-    "slim": "pip install tf_slim and import tf_slim as slim",
-}
 
 
 class TfPrivateImportsCommand(MigrationCommand):
@@ -238,11 +231,18 @@ class TfPrivateImportsCommand(MigrationCommand):
 
 def _no_contrib(module: str) -> str:
     part = module[len(_CONTRIB) :].lstrip(".").split(".")[0]
-    home = CONTRIB_HOMES.get(part, "rewrite its calls with tf.keras, tf_slim or tensorflow_addons")
     return (
         f"TensorFlow 2.0 removed tensorflow.contrib, so the import raises ModuleNotFoundError; "
-        f"{home} [tf.contrib removed]"
+        f"{contrib_successor(part)} [tf.contrib removed]"
     )
+
+
+def contrib_successor(module: str) -> str:
+    """What replaces ``tf.contrib.<module>``, as a sentence for a warning."""
+    home = CONTRIB_SUCCESSORS.get(module)
+    if home is None:
+        return "this module has no exact successor; rewrite its calls with tf.keras, tf_slim or tensorflow_addons"
+    return f"use {home} instead"
 
 
 def _removed(module: str) -> str | None:
