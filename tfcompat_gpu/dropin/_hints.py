@@ -72,7 +72,7 @@ def _hint_for(exc: BaseException, flags: Flags) -> str | None:
     if private:
         return (
             f"this script uses {private} from tensorflow.python.keras, TensorFlow's private "
-            "copy of Keras 2, whose layers and models Keras 3 and tf_keras do not accept: "
+            "copy of Keras 2, whose layers and models Keras 3 does not accept: "
             "import it from tensorflow.keras (or keras) instead."
         )
     if _sklearn_wrappers(exc):
