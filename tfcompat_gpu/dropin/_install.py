@@ -73,8 +73,9 @@ def _tensorflow_backend(module: ModuleType, current: Any) -> Any:
 
 
 def _keras_version(module: ModuleType, current: Any) -> Any:
-    """tf_keras's version, for the API modules that ``tf.keras`` is (they lack ``__version__``)."""
-    return sys.modules["tf_keras"].__version__
+    """The version of the Keras (tf_keras, or TensorFlow 2.15's Keras 2) whose API module
+    ``tf.keras`` is: those modules lack ``__version__``."""
+    return sys.modules[module.__name__.partition(".")[0]].__version__
 
 
 def _engine_names(module: ModuleType, current: Any) -> Any:
@@ -198,10 +199,16 @@ MOVES: tuple[Move, ...] = (
             "__version__",
             _keras_version,
             only_if_missing=True,
-            why="TF1 and Keras 2 scripts print or check tf.keras.__version__; tf_keras's API "
-            "modules, which tf.keras is with tf_keras (and tf.compat.v1.keras), lack it",
+            why="TF1 and Keras 2 scripts print or check tf.keras.__version__; the API modules "
+            "tf.keras (and tf.compat.v1.keras) is with tf_keras, or with TensorFlow 2.15's "
+            "Keras 2, lack it",
         )
-        for api in ("tf_keras.api._v1.keras", "tf_keras.api._v2.keras")
+        for api in (
+            "tf_keras.api._v1.keras",
+            "tf_keras.api._v2.keras",
+            "keras.api._v1.keras",
+            "keras.api._v2.keras",
+        )
     ),
     *(
         Move(
