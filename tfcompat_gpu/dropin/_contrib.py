@@ -5,8 +5,9 @@ name builds the TF2 class that replaced it, with the TF1 arguments translated (`
 a device list, ``AllReduceCrossDeviceOps("nccl")`` becomes ``NcclAllReduce``).  In graph mode
 (``tfcompat-gpu run --tf1``) the strategies are the ``tf.compat.v1.distribute`` ones, which v1
 graphs and Keras' v1 training loops need.  Any other ``tf.contrib`` name raises an
-``AttributeError`` that says so and names the module's successor (:data:`~tfcompat_gpu.tfapi.contrib_names.CONTRIB_SUCCESSORS`), which
-``run``'s hint also names when the script imports one.
+``AttributeError`` that says so and names the module's successor
+(:data:`~tfcompat_gpu.tfapi.contrib_names.CONTRIB_SUCCESSORS`), which ``run``'s hint also names
+when the script imports one.
 """
 
 from __future__ import annotations

@@ -11,8 +11,8 @@
 * ``metrics=['accuracy']`` in a script that reads Keras 2.0-2.2's keys (``history['acc']``,
   ``monitor='val_acc'``): Keras 2.3 and later log that metric as ``accuracy``, so the script
   fails with ``KeyError`` or its checkpoints are skipped.  When ``run`` read such a script
-  (:mod:`._auto`), ``compile()`` asks for ``'acc'``, which Keras logs under that name (the drop-in's one `compile` wrapper does it), as
-  ``tfcompat-gpu migrate`` writes it.
+  (:mod:`._auto`), ``compile()`` asks for ``'acc'``, which Keras logs under that name (the
+  drop-in's one ``compile`` wrapper does it), as ``tfcompat-gpu migrate`` writes it.
 """
 
 from __future__ import annotations

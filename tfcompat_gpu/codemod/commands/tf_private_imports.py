@@ -241,7 +241,10 @@ def contrib_successor(module: str) -> str:
     """What replaces ``tf.contrib.<module>``, as a sentence for a warning."""
     home = CONTRIB_SUCCESSORS.get(module)
     if home is None:
-        return "this module has no exact successor; rewrite its calls with tf.keras, tf_slim or tensorflow_addons"
+        return (
+            "this module has no exact successor; rewrite its calls with tf.keras, tf_slim or "
+            "tensorflow_addons"
+        )
     return f"use {home} instead"
 
 
