@@ -149,6 +149,17 @@ def test_directories_hold_notebooks_but_not_checkpoints(
         pytest.param("tf.config?\nx = 1", "tf.config?", id="help"),
         pytest.param("for i in range(2):\n    !echo $i", "    !echo $i", id="indented"),
         pytest.param("t = %timeit -o sum(range(9))", "t = %timeit", id="magic-assign"),
+        # A shell escape or magic ending in a backslash goes on to the next lines (a long
+        # command line split over several, its flags indented).
+        pytest.param(
+            "!python prepare.py \\\n    --out=$OUT \\\n  --gpus=2\nx = 1",
+            "--gpus=2",
+            id="continued-escape",
+        ),
+        pytest.param(
+            "if True:\n    !make \\\n        all\n    y = 2", "        all", id="continued-indented"
+        ),
+        pytest.param("%env CUDA_VISIBLE_DEVICES=0 \\\n\nx = 1", "%env", id="continued-blank"),
     ],
 )
 def test_ipython_syntax_is_masked(cell: str, kept: str) -> None:
@@ -158,6 +169,23 @@ def test_ipython_syntax_is_masked(cell: str, kept: str) -> None:
     compile(parsed.program, "<nb>", "exec")  # valid Python, one line per cell line
     assert parsed.program.count("\n") == 1 + cell.count("\n") + 1
     assert kept not in parsed.program
+
+
+def test_continued_shell_escape_leaves_the_rest_checked(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Read as Python, the indented flags after `!cmd \\` were an "unexpected indent" and the
+    # notebook was not checked at all.
+    nb = new_notebook()
+    nb.cells = [
+        new_code_cell("import os\nimport tensorflow as tf"),
+        new_code_cell("!python -m trainer \\\n  --data_dir=$DATA \\\n  --steps=10"),
+        new_code_cell("os.environ['CUDA_VISIBLE_DEVCIES'] = '1'"),
+    ]
+    path = write(nb, tmp_path / "flags.ipynb")
+    _, out = check([str(path)], capsys)
+    assert "TFG000" not in out
+    assert f"{path}:cell 3:1:12: TFG003" in out
 
 
 def test_broken_notebook_is_tfg000(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -157,15 +157,19 @@ class Notebook:
 def _mask_cell(lines: list[str], masked: list[str]) -> list[str]:
     out = []
     whole = bool(lines) and lines[0].lstrip().startswith("%%")
+    continued: str | None = None  # the indent of a masked line ending in a backslash
     for line in lines:
         body = line.rstrip("\r\n")
         match = (
             None
-            if whole
+            if whole or continued is not None
             else (_ESCAPED.match(body) or _ASSIGNED.match(body) or _HELP_END.match(body))
         )
-        if whole or match is not None:
-            indent = "" if whole or match is None else match.group(1)
+        if whole or match is not None or continued is not None:
+            # IPython reads a line magic or shell escape ending in "\" on to the next line
+            # (``!cmd \`` / ``  --flag``): the lines it continues onto are masked with it.
+            indent = continued if continued is not None else "" if match is None else match.group(1)
+            continued = indent if not whole and body.endswith("\\") else None
             out.append(indent + _MASK.format(len(masked)) + "\n")
             masked.append(line if line.endswith("\n") else line + "\n")
         else:  # kept as it is (a CRLF cell stays CRLF), ended like every line of the program
