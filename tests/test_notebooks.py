@@ -188,6 +188,40 @@ def test_continued_shell_escape_leaves_the_rest_checked(
     assert f"{path}:cell 3:1:12: TFG003" in out
 
 
+def test_indented_cell_is_read_as_ipython_runs_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A cell pasted with one leading space on every line: IPython strips the first line's
+    # indent from each line. Read as Python it was "unexpected indent", the notebook unchecked.
+    nb = new_notebook()
+    nb.cells = [
+        new_code_cell("import os\nimport tensorflow as tf"),
+        new_code_cell(" for name in ['a', 'b']:\n   os.environ['CUDA_VISIBLE_DEVCIES'] = '0'\n"),
+    ]
+    path = write(nb, tmp_path / "pasted.ipynb")
+    _, out = check([str(path)], capsys)
+    assert "TFG000" not in out
+    # the column counts in the cell as it is written, indent included
+    assert f"{path}:cell 2:2:15: TFG003" in out
+
+
+def test_migrate_keeps_an_indented_cell_indented(tmp_path: Path) -> None:
+    nb = new_notebook()
+    nb.cells = [
+        new_code_cell("import tensorflow as tf\nfrom tensorflow import keras"),
+        new_code_cell("  opt = keras.optimizers.Adam(lr=0.01)\n  \n  x = 1  # kept\n"),
+        new_code_cell("  y = 2\n   \n  z = 3"),
+    ]
+    path = write(nb, tmp_path / "pasted.ipynb")
+    before = json.loads(path.read_text())
+    assert _migrate(["--write", str(path)]) == 0
+    after = json.loads(path.read_text())
+    assert "".join(after["cells"][1]["source"]) == (
+        "  opt = keras.optimizers.Adam(learning_rate=0.01)\n  \n  x = 1  # kept\n"
+    )
+    assert after["cells"][2]["source"] == before["cells"][2]["source"]
+
+
 def test_broken_notebook_is_tfg000(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "cut.ipynb"
     text = nbformat.writes(tf2_notebook())
