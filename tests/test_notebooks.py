@@ -171,6 +171,24 @@ def test_ipython_syntax_is_masked(cell: str, kept: str) -> None:
     assert kept not in parsed.program
 
 
+@pytest.mark.parametrize(
+    "cell",
+    [
+        pytest.param("print('epoch %d, loss %f'\n      % (epoch, loss))", id="percent-in-parens"),
+        pytest.param('text = """header\n%s\n""" % body', id="percent-in-triple-string"),
+        pytest.param("total = epoch + \\\n    !flag", id="after-backslash"),
+        pytest.param("rows = [\n    'a',  # (\n    ?b\n]", id="help-in-list"),
+    ],
+)
+def test_lines_inside_python_are_not_magics(cell: str) -> None:
+    # IPython looks for %, ! and ? only where a statement starts, not in a bracket, a string
+    # or after a backslash.
+    nb = new_notebook()
+    nb.cells = [new_code_cell(cell)]
+    parsed = read_notebook(nbformat.writes(nb))
+    assert parsed.program.rstrip("\n") == cell
+
+
 def test_continued_shell_escape_leaves_the_rest_checked(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

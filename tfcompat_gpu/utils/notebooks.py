@@ -175,11 +175,12 @@ def _mask_cell(lines: list[str], masked: list[str]) -> list[str]:
     out = []
     whole = bool(lines) and lines[0].lstrip().startswith("%%")
     continued: str | None = None  # the indent of a masked line ending in a backslash
+    inside: _Open | None = None  # Python left open: a bracket, a string, a backslash
     for line in lines:
         body = line.rstrip("\r\n")
         match = (
             None
-            if whole or continued is not None
+            if whole or continued is not None or inside is not None
             else (_ESCAPED.match(body) or _ASSIGNED.match(body) or _HELP_END.match(body))
         )
         if whole or match is not None or continued is not None:
@@ -191,7 +192,54 @@ def _mask_cell(lines: list[str], masked: list[str]) -> list[str]:
             masked.append(line if line.endswith("\n") else line + "\n")
         else:  # kept as it is (a CRLF cell stays CRLF), ended like every line of the program
             out.append(line if line.endswith("\n") else line + "\n")
+            # A line inside brackets or a string is no statement start, so no magic:
+            # `print("%d" \n    % n)` keeps its `% n`.
+            inside = _open_after(body, inside)
     return out
+
+
+class _Open:
+    """What a Python line left open: bracket depth, a string's quote, a backslash."""
+
+    __slots__ = ("depth", "quote")
+
+    def __init__(self, depth: int, quote: str) -> None:
+        self.depth = depth
+        self.quote = quote
+
+
+def _open_after(body: str, state: _Open | None) -> _Open | None:
+    """What is still open after ``body`` (None: the next line starts a statement)."""
+    depth, quote = (state.depth, state.quote) if state is not None else (0, "")
+    if not quote and depth == 0 and not any(c in body for c in "([{'\"\\"):
+        return None  # most lines: nothing to scan
+    i, n = 0, len(body)
+    while i < n:
+        char = body[i]
+        if quote:
+            if char == "\\":
+                i += 2
+                continue
+            if body.startswith(quote, i):
+                i += len(quote)
+                quote = ""
+                continue
+        elif char == "#":
+            break
+        elif char in "'\"":
+            quote = body[i : i + 3] if body.startswith(char * 3, i) else char
+            i += len(quote)
+            continue
+        elif char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth = max(depth - 1, 0)
+        i += 1
+    if len(quote) == 1:  # a one-line string cannot go on (unless the line ends in "\")
+        quote = quote if body.endswith("\\") else ""
+    if quote or depth or (body.endswith("\\") and not body.lstrip().startswith("#")):
+        return _Open(depth, quote)
+    return None
 
 
 def read_notebook(text: str) -> Notebook:
