@@ -149,6 +149,17 @@ def test_directories_hold_notebooks_but_not_checkpoints(
         pytest.param("tf.config?\nx = 1", "tf.config?", id="help"),
         pytest.param("for i in range(2):\n    !echo $i", "    !echo $i", id="indented"),
         pytest.param("t = %timeit -o sum(range(9))", "t = %timeit", id="magic-assign"),
+        # A shell escape or magic ending in a backslash goes on to the next lines (a long
+        # command line split over several, its flags indented).
+        pytest.param(
+            "!python prepare.py \\\n    --out=$OUT \\\n  --gpus=2\nx = 1",
+            "--gpus=2",
+            id="continued-escape",
+        ),
+        pytest.param(
+            "if True:\n    !make \\\n        all\n    y = 2", "        all", id="continued-indented"
+        ),
+        pytest.param("%env CUDA_VISIBLE_DEVICES=0 \\\n\nx = 1", "%env", id="continued-blank"),
     ],
 )
 def test_ipython_syntax_is_masked(cell: str, kept: str) -> None:
@@ -158,6 +169,75 @@ def test_ipython_syntax_is_masked(cell: str, kept: str) -> None:
     compile(parsed.program, "<nb>", "exec")  # valid Python, one line per cell line
     assert parsed.program.count("\n") == 1 + cell.count("\n") + 1
     assert kept not in parsed.program
+
+
+@pytest.mark.parametrize(
+    "cell",
+    [
+        pytest.param("print('epoch %d, loss %f'\n      % (epoch, loss))", id="percent-in-parens"),
+        pytest.param('text = """header\n%s\n""" % body', id="percent-in-triple-string"),
+        pytest.param("total = epoch + \\\n    !flag", id="after-backslash"),
+        pytest.param("rows = [\n    'a',  # (\n    ?b\n]", id="help-in-list"),
+    ],
+)
+def test_lines_inside_python_are_not_magics(cell: str) -> None:
+    # IPython looks for %, ! and ? only where a statement starts, not in a bracket, a string
+    # or after a backslash.
+    nb = new_notebook()
+    nb.cells = [new_code_cell(cell)]
+    parsed = read_notebook(nbformat.writes(nb))
+    assert parsed.program.rstrip("\n") == cell
+
+
+def test_continued_shell_escape_leaves_the_rest_checked(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Read as Python, the indented flags after `!cmd \\` were an "unexpected indent" and the
+    # notebook was not checked at all.
+    nb = new_notebook()
+    nb.cells = [
+        new_code_cell("import os\nimport tensorflow as tf"),
+        new_code_cell("!python -m trainer \\\n  --data_dir=$DATA \\\n  --steps=10"),
+        new_code_cell("os.environ['CUDA_VISIBLE_DEVCIES'] = '1'"),
+    ]
+    path = write(nb, tmp_path / "flags.ipynb")
+    _, out = check([str(path)], capsys)
+    assert "TFG000" not in out
+    assert f"{path}:cell 3:1:12: TFG003" in out
+
+
+def test_indented_cell_is_read_as_ipython_runs_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A cell pasted with one leading space on every line: IPython strips the first line's
+    # indent from each line. Read as Python it was "unexpected indent", the notebook unchecked.
+    nb = new_notebook()
+    nb.cells = [
+        new_code_cell("import os\nimport tensorflow as tf"),
+        new_code_cell(" for name in ['a', 'b']:\n   os.environ['CUDA_VISIBLE_DEVCIES'] = '0'\n"),
+    ]
+    path = write(nb, tmp_path / "pasted.ipynb")
+    _, out = check([str(path)], capsys)
+    assert "TFG000" not in out
+    # the column counts in the cell as it is written, indent included
+    assert f"{path}:cell 2:2:15: TFG003" in out
+
+
+def test_migrate_keeps_an_indented_cell_indented(tmp_path: Path) -> None:
+    nb = new_notebook()
+    nb.cells = [
+        new_code_cell("import tensorflow as tf\nfrom tensorflow import keras"),
+        new_code_cell("  opt = keras.optimizers.Adam(lr=0.01)\n  \n  x = 1  # kept\n"),
+        new_code_cell("  y = 2\n   \n  z = 3"),
+    ]
+    path = write(nb, tmp_path / "pasted.ipynb")
+    before = json.loads(path.read_text())
+    assert _migrate(["--write", str(path)]) == 0
+    after = json.loads(path.read_text())
+    assert "".join(after["cells"][1]["source"]) == (
+        "  opt = keras.optimizers.Adam(learning_rate=0.01)\n  \n  x = 1  # kept\n"
+    )
+    assert after["cells"][2]["source"] == before["cells"][2]["source"]
 
 
 def test_broken_notebook_is_tfg000(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tfcompat_gpu.lint.flow import Flow, dotted_name
+from tfcompat_gpu.lint.guards import guarded
 from tfcompat_gpu.lint.registry import RULES_BY_CODE, Severity
 from tfcompat_gpu.lint.tfcalls import CONFIG_FIELDS, TRACKED_ROOTS, display, for_target
 
@@ -91,6 +92,9 @@ class FileContext:
         self.watched: set[str] = set(_WATCHED)
         """Words whose presence makes a statement worth walking (see ``walk``)."""
         self._watch_changed = True
+        self.guards = [0, 0, 0]
+        """How many guards of each kind (:mod:`.guards`) enclose the statement being walked: a
+        ``try`` catching ImportError, one catching AttributeError, a TensorFlow 1 version arm."""
 
     def watch(self, name: str) -> None:
         """Walk every later statement that mentions ``name`` (a name a rule now tracks)."""
@@ -106,6 +110,9 @@ class FileContext:
         severity: Severity | None = None,
         **fields: object,
     ) -> None:
+        guards = self.guards
+        if (guards[0] or guards[1] or guards[2]) and guarded(guards, code, node):
+            return  # a name TensorFlow 2 lacks, where the code expects it may be missing
         rule = RULES_BY_CODE[code]
         message = rule.message.format(**fields)
         if self.target is not None:

@@ -171,7 +171,10 @@ def _check_notebook(data: bytes, path: str, target: Target) -> list[Finding]:
         # Messages that name another line ("after ... on line 8") count in the program too.
         message = _LINE_REF.sub(cell_line, finding.message)
         fix = _LINE_REF.sub(cell_line, finding.fix)
-        placed.append(dataclasses.replace(finding, line=line, cell=cell, message=message, fix=fix))
+        col = finding.col + notebook.shift(finding.line)
+        placed.append(
+            dataclasses.replace(finding, line=line, col=col, cell=cell, message=message, fix=fix)
+        )
     return placed
 
 

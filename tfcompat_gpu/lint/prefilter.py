@@ -93,6 +93,7 @@ HANDLER_WORDS: dict[str, tuple[str, ...]] = {
     "tfcompat_gpu.lint.rules.distribute._strategy_before_config": (),
     "tfcompat_gpu.lint.rules.multigpu._discovery_end": (),
     "tfcompat_gpu.lint.rules.tfconfig._growth_end": (),
+    "tfcompat_gpu.lint.rules.env._late_end": (),
 }
 """Words one of which a file must hold for a node, reference or end callback to report."""
 

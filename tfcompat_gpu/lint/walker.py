@@ -30,6 +30,7 @@ from tfcompat_gpu.lint.dispatch import (
     REF_HANDLERS,
 )
 from tfcompat_gpu.lint.flow import dotted_name
+from tfcompat_gpu.lint.guards import tf1_arm, try_guards
 from tfcompat_gpu.lint.tfcalls import (
     DISABLES,
     ENUMERATES,
@@ -63,6 +64,40 @@ def _note_call(ctx: FileContext, name: str, node: ast.Call) -> None:
 
 def _shown(name: str, node: ast.Call) -> str:
     return dotted_name(node.func) or display(name)
+
+
+class _Guard:
+    """Stack marker: enter (``step`` 1) or leave (-1) the guarded part of a ``try`` / ``if``."""
+
+    __slots__ = ("kinds", "step")
+
+    def __init__(self, kinds: tuple[int, ...], step: int) -> None:
+        self.kinds = kinds
+        self.step = step
+
+
+def _guarded_children(node: Any, kind: int) -> list[Any] | None:
+    """The children of a ``try`` / ``if`` in walk order with :class:`_Guard` markers around the
+    part a guard covers (see :mod:`.guards`); None when nothing is guarded."""
+    if kind == _TRY:
+        kinds = try_guards(node)
+        if not kinds:
+            return None
+        return [
+            _Guard(kinds, 1),
+            *node.body,
+            _Guard(kinds, -1),
+            *node.handlers,
+            *node.orelse,
+            *node.finalbody,
+        ]
+    arm = tf1_arm(node.test)
+    if arm == 0:
+        return None
+    tf1 = (2,)  # guards.TF1
+    if arm == 1:
+        return [node.test, _Guard(tf1, 1), *node.body, _Guard(tf1, -1), *node.orelse]
+    return [node.test, *node.body, _Guard(tf1, 1), *node.orelse, _Guard(tf1, -1)]
 
 
 class _Exit:
@@ -121,7 +156,9 @@ def _is_v1(qual: str | None) -> bool:
 
 
 # Node kinds of the walk loop: one dict lookup instead of a chain of isinstance tests.
-_GENERIC, _NAME, _ATTR, _CALL, _LEAF, _EXIT, _IMPORT, _FUNC, _LOOP, _COMP = range(10)
+_GENERIC, _NAME, _ATTR, _CALL, _LEAF, _EXIT, _IMPORT, _FUNC, _LOOP, _COMP, _TRY, _IF, _GUARD = (
+    range(13)
+)
 _KIND: dict[type, int] = {
     ast.Name: _NAME,
     ast.Attribute: _ATTR,
@@ -144,7 +181,12 @@ _KIND: dict[type, int] = {
     ast.SetComp: _COMP,
     ast.GeneratorExp: _COMP,
     ast.DictComp: _COMP,
+    ast.Try: _TRY,
+    ast.If: _IF,
+    _Guard: _GUARD,
 }
+if hasattr(ast, "TryStar"):
+    _KIND[ast.TryStar] = _TRY
 
 
 # Statements worth a text search before walking them: the ones holding other statements (a
@@ -269,6 +311,10 @@ def walk(tree: ast.AST, ctx: FileContext, source: str | None = None) -> None:
             if node.args:
                 extend(node.args[::-1])
             continue
+        if kind == _GUARD:
+            for guard in node.kinds:
+                ctx.guards[guard] += node.step
+            continue
         if kind == _EXIT:
             if node.scope:
                 ctx.scopes.pop()
@@ -304,6 +350,12 @@ def walk(tree: ast.AST, ctx: FileContext, source: str | None = None) -> None:
             elif kind == _LOOP:
                 ctx.loops.append(Loop(_targets(node.target), expr_key(node.iter, ctx.loops)))
                 push(_Exit(False, 1))
+            elif kind in (_TRY, _IF):
+                guarded = _guarded_children(node, kind)
+                if guarded is not None:
+                    guarded.reverse()
+                    extend(guarded)
+                    continue
             else:
                 for gen in node.generators:
                     ctx.loops.append(Loop(_targets(gen.target), expr_key(gen.iter, ctx.loops)))

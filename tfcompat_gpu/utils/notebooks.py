@@ -6,6 +6,7 @@ IPython syntax is not Python: line magics (``%matplotlib inline``), cell magics 
 shell escapes (``!nvidia-smi``, ``files = !ls``) and help (``tf.config?``) are masked, each line
 replaced by a ``pass`` carrying a numbered comment, so that line numbers stay those of the cell
 and the masked text is put back unchanged when a rewritten program is split into cells again.
+A cell whose first line is indented loses that indent on every line, as IPython runs it.
 
 The format is read and written with the ``json`` module, not ``nbformat``: only the ``source``
 of code cells is ever read or changed, and writing through ``json`` with the layout the file
@@ -19,7 +20,7 @@ from __future__ import annotations
 import difflib
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 __all__ = ["NOTEBOOK_SUFFIX", "Notebook", "NotebookError", "is_notebook", "read_notebook"]
@@ -41,6 +42,7 @@ def is_notebook(path: str) -> bool:
 _ESCAPED = re.compile(r"^([ \t]*)[%!?]")
 _ASSIGNED = re.compile(r"^([ \t]*)[\w.]+(?:[ \t]*,[ \t]*[\w.]+)*[ \t]*=[ \t]*[%!]")
 _HELP_END = re.compile(r"^([ \t]*)[\w.*]+\?\??[ \t]*$")
+_INDENT = re.compile(r"[ \t]+")
 _MASK = "pass  # tfcompat-gpu: IPython line {}"
 _MASKED = re.compile(r"^[ \t]*pass  # tfcompat-gpu: IPython line (\d+)$")
 
@@ -92,6 +94,16 @@ class Notebook:
     masked: list[str]
     """The original text of each masked line (its number is in the mask's comment)."""
     layout: _Layout
+    originals: list[str] = field(default_factory=list)
+    """The cell's own text of each program line (before masking and dedenting)."""
+    indents: dict[int, str] = field(default_factory=dict)
+    """Cell number -> the indent IPython strips from that cell's lines (its first line's)."""
+    dedented: dict[int, int] = field(default_factory=dict)
+    """Program line -> how many columns of indent were stripped from it."""
+
+    def shift(self, line: int) -> int:
+        """Columns to add to a column of program line ``line`` to count in the cell."""
+        return self.dedented.get(line, 0)
 
     def where(self, line: int) -> tuple[int, int]:
         """(cell number, line in the cell) of a program line; the last cell past the end."""
@@ -111,14 +123,19 @@ class Notebook:
         first = owner[0] if owner else self.code_cells[0] + 1
         cells: dict[int, list[str]] = {index + 1: [] for index in self.code_cells}
         matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
+        originals = self.originals
         for tag, i1, _i2, j1, j2 in matcher.get_opcodes():
             if tag == "equal":
                 for k in range(j2 - j1):
-                    cells[owner[i1 + k]].append(new[j1 + k])
+                    # the cell's own text: masked lines and a stripped indent come back
+                    cells[owner[i1 + k]].append(originals[i1 + k] if originals else new[j1 + k])
             elif j2 > j1:
                 # A replacement stays in the cell it replaces; an insertion joins the line above.
                 cell = owner[i1] if tag == "replace" else (owner[i1 - 1] if i1 else first)
-                cells[cell].extend(new[j1:j2])
+                indent = self.indents.get(cell, "")
+                cells[cell].extend(
+                    indent + line if indent and line.strip() else line for line in new[j1:j2]
+                )
         return cells
 
     def _unmask(self, line: str) -> str:
@@ -157,20 +174,72 @@ class Notebook:
 def _mask_cell(lines: list[str], masked: list[str]) -> list[str]:
     out = []
     whole = bool(lines) and lines[0].lstrip().startswith("%%")
+    continued: str | None = None  # the indent of a masked line ending in a backslash
+    inside: _Open | None = None  # Python left open: a bracket, a string, a backslash
     for line in lines:
         body = line.rstrip("\r\n")
         match = (
             None
-            if whole
+            if whole or continued is not None or inside is not None
             else (_ESCAPED.match(body) or _ASSIGNED.match(body) or _HELP_END.match(body))
         )
-        if whole or match is not None:
-            indent = "" if whole or match is None else match.group(1)
+        if whole or match is not None or continued is not None:
+            # IPython reads a line magic or shell escape ending in "\" on to the next line
+            # (``!cmd \`` / ``  --flag``): the lines it continues onto are masked with it.
+            indent = continued if continued is not None else "" if match is None else match.group(1)
+            continued = indent if not whole and body.endswith("\\") else None
             out.append(indent + _MASK.format(len(masked)) + "\n")
             masked.append(line if line.endswith("\n") else line + "\n")
         else:  # kept as it is (a CRLF cell stays CRLF), ended like every line of the program
             out.append(line if line.endswith("\n") else line + "\n")
+            # A line inside brackets or a string is no statement start, so no magic:
+            # `print("%d" \n    % n)` keeps its `% n`.
+            inside = _open_after(body, inside)
     return out
+
+
+class _Open:
+    """What a Python line left open: bracket depth, a string's quote, a backslash."""
+
+    __slots__ = ("depth", "quote")
+
+    def __init__(self, depth: int, quote: str) -> None:
+        self.depth = depth
+        self.quote = quote
+
+
+def _open_after(body: str, state: _Open | None) -> _Open | None:
+    """What is still open after ``body`` (None: the next line starts a statement)."""
+    depth, quote = (state.depth, state.quote) if state is not None else (0, "")
+    if not quote and depth == 0 and not any(c in body for c in "([{'\"\\"):
+        return None  # most lines: nothing to scan
+    i, n = 0, len(body)
+    while i < n:
+        char = body[i]
+        if quote:
+            if char == "\\":
+                i += 2
+                continue
+            if body.startswith(quote, i):
+                i += len(quote)
+                quote = ""
+                continue
+        elif char == "#":
+            break
+        elif char in "'\"":
+            quote = body[i : i + 3] if body.startswith(char * 3, i) else char
+            i += len(quote)
+            continue
+        elif char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth = max(depth - 1, 0)
+        i += 1
+    if len(quote) == 1:  # a one-line string cannot go on (unless the line ends in "\")
+        quote = quote if body.endswith("\\") else ""
+    if quote or depth or (body.endswith("\\") and not body.lstrip().startswith("#")):
+        return _Open(depth, quote)
+    return None
 
 
 def read_notebook(text: str) -> Notebook:
@@ -197,6 +266,9 @@ def read_notebook(text: str) -> Notebook:
     program: list[str] = []
     line_map: list[tuple[int, int]] = []
     masked: list[str] = []
+    originals: list[str] = []
+    indents: dict[int, str] = {}
+    dedented: dict[int, int] = {}
     if str(language).lower() not in ("python", "python3", "ipython"):
         # An R or Julia notebook holds no Python to check.
         return Notebook(data, code_cells, "", line_map, masked, _layout(text))
@@ -206,7 +278,38 @@ def read_notebook(text: str) -> Notebook:
         if cell.get("cell_type") != "code":
             continue
         code_cells.append(index)
-        lines = _mask_cell(_lines(cell.get("source", "")), masked)
+        own = _lines(cell.get("source", ""))
+        originals.extend(line if line.endswith("\n") else line + "\n" for line in own)
+        indent = _leading_indent(own)
+        if indent:
+            # IPython strips the first line's indent from every line that starts with it.
+            indents[index + 1] = indent
+            width = len(indent)
+            for n, line in enumerate(own):
+                if line.startswith(indent):
+                    own[n] = line[width:]
+                    dedented[len(program) + n + 1] = width
+        lines = _mask_cell(own, masked)
         program.extend(lines)
         line_map.extend((index + 1, n) for n in range(1, len(lines) + 1))
-    return Notebook(data, code_cells, "".join(program), line_map, masked, _layout(text))
+    return Notebook(
+        data,
+        code_cells,
+        "".join(program),
+        line_map,
+        masked,
+        _layout(text),
+        originals,
+        indents,
+        dedented,
+    )
+
+
+def _leading_indent(lines: list[str]) -> str:
+    """The indent of a cell's first non-blank line (IPython's ``leading_indent`` after
+    ``leading_empty_lines``), or ``""``."""
+    for line in lines:
+        if line.strip():
+            match = _INDENT.match(line)
+            return match.group(0) if match else ""
+    return ""

@@ -87,7 +87,9 @@ CONFIGURATION: tuple[Rule, ...] = (
         "once, so it has no effect; set it before any TensorFlow device call, op or session",
         what="Checks for `CUDA_VISIBLE_DEVICES` / `CUDA_DEVICE_ORDER` assigned after code in the "
         "same module that makes TensorFlow enumerate GPUs: `tf.config` device calls, ops, "
-        "sessions, `device_lib.list_local_devices()`.",
+        "sessions, `device_lib.list_local_devices()`. An assignment that a child process "
+        "started later in the same function (or module) can read (`subprocess.Popen` / `run`, "
+        "`os.system`, `os.exec*`, `os.spawn*`) is not reported: the child reads it at its start.",
         why="The CUDA driver reads these variables once, when TensorFlow first enumerates the "
         "GPUs; a later assignment is ignored and the process keeps using every GPU.",
         example="gpus = tf.config.list_physical_devices('GPU')\n"

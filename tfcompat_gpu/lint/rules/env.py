@@ -6,9 +6,10 @@ strings (for TFG008) and a literal CUDA_VISIBLE_DEVICES (for TFG017)."""
 from __future__ import annotations
 
 import ast
+import re
 
-from tfcompat_gpu.lint.context import FileContext
-from tfcompat_gpu.lint.dispatch import on_call, on_keyword, on_node
+from tfcompat_gpu.lint.context import Event, FileContext
+from tfcompat_gpu.lint.dispatch import on_call, on_end, on_keyword, on_node
 from tfcompat_gpu.lint.values import allow_growth_env_problem, cuda_visible_count, suggest_env_var
 
 __all__ = ["converted", "environ_key", "is_env_value"]
@@ -193,14 +194,12 @@ def _stored(ctx: FileContext, where: ast.AST, key: str, value: ast.expr) -> None
     if key in _CUDA_VARS:
         event = ctx.gpu_init_event(where)
         if event is not None:
-            ctx.report(
-                "TFG004",
-                where,
-                f"move os.environ[{key!r}] = ... above line {event.line}",
-                var=key,
-                event=event.label,
-                line=event.line,
-            )
+            source = ctx.source
+            if source is None or _LAUNCH_WORDS.search(source):
+                # Maybe meant for a child process started later: decided at the end.
+                ctx.state.setdefault("late_cuda", []).append((where, key, event))
+            else:
+                _late(ctx, where, key, event)
         if key == "CUDA_VISIBLE_DEVICES" and isinstance(literal, str):
             count = cuda_visible_count(literal)
             if count is not None:
@@ -211,3 +210,75 @@ def _stored(ctx: FileContext, where: ast.AST, key: str, value: ast.expr) -> None
             ctx.report(
                 "TFG016", value, f"os.environ[{key!r}] = {wanted!r}", value=literal, fixed=wanted
             )
+
+
+# -- TFG004 for child processes --------------------------------------------------------------
+
+# A variable set in os.environ after this process enumerated its GPUs still reaches the
+# programs it starts afterwards (`os.environ["CUDA_VISIBLE_DEVICES"] = "-1"` before the
+# `subprocess.Popen` of each worker): that is not the late setting TFG004 means.
+_LAUNCHES = frozenset(
+    {
+        "subprocess.Popen",
+        "subprocess.run",
+        "subprocess.call",
+        "subprocess.check_call",
+        "subprocess.check_output",
+        "subprocess.getoutput",
+        "subprocess.getstatusoutput",
+        "os.system",
+        "os.popen",
+    }
+)
+_LAUNCH_PREFIXES = ("os.exec", "os.spawn", "os.posix_spawn")
+_LAUNCH_WORDS = re.compile(r"\b(?:subprocess|Popen|system|popen|exec\w*|spawn\w*)\b")
+
+
+def _late(ctx: FileContext, where: ast.AST, key: str, event: Event) -> None:
+    ctx.report(
+        "TFG004",
+        where,
+        f"move os.environ[{key!r}] = ... above line {event.line}",
+        var=key,
+        event=event.label,
+        line=event.line,
+    )
+
+
+def _launch(ctx: FileContext, node: ast.Call) -> bool:
+    name = ctx.resolve(node.func)
+    if name is None:
+        return False
+    return name in _LAUNCHES or name.startswith(_LAUNCH_PREFIXES)
+
+
+@on_end
+def _late_end(ctx: FileContext) -> None:
+    pending = ctx.state.get("late_cuda")
+    if not pending or not isinstance(ctx.tree, ast.Module):
+        return
+    launches: list[ast.Call] = []
+    frames: list[ast.AST] = []
+    for node in ast.walk(ctx.tree):
+        cls = node.__class__
+        if isinstance(node, ast.Call) and _launch(ctx, node):
+            launches.append(node)
+        elif cls is ast.FunctionDef or cls is ast.AsyncFunctionDef or cls is ast.Lambda:
+            frames.append(node)
+    for where, key, event in pending:
+        start = (where.lineno, where.col_offset)
+        frame = _frame(frames, where)
+        if not any(
+            (node.lineno, node.col_offset) > start
+            and _frame(frames, node) is frame
+            and ctx.flow.together(where, node)
+            for node in launches
+        ):
+            _late(ctx, where, key, event)
+
+
+def _frame(frames: list[ast.AST], node: ast.AST) -> ast.AST | None:
+    """The innermost function holding ``node`` (None: the module)."""
+    line = node.lineno  # type: ignore[attr-defined]
+    inside = [f for f in frames if f.lineno < line <= (f.end_lineno or 0)]  # type: ignore[attr-defined]
+    return max(inside, key=lambda f: f.lineno, default=None)  # type: ignore[attr-defined]

@@ -1,0 +1,218 @@
+"""Code that runs only where a name exists: guarded imports, probes and version branches.
+
+Libraries that support TensorFlow 1 and 2 at once keep the TensorFlow 1 spelling where it
+cannot run on TensorFlow 2::
+
+    try:
+        from tensorflow.contrib import slim          # TensorFlow 1
+    except ImportError:
+        import tf_slim as slim                       # TensorFlow 2
+
+    try:
+        list_gpus = tf.config.experimental.list_physical_devices    # TensorFlow >= 1.14
+    except AttributeError:
+        ...
+
+    if get_tf_version_tuple() <= (1, 12):
+        regularizer = tf.contrib.layers.l2_regularizer
+
+The walk (:mod:`.walker`) asks :func:`try_guards` of each ``try`` and :func:`tf1_arm` of each
+``if``, and counts how many such guards enclose the statement it is in
+(:attr:`FileContext.guards <tfcompat_gpu.lint.context.FileContext.guards>`); reporting a name
+that is missing on TensorFlow 2 (:data:`MAYBE_ABSENT`) is skipped inside them.  A ``try``
+catching everything (``except:``, ``except Exception``) guards its imports, not its other
+statements: a training loop wrapped in ``except Exception`` still has its ``tf.Session`` reported.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+
+__all__ = ["ATTR", "IMPORT", "MAYBE_ABSENT", "TF1", "guarded", "tf1_arm", "try_guards"]
+
+IMPORT, ATTR, TF1 = range(3)
+"""Guard kinds: imports in a ``try`` that catches ImportError; names in a ``try`` that catches
+AttributeError; anything in the TensorFlow 1 arm of a version test."""
+
+MAYBE_ABSENT = frozenset(
+    {"TFG009", "TFG013", "TFG019", "TFG020", "TFG036", "TFG037", "TFG038", "TFG039", "TFG041"}
+)
+"""Rules about a name TensorFlow 2 / Keras 3 lacks (or deprecates), which a guard excuses."""
+
+_IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "BaseException"})
+_ATTR_ERRORS = frozenset({"AttributeError"})
+
+
+def _caught(handler: ast.ExceptHandler) -> list[str]:
+    kind = handler.type
+    if kind is None:
+        return ["BaseException"]
+    items = kind.elts if isinstance(kind, ast.Tuple) else [kind]
+    names = []
+    for item in items:
+        if isinstance(item, ast.Name):
+            names.append(item.id)
+        elif isinstance(item, ast.Attribute):
+            names.append(item.attr)  # builtins.ImportError
+    return names
+
+
+def try_guards(node: ast.Try) -> tuple[int, ...]:
+    """The guard kinds a ``try`` gives its body."""
+    found: set[int] = set()
+    for handler in node.handlers:
+        for name in _caught(handler):
+            if name in _IMPORT_ERRORS:
+                found.add(IMPORT)
+            if name in _ATTR_ERRORS:
+                found.add(ATTR)
+    return tuple(sorted(found))
+
+
+def guarded(guards: list[int], code: str, node: ast.AST) -> bool:
+    """Whether a finding ``code`` at ``node`` is excused by the guards around it."""
+    if code not in MAYBE_ABSENT:
+        return False
+    if guards[TF1]:
+        return True
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
+        return guards[IMPORT] > 0
+    return guards[ATTR] > 0
+
+
+# -- version tests ---------------------------------------------------------------------------
+
+# A TensorFlow version: tf.__version__, tf.version.VERSION, get_tf_version_tuple(), TF_version,
+# tensorflow_version...; a flag saying TensorFlow 2 (is_tf2, TF2, tf2.enabled(), _IS_TF_2).
+_VERSION = re.compile(r"(?i)^_*(?:tf|tensorflow)_?(?:version|ver)|^_*(?:get_)?tf_version")
+_TF2_FLAG = re.compile(r"(?i)^_*(?:is_|use_|using_)?(?:tf|tensorflow)_?v?2(?:_enabled)?$")
+_TF1_FLAG = re.compile(r"(?i)^_*(?:is_|use_|using_)?(?:tf|tensorflow)_?v?1x?$")
+
+
+def _names(node: ast.AST) -> list[str]:
+    """The names and dotted attribute chains in ``node`` (``tf.__version__``, ``is_tf2``)."""
+    found = []
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Name):
+            found.append(sub.id)
+        elif isinstance(sub, ast.Attribute):
+            base = sub.value
+            found.append(f"{base.id}.{sub.attr}" if isinstance(base, ast.Name) else sub.attr)
+    return found
+
+
+def _is_version(node: ast.AST) -> bool:
+    for name in _names(node):
+        if _VERSION.search(name.replace(".", "_")) or name.endswith(
+            ("tf.__version__", "tensorflow.__version__", "version.VERSION", "tf.VERSION")
+        ):
+            return True
+    return False
+
+
+def _number(node: ast.AST) -> tuple[int, ...] | None:
+    """``(1, 12)``, ``2``, ``2.0``, ``"1.15"``, ``LooseVersion("2.0")`` as a version tuple."""
+    if isinstance(node, ast.Call) and len(node.args) == 1 and not node.keywords:
+        node = node.args[0]  # LooseVersion("2.0"), version.parse("2"), Version("2.4")
+    if isinstance(node, ast.Tuple):
+        parts = [e.value for e in node.elts if isinstance(e, ast.Constant)]
+        if len(parts) == len(node.elts) and all(type(p) is int for p in parts):
+            return tuple(parts)  # type: ignore[arg-type]
+        return None
+    if not isinstance(node, ast.Constant) or isinstance(node.value, bool):
+        return None
+    value = node.value
+    if isinstance(value, int):
+        return (value,)
+    if isinstance(value, (float, str)):
+        match = re.match(r"(\d+)(?:\.(\d+))?", str(value))
+        if match:
+            return tuple(int(g) for g in match.groups() if g is not None)
+    return None
+
+
+_SWAP = {ast.Lt: ast.Gt, ast.LtE: ast.GtE, ast.Gt: ast.Lt, ast.GtE: ast.LtE}
+_TWO = (2,)
+
+
+def _compare_arm(node: ast.Compare) -> int:
+    """1: true only on TensorFlow 1; 2: true only on TensorFlow 2 or later; 0: cannot tell."""
+    if len(node.ops) != 1:
+        return 0
+    left, right, op = node.left, node.comparators[0], type(node.ops[0])
+    if not _is_version(left):
+        if not _is_version(right):
+            return 0
+        left, right, op = right, left, _SWAP.get(op, op)
+    number = _number(right)
+    if number is None:
+        return 0
+    # A subscript ([0]) or a split major compares the major alone.
+    if isinstance(left, ast.Subscript) or (
+        isinstance(left, ast.Call) and _names(left)[:1] == ["int"]
+    ):
+        number = number[:1]
+    padded = number + (0,) * (2 - len(number))
+    if op is ast.Lt:
+        return 1 if padded <= (2, 0) else 0
+    if op is ast.LtE:
+        return 1 if padded < (2, 0) else 0
+    if op is ast.GtE:
+        return 2 if padded >= (2, 0) else 0
+    if op is ast.Gt:
+        return 2 if number[0] >= 2 else 0
+    if op in (ast.Eq, ast.NotEq):
+        side = 1 if number[0] == 1 else 2 if number[0] >= 2 else 0
+        return side if op is ast.Eq or not side else 3 - side
+    return 0
+
+
+def _arm(test: ast.AST) -> int:
+    cls = test.__class__
+    if cls is ast.UnaryOp and isinstance(test.op, ast.Not):  # type: ignore[attr-defined]
+        inner = _arm(test.operand)  # type: ignore[attr-defined]
+        return 3 - inner if inner else 0
+    if cls is ast.Compare:
+        return _compare_arm(test)  # type: ignore[arg-type]
+    if cls is ast.BoolOp:
+        arms = [_arm(value) for value in test.values]  # type: ignore[attr-defined]
+        if isinstance(test.op, ast.And):  # type: ignore[attr-defined]
+            # a and b: true only where each part is; one known part decides.
+            known = {a for a in arms if a}
+            return known.pop() if len(known) == 1 else 0
+        return arms[0] if arms[0] and all(a == arms[0] for a in arms) else 0
+    if cls is ast.Call:
+        func = test.func  # type: ignore[attr-defined]
+        if isinstance(func, ast.Attribute) and func.attr == "startswith" and test.args:  # type: ignore[attr-defined]
+            if _is_version(func.value):
+                number = _number(test.args[0])  # type: ignore[attr-defined]
+                if number is not None:
+                    return 1 if number[0] == 1 else 2 if number[0] >= 2 else 0
+            return 0
+        if isinstance(func, ast.Attribute) and func.attr == "enabled":
+            names = _names(func.value)
+            return 2 if names and names[0] == "tf2" else 0  # tensorflow.python.tf2.enabled()
+        return _arm(func) if not test.args else 0  # type: ignore[attr-defined]
+    if cls is ast.Name or cls is ast.Attribute:
+        name = test.id if cls is ast.Name else test.attr  # type: ignore[attr-defined]
+        if _TF2_FLAG.match(name):
+            return 2
+        if _TF1_FLAG.match(name):
+            return 1
+    return 0
+
+
+def tf1_arm(test: ast.AST) -> int:
+    """Which arm of ``if test:`` runs only on TensorFlow 1: 1 the body, 2 the ``else``, 0 neither
+    (or not known).
+
+    >>> tf1_arm(ast.parse("get_tf_version_tuple() <= (1, 12)").body[0].value)
+    1
+    >>> tf1_arm(ast.parse("not is_tf2").body[0].value)
+    1
+    >>> tf1_arm(ast.parse("tf.__version__.startswith('2')").body[0].value)
+    2
+    """
+    arm = _arm(test)
+    return 1 if arm == 1 else 2 if arm == 2 else 0
