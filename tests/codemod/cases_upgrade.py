@@ -619,6 +619,40 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         ],
     ),
     (
+        # the Glorot initializer of TF1 tutorials' get_variable layers (MNIST MLPs and CNNs):
+        # the same distribution as tf.glorot_uniform_initializer, keywords kept
+        "tf1-contrib-xavier-initializer-is-glorot-uniform",
+        "import tensorflow as tf\n"
+        "inputs = tf.placeholder(tf.float32, [None, 64])\n"
+        "w_in = tf.get_variable('w_in', [64, 32], initializer=tf.contrib.layers.xavier_initializer())\n"
+        "k = tf.get_variable('k', [5, 5, 1, 8],\n"
+        "                    initializer=tf.contrib.layers.xavier_initializer_conv2d(seed=3))\n"
+        "w_out = tf.get_variable('w_out', [32, 4],\n"
+        "                        initializer=tf.contrib.layers.xavier_initializer(True, 5, tf.float32))\n",
+        "import tensorflow.compat.v1 as tf\n\ntf.disable_v2_behavior()\n"
+        "inputs = tf.placeholder(tf.float32, [None, 64])\n"
+        "w_in = tf.get_variable('w_in', [64, 32], initializer=tf.glorot_uniform_initializer())\n"
+        "k = tf.get_variable('k', [5, 5, 1, 8],\n"
+        "                    initializer=tf.glorot_uniform_initializer(seed=3))\n"
+        "w_out = tf.get_variable('w_out', [32, 4],\n"
+        "                        initializer=tf.glorot_uniform_initializer(seed=5, dtype=tf.float32))\n",
+        [],
+    ),
+    (
+        # a normal Xavier draw is a truncated normal of another spread: left, with the module's
+        # warning; the other tf.contrib.layers functions too
+        "tf1-contrib-xavier-normal-left",
+        "import tensorflow as tf\n"
+        "x = tf.placeholder(tf.float32, [None, 8])\n"
+        "w = tf.get_variable('w', [8, 2], initializer=tf.contrib.layers.xavier_initializer(uniform=False))\n"
+        "b = tf.get_variable('b', [2], initializer=tf.contrib.layers.xavier_initializer(**options))\n",
+        "import tensorflow.compat.v1 as tf\n\ntf.disable_v2_behavior()\n"
+        "x = tf.placeholder(tf.float32, [None, 8])\n"
+        "w = tf.get_variable('w', [8, 2], initializer=tf.contrib.layers.xavier_initializer(uniform=False))\n"
+        "b = tf.get_variable('b', [2], initializer=tf.contrib.layers.xavier_initializer(**options))\n",
+        [(3, "tf.contrib.layers left unchanged: tf.contrib was removed in TensorFlow 2.0")],
+    ),
+    (
         # TF 1.x eager code (TensorFlow-Examples' *_eager_api.py): no graph mode forced on it
         "tf1-eager-execution-enabled",
         "import tensorflow as tf\ntf.enable_eager_execution()\n"

@@ -545,6 +545,20 @@ def test_tf_layers_is_keras_in_a_v1_graph(tmp_path):
     assert "Keras in a v1 graph (tf.layers.dense, line 3" in (choice.message or "")
 
 
+@needs_keras3
+def test_tf_nn_rnn_cell_is_keras_in_a_v1_graph(tmp_path):
+    # TF1 RNN tutorials: the v1 cells are served by tf_keras only, as tf.layers is
+    code = """
+        import tensorflow as tf
+        X = tf.placeholder(tf.float32, [None, 28, 28])
+        cell = tf.nn.rnn_cell.BasicLSTMCell(16)
+        outputs, states = tf.nn.dynamic_rnn(cell, X, dtype=tf.float32)
+    """
+    choice = _choose(tmp_path, code)
+    assert (choice.tf1, choice.legacy_keras) == (True, True)
+    assert "Keras in a v1 graph (tf.nn.rnn_cell.BasicLSTMCell, line 3" in (choice.message or "")
+
+
 def test_without_tf_keras_the_run_goes_on_and_says_why(tmp_path, monkeypatch, capsys):
     from tfcompat_gpu.commands import run as runner
     from tfcompat_gpu.dropin import _legacy_keras

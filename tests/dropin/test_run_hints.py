@@ -211,11 +211,11 @@ CONTRIB = r"""
 
     cases = {
         "import slim": "import tensorflow.contrib.slim as slim",
-        "from layers": "from tensorflow.contrib.layers import xavier_initializer",
+        "from layers": "from tensorflow.contrib.layers import fully_connected",
         "from contrib": "from tensorflow.contrib import rnn",
         "eager": "import tensorflow.contrib.eager as tfe",
         "no successor": "import tensorflow.contrib.bayesflow",
-        "attribute": "tf.contrib.layers.l2_regularizer(0.1)",
+        "attribute": "tf.contrib.layers.fully_connected",
         "other import": "import tensorflow.nonexistent_module",
     }
     out = {}
@@ -232,7 +232,8 @@ def test_tf_contrib_modules_get_their_successor():
     out = run_py(CONTRIB)
     removed = (
         "tfcompat-gpu run: hint: tf.contrib.{}: tf.contrib was removed in TensorFlow 2.0, and "
-        "the drop-in provides only tf.contrib.distribute. Use {} instead."
+        "the drop-in provides only tf.contrib.distribute and tf.contrib.layers' initializers and "
+        "regularizers. Use {} instead."
     )
     slim = "the tf-slim package (pip install tf-slim, then `import tf_slim as slim`)"
     assert out["import slim"][0] == out["import slim"][1] == removed.format("slim", slim)
@@ -245,7 +246,8 @@ def test_tf_contrib_modules_get_their_successor():
     assert "TensorFlow 2 runs eagerly (tfe.Variable is tf.Variable" in out["eager"][0]
     assert out["no successor"][0] == (
         "tfcompat-gpu run: hint: tf.contrib.bayesflow: tf.contrib was removed in TensorFlow 2.0, "
-        "and the drop-in provides only tf.contrib.distribute. Use the TF2 module that replaced it."
+        "and the drop-in provides only tf.contrib.distribute and tf.contrib.layers' initializers "
+        "and regularizers. Use the TF2 module that replaced it."
     )
     # tf.contrib.layers reached as an attribute: the error itself says it (no hint repeats it)
     assert out["attribute"][0] is None

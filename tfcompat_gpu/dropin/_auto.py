@@ -254,8 +254,9 @@ class _Reader(ast.NodeVisitor):
     def _name(self, name: str, node: ast.AST) -> None:
         if name.startswith("tensorflow."):
             rest = name[len("tensorflow.") :]
-            if rest == "keras" or rest.startswith(("keras.", "layers.")):
-                # tf.layers is Keras' legacy layers: tf_keras from TensorFlow 2.16 on.
+            if rest == "keras" or rest.startswith(("keras.", "layers.", "nn.rnn_cell.")):
+                # tf.layers and tf.nn.rnn_cell are Keras' legacy layers and cells: tf_keras
+                # from TensorFlow 2.16 on (tensorflow/python/util/lazy_loader.py).
                 self._note(self.reading.uses_keras, "tf." + rest, node)
             if rest in _GRAPH or rest.replace("compat.v1.", "", 1) in _GRAPH:
                 self._note(self.reading.graph, "tf." + rest, node)

@@ -1,5 +1,8 @@
 """``tf.contrib.distribute`` (TF 1.11-1.15) mapped to its ``tf.distribute`` successors.
 
+Of ``tf.contrib.layers``, the initializers and regularizers TF1 scripts hand to
+``tf.get_variable`` are served too (:data:`LAYERS`), each computing what the TF1 function did.
+
 ``tf.contrib`` was removed in TF 2.0.  The drop-in provides ``tf.contrib.distribute`` only: each
 name builds the TF2 class that replaced it, with the TF1 arguments translated (``num_gpus`` becomes
 a device list, ``AllReduceCrossDeviceOps("nccl")`` becomes ``NcclAllReduce``).  In graph mode
@@ -19,10 +22,18 @@ from typing import Any
 from tfcompat_gpu.errors import GPUConfigError
 from tfcompat_gpu.tfapi import _tf
 
-__all__ = ["NAMES", "contrib_module", "distribute_module", "removed_message"]
+__all__ = [
+    "LAYERS",
+    "NAMES",
+    "contrib_module",
+    "distribute_module",
+    "layers_module",
+    "removed_message",
+]
 
 CONTRIB = "tensorflow.contrib"
 DISTRIBUTE = "tensorflow.contrib.distribute"
+LAYERS_MODULE = "tensorflow.contrib.layers"
 
 
 def _distribute(v1: bool = False) -> Any:
@@ -181,6 +192,100 @@ NAMES: dict[str, Any] = {
 }
 
 
+# tensorflow/contrib/layers/python/layers/initializers.py: a truncated normal of standard
+# deviation sqrt(1.3 * factor / n); tf.compat.v1's truncated normal divides sqrt(scale / n) by
+# this constant (tensorflow/python/ops/init_ops.py, VarianceScaling), so scale = 1.3 * factor * c**2
+_TRUNCATED = 0.87962566103423978
+_MODES = {"FAN_IN": "fan_in", "FAN_OUT": "fan_out", "FAN_AVG": "fan_avg"}
+
+
+def variance_scaling_initializer(
+    factor: float = 2.0,
+    mode: str = "FAN_IN",
+    uniform: bool = False,
+    seed: int | None = None,
+    dtype: Any = None,
+) -> Any:
+    """``tf.contrib.layers.variance_scaling_initializer`` as ``tf.compat.v1``'s VarianceScaling.
+
+    Uniform: a limit of ``sqrt(3 * factor / n)`` (``scale=factor``); else a truncated normal of
+    standard deviation ``sqrt(1.3 * factor / n)``; ``n`` the fan ``mode`` names.
+    """
+    tf = _tf.tf()
+    dtype = tf.float32 if dtype is None else dtype
+    if not tf.as_dtype(dtype).is_floating:
+        raise TypeError("Cannot create initializer for non-floating point type.")
+    if mode not in _MODES:
+        raise TypeError(f"Unknown mode {mode} [FAN_IN, FAN_OUT, FAN_AVG]")
+    if uniform:
+        scale, distribution = factor, "uniform"
+    else:
+        scale, distribution = 1.3 * factor * _TRUNCATED**2, "truncated_normal"
+    return tf.compat.v1.variance_scaling_initializer(
+        scale=scale, mode=_MODES[mode], distribution=distribution, seed=seed, dtype=dtype
+    )
+
+
+def xavier_initializer(uniform: bool = True, seed: int | None = None, dtype: Any = None) -> Any:
+    """``tf.contrib.layers.xavier_initializer`` (Glorot): ``factor=1.0``, ``mode='FAN_AVG'``."""
+    return variance_scaling_initializer(1.0, "FAN_AVG", uniform, seed, dtype)
+
+
+def _regularizer(scale: float, scope: str | None, kind: str) -> Any:
+    import numbers
+
+    if isinstance(scale, numbers.Integral):
+        raise ValueError(f"scale cannot be an integer: {scale}")
+    if isinstance(scale, numbers.Real):
+        if scale < 0.0:
+            raise ValueError(f"Setting a scale less than 0 on a regularizer: {scale}.")
+        if scale == 0.0:
+            return lambda _: None
+    tf = _tf.tf()
+
+    def regularize(weights: Any) -> Any:
+        with tf.compat.v1.name_scope(scope, f"{kind}_regularizer", [weights]) as name:
+            my_scale = tf.convert_to_tensor(scale, dtype=weights.dtype.base_dtype, name="scale")
+            if kind == "l2":
+                return tf.multiply(my_scale, tf.nn.l2_loss(weights), name=name)
+            return tf.multiply(my_scale, tf.reduce_sum(tf.abs(weights)), name=name)
+
+    return regularize
+
+
+def l2_regularizer(scale: float, scope: str | None = None) -> Any:
+    """``tf.contrib.layers.l2_regularizer``: ``scale * tf.nn.l2_loss(weights)`` (half the sum of
+    squares); ``scale == 0`` gives a function returning None, as TF1's did."""
+    return _regularizer(scale, scope, "l2")
+
+
+def l1_regularizer(scale: float, scope: str | None = None) -> Any:
+    """``tf.contrib.layers.l1_regularizer``: ``scale * sum(|weights|)``."""
+    return _regularizer(scale, scope, "l1")
+
+
+LAYERS: dict[str, Any] = {
+    "xavier_initializer": xavier_initializer,
+    "xavier_initializer_conv2d": xavier_initializer,
+    "variance_scaling_initializer": variance_scaling_initializer,
+    "l2_regularizer": l2_regularizer,
+    "l1_regularizer": l1_regularizer,
+}
+"""The ``tf.contrib.layers`` functions served; the others (``fully_connected``, ``batch_norm``,
+...) build layers of their own and are tf-slim's (the error names it)."""
+
+
+def _layers_getattr(name: str) -> Any:
+    if name in LAYERS:
+        return LAYERS[name]
+    if name.startswith("__"):
+        raise AttributeError(name)
+    raise AttributeError(
+        removed_message(f"layers.{name}")
+        + f" (Of tf.contrib.layers the drop-in provides {', '.join(sorted(LAYERS))}.)"
+    )
+
+
 def _distribute_getattr(name: str) -> Any:
     if name in NAMES:
         return NAMES[name]()
@@ -196,6 +301,8 @@ def _distribute_getattr(name: str) -> Any:
 def _contrib_getattr(name: str) -> Any:
     if name == "distribute":
         return distribute_module()
+    if name == "layers":
+        return layers_module()
     if name.startswith("__"):
         raise AttributeError(name)
     raise AttributeError(removed_message(name))
@@ -209,7 +316,7 @@ def removed_message(name: str) -> str:
     use = f"Use {home} instead." if home else "Use the TF2 module that replaced it."
     return (
         f"tf.contrib.{name}: tf.contrib was removed in TensorFlow 2.0, and the drop-in provides "
-        f"only tf.contrib.distribute. {use}"
+        f"only tf.contrib.distribute and tf.contrib.layers' initializers and regularizers. {use}"
     )
 
 
@@ -219,11 +326,23 @@ def _module(name: str, doc: str, getattr_: Any) -> ModuleType:
         module = ModuleType(name, doc)
         module.__getattr__ = getattr_  # type: ignore[method-assign]
         module.__tfcompat_gpu__ = True  # type: ignore[attr-defined]
-        module.__all__ = sorted(NAMES) if name == DISTRIBUTE else ["distribute"]  # type: ignore[attr-defined]
+        module.__all__ = _ALL[name]  # type: ignore[attr-defined]
         if name == CONTRIB:
             module.__path__ = []  # a package, so ``import tensorflow.contrib.distribute`` works
         sys.modules.setdefault(name, module)
     return sys.modules[name]
+
+
+_ALL = {DISTRIBUTE: sorted(NAMES), LAYERS_MODULE: sorted(LAYERS), CONTRIB: ["distribute", "layers"]}
+
+
+def layers_module() -> ModuleType:
+    """The ``tensorflow.contrib.layers`` module object: its initializers and regularizers."""
+    return _module(
+        LAYERS_MODULE,
+        "tf.contrib.layers of TF 1.x: its initializers and regularizers, by tfcompat_gpu.",
+        _layers_getattr,
+    )
 
 
 def distribute_module() -> ModuleType:
@@ -236,7 +355,7 @@ def distribute_module() -> ModuleType:
 
 
 def contrib_module() -> ModuleType:
-    """The ``tensorflow.contrib`` module object: ``distribute`` only."""
+    """The ``tensorflow.contrib`` module object: ``distribute`` and part of ``layers``."""
     return _module(
         CONTRIB,
         "tf.contrib of TF 1.x: only tf.contrib.distribute, by tfcompat_gpu.",

@@ -79,6 +79,11 @@ def _contrib(module: ModuleType, current: Any) -> Any:
 
 
 _DISCOVERY = "tfcompat_gpu.dropin._discovery"
+_CONTRIB_MODULES = (
+    "tensorflow.contrib.distribute",
+    "tensorflow.contrib.layers",
+    "tensorflow.contrib",
+)
 
 MOVES: tuple[Move, ...] = (
     Move(
@@ -171,7 +176,7 @@ class _Finder(_LoaderBase):
     ) -> importlib.machinery.ModuleSpec | None:
         if fullname in _UTILS_MODULES:
             return importlib.machinery.ModuleSpec(fullname, self)
-        if fullname in ("tensorflow.contrib", "tensorflow.contrib.distribute"):
+        if fullname in _CONTRIB_MODULES:
             return importlib.machinery.ModuleSpec(fullname, self, is_package=True)
         return None
 
@@ -182,6 +187,8 @@ class _Finder(_LoaderBase):
             return _contrib.contrib_module()
         if spec.name == "tensorflow.contrib.distribute":
             return _contrib.distribute_module()
+        if spec.name == "tensorflow.contrib.layers":
+            return _contrib.layers_module()
         return None
 
     def exec_module(self, module: ModuleType) -> None:
@@ -195,7 +202,7 @@ class _Finder(_LoaderBase):
 
 
 _finder = _Finder()
-_MADE = (*_UTILS_MODULES, "tensorflow.contrib.distribute", "tensorflow.contrib")
+_MADE = (*_UTILS_MODULES, *_CONTRIB_MODULES)
 
 
 def install_finder() -> None:

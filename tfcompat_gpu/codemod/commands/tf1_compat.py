@@ -11,7 +11,13 @@ uses only TF1 names that run eagerly (``tf.logging``, ``tf.app``, ``tf.flags``,
 that calls ``tf.enable_eager_execution()`` (TF 1.x eager code: ``tf.train.*Optimizer`` and the
 rest of its TF1 names run eagerly under ``tf.compat.v1``).  A file that also
 uses Keras is left alone with a warning: Keras 3 does not run in TF1 graph mode.  ``tf.contrib``
-(removed in TensorFlow 2.0) and ``tf.estimator`` (removed in 2.16) get a warning per name.
+(removed in TensorFlow 2.0) and ``tf.estimator`` (removed in 2.16) get a warning per name, but
+for ``tf.contrib.layers.xavier_initializer()`` (and ``xavier_initializer_conv2d``), the Glorot
+initializer TF1 scripts give ``tf.get_variable``: it becomes ``tf.glorot_uniform_initializer()``,
+which draws from the same distribution (tensorflow/contrib/layers/python/layers/initializers.py:
+``variance_scaling_initializer(factor=1.0, mode='FAN_AVG', uniform=True)``, a limit of
+``sqrt(6 / (fan_in + fan_out))``; tensorflow/python/ops/init_ops.py ``glorot_uniform_initializer``).
+``uniform=False`` (a truncated normal of another spread) keeps the warning.
 """
 
 from __future__ import annotations
@@ -54,6 +60,13 @@ _ENABLED = ("enable_eager_execution", "enable_v2_behavior")
 # "... is not available with Keras 3" (tensorflow/python/util/lazy_loader.py)
 _NEED_TF_KERAS = frozenset({"tensorflow.layers", "tensorflow.nn.rnn_cell"})
 _CONTRIB_OK = ("distribute",)  # tf.contrib.distribute: rewritten by contrib_distribute
+_XAVIER = frozenset(
+    {
+        "tensorflow.contrib.layers.xavier_initializer",
+        "tensorflow.contrib.layers.xavier_initializer_conv2d",
+    }
+)
+_XAVIER_KEYWORDS = ("uniform", "seed", "dtype")  # its parameters, in order
 
 
 _TF1_WORDS = (
@@ -296,6 +309,7 @@ class Tf1CompatCommand(MigrationCommand):
 
     def visit_Module(self, node: cst.Module) -> None:
         self._warned: set[str] = set()
+        self._xavier: set[cst.CSTNode] = set()  # tf.contrib.layers nodes of rewritten calls
         # a session spelt the TF1 way (tf.Session, not tf.compat.v1.Session, which TF2 code
         # asks for itself): what it runs is graph code
         text = self.source_text()
@@ -310,9 +324,38 @@ class Tf1CompatCommand(MigrationCommand):
             is not None
         )
 
+    def visit_Call(self, node: cst.Call) -> bool:
+        if _xavier_root(node) is not None and self.names_of(node.func) & _XAVIER:
+            assert isinstance(node.func, cst.Attribute)
+            self._xavier.add(node.func.value)  # no warning for the module: the call is done
+        return True
+
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
+        func = original_node.func
+        if not isinstance(func, cst.Attribute) or func.value not in self._xavier:
+            return updated_node
+        root = _xavier_root(updated_node)
+        if root is None:
+            return updated_node
+        args = [
+            arg.with_changes(keyword=cst.Name(_XAVIER_KEYWORDS[index]), equal=_EQUAL)
+            if arg.keyword is None
+            else arg
+            for index, arg in enumerate(updated_node.args)
+            if (arg.keyword.value if arg.keyword else _XAVIER_KEYWORDS[index]) != "uniform"
+        ]
+        if args:
+            args[-1] = args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+        return updated_node.with_changes(
+            func=cst.Attribute(value=root, attr=cst.Name("glorot_uniform_initializer")),
+            args=args,
+        )
+
     def leave_Attribute(
         self, original_node: cst.Attribute, updated_node: cst.Attribute
     ) -> cst.BaseExpression:
+        if original_node in self._xavier:
+            return updated_node
         for name in self.names_of(original_node):
             parts = name.split(".")
             if parts[0] != "tensorflow" or name in self._warned:
@@ -340,6 +383,39 @@ class Tf1CompatCommand(MigrationCommand):
                 original_node, f"tf.{name[len('tensorflow.') :]} left unchanged: {message}"
             )
         return updated_node
+
+
+_EQUAL = cst.AssignEqual(
+    whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")
+)
+
+
+def _xavier_root(node: cst.Call) -> cst.BaseExpression | None:
+    """``tf`` of ``tf.contrib.layers.xavier_initializer(...)`` when the call is exactly
+    ``tf.glorot_uniform_initializer(...)``: no ``*args``/``**kwargs``, ``uniform`` left out or
+    ``True``, at most its three parameters (uniform, seed, dtype)."""
+    func = node.func
+    if not (
+        isinstance(func, cst.Attribute)
+        and isinstance(func.value, cst.Attribute)
+        and func.value.attr.value == "layers"
+        and isinstance(func.value.value, cst.Attribute)
+        and func.value.value.attr.value == "contrib"
+    ):
+        return None
+    if len(node.args) > len(_XAVIER_KEYWORDS):
+        return None
+    for index, arg in enumerate(node.args):
+        if arg.star:
+            return None
+        keyword = arg.keyword.value if arg.keyword is not None else _XAVIER_KEYWORDS[index]
+        if keyword not in _XAVIER_KEYWORDS:
+            return None
+        if keyword == "uniform" and not (
+            isinstance(arg.value, cst.Name) and arg.value.value == "True"
+        ):
+            return None
+    return func.value.value.value
 
 
 def _is_import(statement: cst.BaseStatement) -> bool:
