@@ -10,7 +10,7 @@ import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
 
 from tfcompat_gpu.commands.check import main as lint_main
-from tfcompat_gpu.utils.notebooks import read_notebook
+from tfcompat_gpu.utils.notebooks import NotebookError, read_notebook
 
 # A tiny PNG, as a plot cell's output holds one.
 PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="
@@ -367,3 +367,162 @@ def test_layout_without_ensure_ascii_and_with_escapes_is_kept(tmp_path: Path) ->
         assert ("Entraînement" in text) is not ensure_ascii
         assert text.startswith('{\n  "cells": [')
         assert not text.endswith("\n")  # as it was
+
+
+def kaggle_timed_notebook() -> nbformat.NotebookNode:
+    """A Kaggle-style notebook that times its cells: the GPU set up and the model trained
+    under ``%%time``, the noisy install under ``%%capture``."""
+    nb = new_notebook()
+    nb.cells = [
+        new_code_cell("%%capture\n!pip install -q keras==2.3.1\nimport keras"),
+        new_code_cell(
+            "%%time\nimport tensorflow as tf\nfrom keras import backend as K\n"
+            "config = tf.ConfigProto()\nconfig.gpu_options.allow_growth = True\n"
+            "K.set_session(tf.Session(config=config))",
+            outputs=[new_output("stream", name="stdout", text="Wall time: 1.2 s\n")],
+        ),
+        new_code_cell("%%timeit -n1 -r1\n    opt = keras.optimizers.Adam(lr=1e-3)"),
+    ]
+    return nb
+
+
+def test_python_cell_magic_bodies_are_checked(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # IPython runs the body of %%time, %%timeit and %%capture as Python in the notebook's
+    # namespace; masked whole, the GPU setup under %%time was never looked at.
+    path = write(kaggle_timed_notebook(), tmp_path / "nb.ipynb")
+    status, out = check([str(path)], capsys)
+    assert status == 1
+    assert "nb.ipynb:cell 2:4:10: TFG009 `tf.ConfigProto`" in out
+    assert "nb.ipynb:cell 2:6:15: TFG009 `tf.Session`" in out
+    assert "nb.ipynb:cell 3:2:36: TFG036" in out  # the body's own indent counted
+
+
+def test_migrate_rewrites_python_cell_magic_bodies(tmp_path: Path) -> None:
+    path = write(kaggle_timed_notebook(), tmp_path / "nb.ipynb")
+    assert _migrate(["--write", str(path)]) == 0
+    cells = nbformat.read(str(path), as_version=4).cells
+    assert cells[1].source.startswith("%%time\n")
+    assert "configure(allow_growth=True)" in cells[1].source
+    assert "set_session" not in cells[1].source
+    assert cells[1].outputs[0]["text"] == "Wall time: 1.2 s\n"
+    assert (
+        cells[2].source == "%%timeit -n1 -r1\n    opt = keras.optimizers.Adam(learning_rate=1e-3)"
+    )
+    assert cells[0].source.startswith("%%capture\n")
+    assert _migrate(["--check", str(path)]) == 0
+
+
+@pytest.mark.parametrize(
+    "first",
+    [
+        pytest.param(
+            "%%bash\nnvidia-smi -L\nif [ -d /kaggle ]; then ls /kaggle/input; fi", id="bash"
+        ),
+        pytest.param("%%writefile train.py\nimport sys\nprint(sys.argv)", id="writefile"),
+        pytest.param("\n%%bash\nnvidia-smi -L\nif [ -d data ]; then ls; fi", id="blank-then-bash"),
+        pytest.param("%%capture\n!pip install -q tensorflow-gpu==1.15", id="capture"),
+        pytest.param("%%time\n%%capture\n!pip install -q h5py", id="nested"),
+    ],
+)
+def test_migrate_puts_no_line_before_a_cell_magic(
+    tmp_path: Path, first: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A Colab notebook often opens with a cell magic; the `import tfcompat_gpu` that migrate
+    # adds at the top went above its `%%` line, and IPython then refused the cell.
+    nb = new_notebook()
+    nb.cells = [
+        new_code_cell(first),
+        new_code_cell(
+            "import tensorflow as tf\nfrom keras import backend as K\n"
+            "config = tf.ConfigProto()\nconfig.gpu_options.per_process_gpu_memory_fraction = 0.5\n"
+            "K.set_session(tf.Session(config=config))"
+        ),
+    ]
+    path = write(nb, tmp_path / "nb.ipynb")
+    _status, out = check([str(path)], capsys)
+    assert "TFG000" not in out  # a shell cell after a blank line is no Python
+    assert _migrate(["--write", str(path)]) == 0
+    cells = nbformat.read(str(path), as_version=4).cells
+    assert "import tfcompat_gpu" in cells[0].source + cells[1].source
+    assert cells[0].source.lstrip("\n").startswith(first.lstrip("\n").split("\n")[0])
+    if "bash" in first or "writefile" in first:
+        assert cells[0].source == first  # a shell script or a file's text is not Python
+    assert "tfcompat_gpu.configure(" in cells[1].source
+    capsys.readouterr()
+
+
+def test_no_cell_for_new_lines_is_refused() -> None:
+    nb = new_notebook()
+    nb.cells = [new_code_cell("x = 1"), new_code_cell("%%bash\necho done")]
+    parsed = read_notebook(nbformat.writes(nb))
+    with pytest.raises(NotebookError, match="no cell outside a cell magic"):
+        parsed.with_program(parsed.program + "y = 2\n")
+
+
+def nbformat3_notebook() -> str:
+    """An IPython 2 era notebook (nbformat 3): cells in worksheets, code in ``input``."""
+    nb = new_notebook()
+    nb.cells = [
+        new_markdown_cell("Linear regression on the GPU"),
+        new_code_cell("%matplotlib inline\nimport numpy as np\nimport tensorflow as tf"),
+        new_code_cell(
+            "X = tf.placeholder(tf.float32)\nsess = tf.Session()\nprint(sess.run(X * 2, {X: 1}))"
+        ),
+    ]
+    return nbformat.writes(nbformat.convert(nb, 3), version=3)
+
+
+def test_nbformat3_notebook_is_checked(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "old.ipynb"
+    path.write_text(nbformat3_notebook())
+    status, out = check([str(path)], capsys)
+    assert status == 1
+    assert "TFG000" not in out
+    assert "old.ipynb:cell 3:1:5: TFG041 `tf.placeholder`" in out
+    assert "old.ipynb:cell 3:2:8: TFG009 `tf.Session`" in out
+
+
+def test_migrate_writes_nbformat3_as_nbformat3(tmp_path: Path) -> None:
+    path = tmp_path / "old.ipynb"
+    path.write_text(nbformat3_notebook())
+    before = json.loads(path.read_text())
+    assert _migrate(["--write", str(path)]) == 0
+    after = json.loads(path.read_text())
+    nb = nbformat.read(str(path), as_version=nbformat.NO_CONVERT)
+    nbformat.validate(nb)
+    assert nb.nbformat == 3
+    cells = after["worksheets"][0]["cells"]
+    assert cells[1]["input"][0] == "%matplotlib inline\n"
+    assert "import tensorflow.compat.v1 as tf\n" in cells[1]["input"]
+    assert [c.get("cell_type") for c in cells] == [
+        c.get("cell_type") for c in before["worksheets"][0]["cells"]
+    ]
+    assert after["metadata"] == before["metadata"]
+    assert _migrate(["--check", str(path)]) == 0
+
+
+def test_migrate_warning_names_the_cells_of_other_lines(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A distributed-TensorFlow chapter: two cells each make a config of their own; the
+    # warning pointed at lines of the joined program, which no cell has.
+    nb = new_notebook()
+    nb.cells = [
+        new_code_cell("import tensorflow as tf"),
+        new_markdown_cell("Log where each op runs."),
+        new_code_cell(
+            "c = tf.constant(1.0)\nconfig = tf.ConfigProto()\nconfig.log_device_placement = True\n"
+            "with tf.Session(config=config) as sess:\n    print(sess.run(c))"
+        ),
+        new_code_cell(
+            "config = tf.ConfigProto()\nconfig.gpu_options.allow_growth = True\n"
+            "with tf.Session(config=config) as sess:\n    print(sess.run(c))"
+        ),
+    ]
+    path = write(nb, tmp_path / "nb.ipynb")
+    _migrate([str(path)])
+    err = capsys.readouterr().err
+    assert "different settings" in err
+    assert "cell 3, line 2; cell 4, line 1" in err

@@ -184,7 +184,7 @@ def _migrate_one(job: _Job) -> _Outcome:
 def _migrate_file(job: _Job) -> _Outcome:
     from tfcompat_gpu.codemod._io import Skip, read_source, write_source
     from tfcompat_gpu.codemod._limits import TooComplex
-    from tfcompat_gpu.codemod._notebook import cell_warnings, read_cells
+    from tfcompat_gpu.codemod._notebook import cell_warnings, read_cells, write_cells
     from tfcompat_gpu.codemod.api import migrate_source
     from tfcompat_gpu.utils.notebooks import is_notebook
 
@@ -226,7 +226,7 @@ def _migrate_file(job: _Job) -> _Outcome:
         outcome.warnings = len(warnings)
         if not result.changed:
             return outcome
-        new_text = result.code if notebook is None else notebook.with_program(result.code)
+        new_text = result.code if notebook is None else write_cells(notebook, result.code)
         if new_text == source.text:
             return outcome
         outcome.changed = True

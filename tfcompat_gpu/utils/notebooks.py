@@ -6,9 +6,12 @@ IPython syntax is not Python: line magics (``%matplotlib inline``), cell magics 
 shell escapes (``!nvidia-smi``, ``files = !ls``) and help (``tf.config?``) are masked, each line
 replaced by a ``pass`` carrying a numbered comment, so that line numbers stay those of the cell
 and the masked text is put back unchanged when a rewritten program is split into cells again.
-A cell whose first line is indented loses that indent on every line, as IPython runs it.
+A cell whose first line is indented loses that indent on every line, as IPython runs it. The
+body of ``%%time``, ``%%timeit``, ``%%capture`` and ``%%prun`` is Python and stays in the
+program; other cell magics are masked whole. nbformat 3 files (cells in worksheets, code in
+``input``) are read and written in their own format.
 
-The format is read and written with the ``json`` module, not ``nbformat``: only the ``source``
+The format is read and written with the ``json`` module, not ``nbformat``: only the text
 of code cells is ever read or changed, and writing through ``json`` with the layout the file
 already has (indentation, key order, ``ensure_ascii``, final newline) leaves every other byte
 as it was, where ``nbformat.write`` would re-sort keys and may upgrade or validate the file.
@@ -43,6 +46,10 @@ _ESCAPED = re.compile(r"^([ \t]*)[%!?]")
 _ASSIGNED = re.compile(r"^([ \t]*)[\w.]+(?:[ \t]*,[ \t]*[\w.]+)*[ \t]*=[ \t]*[%!]")
 _HELP_END = re.compile(r"^([ \t]*)[\w.*]+\?\??[ \t]*$")
 _INDENT = re.compile(r"[ \t]+")
+# Cell magics whose body IPython runs as Python, in the notebook's namespace, after the same
+# input transformations as a cell's (IPython/core/magics/execution.py: time, timeit, prun,
+# capture).
+_PYTHON_BODY = re.compile(r"^%%(?:time|timeit|capture|prun)(?=[ \t\r\n]|$)")
 _MASK = "pass  # tfcompat-gpu: IPython line {}"
 _MASKED = re.compile(r"^[ \t]*pass  # tfcompat-gpu: IPython line (\d+)$")
 
@@ -100,6 +107,12 @@ class Notebook:
     """Cell number -> the indent IPython strips from that cell's lines (its first line's)."""
     dedented: dict[int, int] = field(default_factory=dict)
     """Program line -> how many columns of indent were stripped from it."""
+    seals: list[int] = field(default_factory=list)
+    """Where no line may be put, next to each program line (_NOT_BEFORE, _NOT_AFTER)."""
+    cells: list[Any] = field(default_factory=list)
+    """The cells, numbered from 1 in ``where`` (nbformat 3: every worksheet's, in order)."""
+    source_key: str = "source"
+    """Where a code cell keeps its text ("input" in nbformat 3)."""
 
     def shift(self, line: int) -> int:
         """Columns to add to a column of program line ``line`` to count in the cell."""
@@ -116,26 +129,40 @@ class Notebook:
 
     def _cells_of(self, new_program: str) -> dict[int, list[str]]:
         """Split a rewritten program into cells: unchanged lines stay in their cell, new lines
-        join the cell of the line before them (the first code cell at the top)."""
+        join the cell of the line before them (the first code cell at the top); where that
+        would put them into a cell magic's body or before its ``%%`` line, they go before the
+        next line where Python may stand.  :class:`NotebookError` if there is none."""
         old = _split(self.program)
         new = _split(new_program)
         owner = [cell for cell, _ in self.line_map]
-        first = owner[0] if owner else self.code_cells[0] + 1
+        seals = self.seals or [0] * len(old)
         cells: dict[int, list[str]] = {index + 1: [] for index in self.code_cells}
         matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
         originals = self.originals
+        waiting: dict[int, list[str]] = {}  # old line -> new lines to put before it
+
+        def put(cell: int, lines: list[str]) -> list[str]:
+            indent = self.indents.get(cell, "")
+            return [indent + line if indent and line.strip() else line for line in lines]
+
         for tag, i1, _i2, j1, j2 in matcher.get_opcodes():
             if tag == "equal":
                 for k in range(j2 - j1):
+                    cells[owner[i1 + k]].extend(waiting.pop(i1 + k, []))
                     # the cell's own text: masked lines and a stripped indent come back
                     cells[owner[i1 + k]].append(originals[i1 + k] if originals else new[j1 + k])
             elif j2 > j1:
                 # A replacement stays in the cell it replaces; an insertion joins the line above.
-                cell = owner[i1] if tag == "replace" else (owner[i1 - 1] if i1 else first)
-                indent = self.indents.get(cell, "")
-                cells[cell].extend(
-                    indent + line if indent and line.strip() else line for line in new[j1:j2]
-                )
+                if tag == "replace" or (i1 and not seals[i1 - 1] & _NOT_AFTER):
+                    cell = owner[i1] if tag == "replace" else owner[i1 - 1]
+                    cells[cell].extend(put(cell, new[j1:j2]))
+                    continue
+                at = i1
+                while at < len(old) and seals[at] & _NOT_BEFORE:
+                    at += 1
+                if at == len(old):
+                    raise NotebookError("no cell outside a cell magic can take the new lines")
+                waiting.setdefault(at, []).extend(put(owner[at], new[j1:j2]))
         return cells
 
     def _unmask(self, line: str) -> str:
@@ -147,17 +174,18 @@ class Notebook:
     def with_program(self, new_program: str) -> str:
         """The notebook's JSON text with the code cells of ``new_program`` (outputs, metadata,
         ids and layout kept)."""
-        cells = self.data["cells"]
+        cells = self.cells or self.data["cells"]
+        key = self.source_key
         for number, lines in self._cells_of(new_program).items():
             cell = cells[number - 1]
             text = "".join(self._unmask(line) for line in lines)
-            original = cell["source"]
+            original = cell.get(key, "")
             joined = original if isinstance(original, str) else "".join(original)
             if text.endswith("\n") and not joined.endswith("\n"):
                 text = text[:-1]
             if text == joined:
                 continue
-            cell["source"] = text if isinstance(original, str) else _split(text)
+            cell[key] = text if isinstance(original, str) else _split(text)
         return self.dumps()
 
     def dumps(self) -> str:
@@ -171,25 +199,83 @@ class Notebook:
         return text + "\n" if layout.final_newline else text
 
 
+def _mask_line(line: str, masked: list[str], indent: str = "") -> str:
+    masked.append(line if line.endswith("\n") else line + "\n")
+    return indent + _MASK.format(len(masked) - 1) + "\n"
+
+
+_NOT_BEFORE = 1  # a line may not be put before this one (it would push a ``%%`` down)
+_NOT_AFTER = 2  # nor after it (it would land in a cell magic's body, or before its ``%%``)
+
+
+@dataclass
+class _Cell:
+    lines: list[str]
+    """The program lines of the cell."""
+    widths: list[int]
+    """Columns of indent stripped from each line."""
+    indent: str
+    """The indent a line put into the cell takes."""
+    seals: list[int]
+    """_NOT_BEFORE / _NOT_AFTER bits of each line."""
+
+
+def _cell_program(own: list[str], masked: list[str]) -> _Cell:
+    """One cell's program lines as IPython reads them.
+
+    As IPython's ``transform_cell``: leading blank lines are skipped, the first line's indent
+    is stripped from every line, and a cell magic (``%%`` on the first line left) takes the
+    whole cell, masked, unless its body is run as Python in the notebook's namespace
+    (``%%time``, ``%%timeit``, ``%%capture``, ``%%prun``): then only the magic's line is
+    masked and the body is read the same way, as IPython reads it.
+    """
+    lines = list(own)
+    cell = _Cell([], [0] * len(lines), "", [])
+    start = 0
+    while True:
+        indent = _leading_indent(lines[start:])
+        if indent:
+            cell.indent += indent
+            for n in range(start, len(lines)):
+                if lines[n].startswith(indent):
+                    lines[n] = lines[n][len(indent) :]
+                    cell.widths[n] += len(indent)
+        first = next((n for n in range(start, len(lines)) if lines[n].strip()), len(lines))
+        if first == len(lines) or not lines[first].startswith("%%"):
+            body = _mask_cell(lines[start:], masked)
+            cell.lines.extend(body)
+            cell.seals.extend([0] * len(body))
+            return cell
+        # Nothing may come before a cell magic, not even after the blank lines above it.
+        blank = [line if line.endswith("\n") else line + "\n" for line in lines[start:first]]
+        cell.lines.extend(blank)
+        cell.seals.extend([_NOT_BEFORE | _NOT_AFTER] * len(blank))
+        if _PYTHON_BODY.match(lines[first]) is None:
+            cell.lines.extend(_mask_line(line, masked) for line in lines[first:])
+            cell.seals.extend([_NOT_BEFORE | _NOT_AFTER] * (len(lines) - first))
+            return cell
+        cell.lines.append(_mask_line(lines[first], masked))
+        cell.seals.append(_NOT_BEFORE)
+        start = first + 1
+
+
 def _mask_cell(lines: list[str], masked: list[str]) -> list[str]:
     out = []
-    whole = bool(lines) and lines[0].lstrip().startswith("%%")
     continued: str | None = None  # the indent of a masked line ending in a backslash
     inside: _Open | None = None  # Python left open: a bracket, a string, a backslash
     for line in lines:
         body = line.rstrip("\r\n")
         match = (
             None
-            if whole or continued is not None or inside is not None
+            if continued is not None or inside is not None
             else (_ESCAPED.match(body) or _ASSIGNED.match(body) or _HELP_END.match(body))
         )
-        if whole or match is not None or continued is not None:
+        if match is not None or continued is not None:
             # IPython reads a line magic or shell escape ending in "\" on to the next line
             # (``!cmd \`` / ``  --flag``): the lines it continues onto are masked with it.
             indent = continued if continued is not None else "" if match is None else match.group(1)
-            continued = indent if not whole and body.endswith("\\") else None
-            out.append(indent + _MASK.format(len(masked)) + "\n")
-            masked.append(line if line.endswith("\n") else line + "\n")
+            continued = indent if body.endswith("\\") else None
+            out.append(_mask_line(line, masked, indent))
         else:  # kept as it is (a CRLF cell stays CRLF), ended like every line of the program
             out.append(line if line.endswith("\n") else line + "\n")
             # A line inside brackets or a string is no statement start, so no magic:
@@ -254,8 +340,7 @@ def read_notebook(text: str) -> Notebook:
         data = json.loads(text)
     except ValueError as exc:
         raise NotebookError(f"not valid JSON ({exc})") from None
-    if not isinstance(data, dict) or not isinstance(data.get("cells"), list):
-        raise NotebookError("not a Jupyter notebook (no list of cells)")
+    cells, key = _cells(data)
     language = (
         data.get("metadata", {}).get("language_info", {}).get("name", "python")
         if isinstance(data.get("metadata"), dict)
@@ -269,27 +354,25 @@ def read_notebook(text: str) -> Notebook:
     originals: list[str] = []
     indents: dict[int, str] = {}
     dedented: dict[int, int] = {}
+    seals: list[int] = []
     if str(language).lower() not in ("python", "python3", "ipython"):
         # An R or Julia notebook holds no Python to check.
-        return Notebook(data, code_cells, "", line_map, masked, _layout(text))
-    for index, cell in enumerate(data["cells"]):
+        return Notebook(data, code_cells, "", line_map, masked, _layout(text), cells=cells)
+    for index, cell in enumerate(cells):
         if not isinstance(cell, dict):
             raise NotebookError(f"cell {index + 1} is not an object")
         if cell.get("cell_type") != "code":
             continue
         code_cells.append(index)
-        own = _lines(cell.get("source", ""))
+        own = _lines(cell.get(key, ""))
         originals.extend(line if line.endswith("\n") else line + "\n" for line in own)
-        indent = _leading_indent(own)
-        if indent:
-            # IPython strips the first line's indent from every line that starts with it.
-            indents[index + 1] = indent
-            width = len(indent)
-            for n, line in enumerate(own):
-                if line.startswith(indent):
-                    own[n] = line[width:]
-                    dedented[len(program) + n + 1] = width
-        lines = _mask_cell(own, masked)
+        cell_program = _cell_program(own, masked)
+        lines = cell_program.lines
+        if cell_program.indent:
+            indents[index + 1] = cell_program.indent
+        widths = cell_program.widths
+        dedented.update((len(program) + n + 1, w) for n, w in enumerate(widths) if w)
+        seals.extend(cell_program.seals)
         program.extend(lines)
         line_map.extend((index + 1, n) for n in range(1, len(lines) + 1))
     return Notebook(
@@ -302,7 +385,28 @@ def read_notebook(text: str) -> Notebook:
         originals,
         indents,
         dedented,
+        seals,
+        cells,
+        key,
     )
+
+
+def _cells(data: object) -> tuple[list[Any], str]:
+    """The cells of a notebook and the key of a code cell's text: nbformat 4's ``cells`` and
+    ``source``, or nbformat 3's ``input`` in the cells of its worksheets, in order."""
+    if isinstance(data, dict) and isinstance(data.get("cells"), list):
+        return data["cells"], "source"
+    sheets = data.get("worksheets") if isinstance(data, dict) else None
+    if (
+        isinstance(data, dict)
+        and data.get("nbformat") == 3
+        and isinstance(sheets, list)
+        and all(
+            isinstance(sheet, dict) and isinstance(sheet.get("cells"), list) for sheet in sheets
+        )
+    ):
+        return [cell for sheet in sheets for cell in sheet["cells"]], "input"
+    raise NotebookError("not a Jupyter notebook (no list of cells)")
 
 
 def _leading_indent(lines: list[str]) -> str:
