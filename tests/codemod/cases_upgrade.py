@@ -26,19 +26,82 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         "import tensorflow.contrib.eager as tfe\n"
         "from tensorflow.contrib.layers import flatten\n"
         "x = tf.placeholder(tf.float32, [None, 4])\n"
-        "cell = rnn.BasicLSTMCell(8)\n",
+        "cell = rnn.LayerNormBasicLSTMCell(8)\n",
         "import tensorflow.compat.v1 as tf\n"
         "from tensorflow.contrib import rnn\n"
         "import tensorflow.contrib.eager as tfe\n"
         "from tensorflow.contrib.layers import flatten\n\n"
         "tf.disable_v2_behavior()\n"
         "x = tf.placeholder(tf.float32, [None, 4])\n"
-        "cell = rnn.BasicLSTMCell(8)\n",
+        "cell = rnn.LayerNormBasicLSTMCell(8)\n",
         [
-            (2, "tf.nn.rnn_cell of the v1 API (BasicLSTMCell"),
+            (2, "rnn.LayerNormBasicLSTMCell has no TF2 home: use tf.compat.v1.nn.rnn_cell"),
             (3, "tfe.Variable is tf.Variable"),
             (4, "from tensorflow.contrib.layers import ... left unchanged"),
         ],
+    ),
+    (
+        # nlintz/TensorFlow-Tutorials 07_lstm.py: the module imported, its cells and static_rnn
+        # read through it (in a function too); the import goes, the tf_keras warning stays
+        "tf1-contrib-rnn-module-import",
+        "import tensorflow as tf\n"
+        "from tensorflow.contrib import rnn\n"
+        "X = tf.placeholder('float', [None, 28, 28])\n"
+        "def model(X, lstm_size):\n"
+        "    lstm = rnn.BasicLSTMCell(lstm_size, forget_bias=1.0, state_is_tuple=True)\n"
+        "    outputs, _states = rnn.static_rnn(lstm, tf.split(X, 28, 0), dtype=tf.float32)\n"
+        "    return outputs[-1], lstm.state_size\n"
+        "cells = rnn.MultiRNNCell([rnn.DropoutWrapper(rnn.GRUCell(8))], state_is_tuple=True)\n",
+        "import tensorflow.compat.v1 as tf\n\n"
+        "tf.disable_v2_behavior()\n"
+        "X = tf.placeholder('float', [None, 28, 28])\n"
+        "def model(X, lstm_size):\n"
+        "    lstm = tf.compat.v1.nn.rnn_cell.BasicLSTMCell(lstm_size, forget_bias=1.0, "
+        "state_is_tuple=True)\n"
+        "    outputs, _states = tf.compat.v1.nn.static_rnn(lstm, tf.split(X, 28, 0), "
+        "dtype=tf.float32)\n"
+        "    return outputs[-1], lstm.state_size\n"
+        "cells = tf.compat.v1.nn.rnn_cell.MultiRNNCell([tf.compat.v1.nn.rnn_cell.DropoutWrapper("
+        "tf.compat.v1.nn.rnn_cell.GRUCell(8))], state_is_tuple=True)\n",
+        [(5, "tf.contrib.rnn.BasicLSTMCell is now tf.compat.v1.nn.rnn_cell.BasicLSTMCell")],
+    ),
+    (
+        # the cells imported by name (TensorFlow-Examples' bidirectional_rnn.py imports the
+        # module; some forks import the names), one aliased
+        "tf1-contrib-rnn-names-imported",
+        "import tensorflow as tf\n"
+        "from tensorflow.contrib.rnn import LSTMCell as Cell, static_bidirectional_rnn\n"
+        "x = tf.placeholder(tf.float32, [None, 5, 3])\n"
+        "out = static_bidirectional_rnn(Cell(4), Cell(4), tf.unstack(x, 5, 1), dtype=tf.float32)\n",
+        "import tensorflow.compat.v1 as tf\n\n"
+        "tf.disable_v2_behavior()\n"
+        "x = tf.placeholder(tf.float32, [None, 5, 3])\n"
+        "out = tf.compat.v1.nn.static_bidirectional_rnn(tf.compat.v1.nn.rnn_cell.LSTMCell(4), "
+        "tf.compat.v1.nn.rnn_cell.LSTMCell(4), tf.unstack(x, 5, 1), dtype=tf.float32)\n",
+        [(4, "[served by tf_keras only]")],
+    ),
+    (
+        # sherjilozair/char-rnn-tensorflow's model.py: NASCell (contrib's own) beside the core
+        # cells: the import stays, and every read with it
+        "tf1-contrib-rnn-import-with-a-cell-without-home",
+        "import tensorflow as tf\n"
+        "from tensorflow.contrib import rnn\n"
+        "if model == 'gru':\n"
+        "    cell_fn = rnn.GRUCell\n"
+        "elif model == 'nas':\n"
+        "    cell_fn = rnn.NASCell\n"
+        "cell = rnn.MultiRNNCell([cell_fn(128) for _ in range(2)], state_is_tuple=True)\n"
+        "x = tf.placeholder(tf.int32, [50, 50])\n",
+        "import tensorflow.compat.v1 as tf\n"
+        "from tensorflow.contrib import rnn\n\n"
+        "tf.disable_v2_behavior()\n"
+        "if model == 'gru':\n"
+        "    cell_fn = rnn.GRUCell\n"
+        "elif model == 'nas':\n"
+        "    cell_fn = rnn.NASCell\n"
+        "cell = rnn.MultiRNNCell([cell_fn(128) for _ in range(2)], state_is_tuple=True)\n"
+        "x = tf.placeholder(tf.int32, [50, 50])\n",
+        [(2, "rnn.NASCell has no TF2 home: use tf.compat.v1.nn.rnn_cell for the core cells")],
     ),
     (
         # the name's last piece is a literal: it gets the ending, and the load follows the save
@@ -603,19 +666,49 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
     ),
     (
         # TensorFlow-Examples' dynamic_rnn.py: the cells went to tf.compat.v1.nn.rnn_cell
-        "tf1-contrib-rnn-attribute-says-where",
+        "tf1-contrib-rnn-attribute-is-the-v1-cell",
         "import tensorflow as tf\n"
         "cell = tf.contrib.rnn.BasicLSTMCell(8)\n"
         "x = tf.placeholder(tf.float32)\n",
         "import tensorflow.compat.v1 as tf\n\ntf.disable_v2_behavior()\n"
-        "cell = tf.contrib.rnn.BasicLSTMCell(8)\n"
+        "cell = tf.compat.v1.nn.rnn_cell.BasicLSTMCell(8)\n"
         "x = tf.placeholder(tf.float32)\n",
         [
             (
                 2,
-                "tf.contrib.rnn left unchanged: tf.contrib was removed in TensorFlow 2.0: use "
-                "tf.nn.rnn_cell of the v1 API",
+                "tf.contrib.rnn.BasicLSTMCell is now tf.compat.v1.nn.rnn_cell.BasicLSTMCell: on "
+                "TensorFlow >= 2.16 it comes from tf_keras",
             )
+        ],
+    ),
+    (
+        # hunkim/DeepLearningZeroToAll lab-12-1 and lab-12-5: tf.contrib.rnn cells, the
+        # state tuple, and seq2seq's sequence_loss (no TF2 home but tensorflow_addons')
+        "tf1-contrib-rnn-attributes-and-sequence-loss",
+        "import tensorflow as tf\n"
+        "X = tf.placeholder(tf.float32, [None, 6, 5])\n"
+        "cell = tf.contrib.rnn.BasicLSTMCell(num_units=5, state_is_tuple=True)\n"
+        "initial_state = cell.zero_state(1, tf.float32)\n"
+        "outputs, _states = tf.nn.dynamic_rnn(cell, X, initial_state=initial_state)\n"
+        "state = tf.contrib.rnn.LSTMStateTuple(_states.c, _states.h)\n"
+        "cell2 = tf.contrib.rnn.NASCell(5)\n"
+        "loss = tf.contrib.seq2seq.sequence_loss(logits=outputs, targets=Y, weights=weights)\n",
+        "import tensorflow.compat.v1 as tf\n\ntf.disable_v2_behavior()\n"
+        "X = tf.placeholder(tf.float32, [None, 6, 5])\n"
+        "cell = tf.compat.v1.nn.rnn_cell.BasicLSTMCell(num_units=5, state_is_tuple=True)\n"
+        "initial_state = cell.zero_state(1, tf.float32)\n"
+        "outputs, _states = tf.nn.dynamic_rnn(cell, X, initial_state=initial_state)\n"
+        "state = tf.compat.v1.nn.rnn_cell.LSTMStateTuple(_states.c, _states.h)\n"
+        "cell2 = tf.contrib.rnn.NASCell(5)\n"
+        "loss = tf.contrib.seq2seq.sequence_loss(logits=outputs, targets=Y, weights=weights)\n",
+        [
+            (3, "[served by tf_keras only]"),
+            (7, "tf.contrib.rnn.NASCell left unchanged: it has no TF2 home"),
+            (
+                8,
+                "tf.contrib.seq2seq left unchanged: tf.contrib was removed in TensorFlow 2.0: use "
+                "tensorflow_addons' tfa.seq2seq",
+            ),
         ],
     ),
     (

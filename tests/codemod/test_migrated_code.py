@@ -290,3 +290,40 @@ def test_tf2_visible_device_list_runs_with_and_without_gpus(
     done = run([str(script)], env=NO_GPUS, timeout=240)
     assert done.returncode == 0, f"{script.read_text()}\n{done.stderr[-3000:]}"
     assert f"visible: {visible!r}" in done.stdout, done.stdout
+
+
+_TF1_RNN = """
+import numpy as np
+import tensorflow as tf
+from tensorflow.contrib import rnn
+
+X = tf.placeholder(tf.float32, [None, 5, 3])
+Y = tf.placeholder(tf.float32, [None, 2])
+cells = [rnn.DropoutWrapper(rnn.BasicLSTMCell(4, state_is_tuple=True), output_keep_prob=1.0)
+         for _ in range(2)]
+outputs, _states = rnn.static_rnn(rnn.MultiRNNCell(cells), tf.unstack(X, 5, 1), dtype=tf.float32)
+gru_out, _ = tf.nn.dynamic_rnn(tf.contrib.rnn.GRUCell(2), X, dtype=tf.float32)
+logits = tf.layers.dense(outputs[-1], 2) + gru_out[:, -1]
+loss = tf.reduce_mean(tf.nn.softmax_cross_entropy_with_logits_v2(labels=Y, logits=logits))
+train = tf.train.AdamOptimizer(0.05).minimize(loss)
+x = np.random.RandomState(0).rand(8, 5, 3)
+y = np.eye(2)[np.arange(8) % 2]
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    losses = [sess.run([loss, train], {X: x, Y: y})[0] for _ in range(5)]
+print("LOSSES", losses[0] > losses[-1])
+"""
+
+
+def test_migrated_tf1_rnn_tutorial_runs_on_tf_keras(tmp_path: Path) -> None:
+    # nlintz/TensorFlow-Tutorials 07_lstm.py and hunkim's lab-12: tf.contrib.rnn's cells become
+    # tf.compat.v1.nn.rnn_cell's, which TensorFlow >= 2.16 serves from tf_keras
+    needs_tensorflow()
+    pytest.importorskip("tf_keras")
+    result = migrate_source(_TF1_RNN, upgrade=True)
+    assert "contrib" not in result.code
+    script = tmp_path / "lstm.py"
+    script.write_text(result.code, encoding="utf-8")
+    proc = run([str(script)], env={**NO_GPUS, "TF_USE_LEGACY_KERAS": "1"}, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "LOSSES True" in proc.stdout

@@ -54,6 +54,7 @@ def test_the_upgrade_rewrites_are_the_keras_and_tf1_commands() -> None:
         "keras_backend_ops",
         "tf1_compat",
         "tf_private_imports",
+        "contrib_rnn",
     }
 
 

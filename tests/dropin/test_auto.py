@@ -559,6 +559,36 @@ def test_tf_nn_rnn_cell_is_keras_in_a_v1_graph(tmp_path):
     assert "Keras in a v1 graph (tf.nn.rnn_cell.BasicLSTMCell, line 3" in (choice.message or "")
 
 
+@needs_keras3
+@pytest.mark.parametrize(
+    ("code", "evidence"),
+    [
+        (
+            """
+            import tensorflow as tf
+            X = tf.placeholder(tf.float32, [None, 6, 5])
+            cell = tf.contrib.rnn.BasicLSTMCell(num_units=5, state_is_tuple=True)
+            """,
+            "tf.contrib.rnn.BasicLSTMCell, line 3",
+        ),
+        (
+            """
+            import tensorflow as tf
+            from tensorflow.contrib import rnn
+            X = tf.placeholder(tf.float32, [None, 28, 28])
+            """,
+            "tf.contrib.rnn, line 2",
+        ),
+    ],
+    ids=["attribute", "import"],
+)
+def test_tf_contrib_rnn_is_keras_in_a_v1_graph(tmp_path, code, evidence):
+    # hunkim's lab-12 and nlintz's 07_lstm: the drop-in serves the cells from tf.nn.rnn_cell
+    choice = _choose(tmp_path, code)
+    assert (choice.tf1, choice.legacy_keras) == (True, True)
+    assert f"Keras in a v1 graph ({evidence}" in (choice.message or "")
+
+
 def test_without_tf_keras_the_run_goes_on_and_says_why(tmp_path, monkeypatch, capsys):
     from tfcompat_gpu.commands import run as runner
     from tfcompat_gpu.dropin import _legacy_keras

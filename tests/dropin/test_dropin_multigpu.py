@@ -377,7 +377,7 @@ def test_contrib_distribute_names_build_their_tf2_successors():
     assert out["ops"] == ["NcclAllReduce", "HierarchicalCopyAllReduce", True, True]
     assert out["context"] == [True, False, False]
     assert "all_reduce_alg='ring'" in out["bad_alg"]
-    assert "provides only tf.contrib.distribute and" in out["slim"]
+    assert "provides only tf.contrib.distribute, " in out["slim"]
     assert "DistributeConfig has no TF2 successor" in out["distribute.DistributeConfig"]
     assert out["v1"] is True
     assert out["after_uninstall"] is False

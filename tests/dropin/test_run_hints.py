@@ -212,7 +212,7 @@ CONTRIB = r"""
     cases = {
         "import slim": "import tensorflow.contrib.slim as slim",
         "from layers": "from tensorflow.contrib.layers import fully_connected",
-        "from contrib": "from tensorflow.contrib import rnn",
+        "from contrib": "from tensorflow.contrib import legacy_seq2seq",
         "eager": "import tensorflow.contrib.eager as tfe",
         "no successor": "import tensorflow.contrib.bayesflow",
         "attribute": "tf.contrib.layers.fully_connected",
@@ -228,12 +228,13 @@ CONTRIB = r"""
 
 def test_tf_contrib_modules_get_their_successor():
     # tf.contrib is gone since TensorFlow 2.0 and no flag brings it back: the line says where
-    # each module went (public TF1 scripts: slim, contrib.layers' initializers, contrib.rnn).
+    # each module went (public TF1 scripts: slim, contrib.layers, char-rnn's legacy_seq2seq).
     out = run_py(CONTRIB)
     removed = (
         "tfcompat-gpu run: hint: tf.contrib.{}: tf.contrib was removed in TensorFlow 2.0, and "
-        "the drop-in provides only tf.contrib.distribute and tf.contrib.layers' initializers and "
-        "regularizers. Use {} instead."
+        "the drop-in provides only tf.contrib.distribute, tf.contrib.layers' initializers and "
+        "regularizers, tf.contrib.rnn's core cells and tf.contrib.seq2seq.sequence_loss. "
+        "Use {} instead."
     )
     slim = "the tf-slim package (pip install tf-slim, then `import tf_slim as slim`)"
     assert out["import slim"][0] == out["import slim"][1] == removed.format("slim", slim)
@@ -242,12 +243,13 @@ def test_tf_contrib_modules_get_their_successor():
         "Use tf_slim.layers of the tf-slim package (pip install tf-slim)" in out["from layers"][0]
     )
     assert "xavier_initializer" in out["from layers"][0]
-    assert "tf.nn.rnn_cell of the v1 API" in out["from contrib"][0]
+    assert "tf.contrib.legacy_seq2seq has no TF2 successor" in out["from contrib"][0]
     assert "TensorFlow 2 runs eagerly (tfe.Variable is tf.Variable" in out["eager"][0]
     assert out["no successor"][0] == (
         "tfcompat-gpu run: hint: tf.contrib.bayesflow: tf.contrib was removed in TensorFlow 2.0, "
-        "and the drop-in provides only tf.contrib.distribute and tf.contrib.layers' initializers "
-        "and regularizers. Use the TF2 module that replaced it."
+        "and the drop-in provides only tf.contrib.distribute, tf.contrib.layers' initializers "
+        "and regularizers, tf.contrib.rnn's core cells and tf.contrib.seq2seq.sequence_loss. "
+        "Use the TF2 module that replaced it."
     )
     # tf.contrib.layers reached as an attribute: the error itself says it (no hint repeats it)
     assert out["attribute"][0] is None

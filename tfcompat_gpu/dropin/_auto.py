@@ -155,6 +155,10 @@ def _installed_version(*names: str) -> tuple[int, int] | None:
     return None
 
 
+_V1_KERAS = ("keras", "contrib.rnn")
+_V1_KERAS_MODULES = ("keras.", "layers.", "nn.rnn_cell.", "contrib.rnn.")
+
+
 class _Reader(ast.NodeVisitor):
     def __init__(self, path: str, reading: Reading, keras_dir: list[str | None]) -> None:
         self.path = path
@@ -254,9 +258,10 @@ class _Reader(ast.NodeVisitor):
     def _name(self, name: str, node: ast.AST) -> None:
         if name.startswith("tensorflow."):
             rest = name[len("tensorflow.") :]
-            if rest == "keras" or rest.startswith(("keras.", "layers.", "nn.rnn_cell.")):
+            if rest in _V1_KERAS or rest.startswith(_V1_KERAS_MODULES):
                 # tf.layers and tf.nn.rnn_cell are Keras' legacy layers and cells: tf_keras
-                # from TensorFlow 2.16 on (tensorflow/python/util/lazy_loader.py).
+                # from TensorFlow 2.16 on (tensorflow/python/util/lazy_loader.py); the drop-in
+                # serves tf.contrib.rnn's cells from tf.nn.rnn_cell.
                 self._note(self.reading.uses_keras, "tf." + rest, node)
             if rest in _GRAPH or rest.replace("compat.v1.", "", 1) in _GRAPH:
                 self._note(self.reading.graph, "tf." + rest, node)

@@ -1,7 +1,9 @@
 """``tf.contrib.distribute`` (TF 1.11-1.15) mapped to its ``tf.distribute`` successors.
 
 Of ``tf.contrib.layers``, the initializers and regularizers TF1 scripts hand to
-``tf.get_variable`` are served too (:data:`LAYERS`), each computing what the TF1 function did.
+``tf.get_variable`` are served too (:data:`LAYERS`), each computing what the TF1 function did;
+of ``tf.contrib.rnn``, the core cells and static RNN functions (their v1 homes), and of
+``tf.contrib.seq2seq``, ``sequence_loss`` (:mod:`tfcompat_gpu.dropin._contrib_rnn`).
 
 ``tf.contrib`` was removed in TF 2.0.  The drop-in provides ``tf.contrib.distribute`` only: each
 name builds the TF2 class that replaced it, with the TF1 arguments translated (``num_gpus`` becomes
@@ -29,11 +31,15 @@ __all__ = [
     "distribute_module",
     "layers_module",
     "removed_message",
+    "rnn_module",
+    "seq2seq_module",
 ]
 
 CONTRIB = "tensorflow.contrib"
 DISTRIBUTE = "tensorflow.contrib.distribute"
 LAYERS_MODULE = "tensorflow.contrib.layers"
+RNN_MODULE = "tensorflow.contrib.rnn"
+SEQ2SEQ_MODULE = "tensorflow.contrib.seq2seq"
 
 
 def _distribute(v1: bool = False) -> Any:
@@ -286,6 +292,33 @@ def _layers_getattr(name: str) -> Any:
     )
 
 
+def _rnn_getattr(name: str) -> Any:
+    from tfcompat_gpu.dropin import _contrib_rnn
+    from tfcompat_gpu.tfapi.contrib_names import CONTRIB_RNN
+
+    if name in CONTRIB_RNN:
+        return _contrib_rnn.rnn_name(name)
+    if name.startswith("__"):
+        raise AttributeError(name)
+    raise AttributeError(
+        removed_message(f"rnn.{name}")
+        + f" (Of tf.contrib.rnn the drop-in provides {', '.join(sorted(CONTRIB_RNN))}.)"
+    )
+
+
+def _seq2seq_getattr(name: str) -> Any:
+    from tfcompat_gpu.dropin._contrib_rnn import SEQ2SEQ
+
+    if name in SEQ2SEQ:
+        return SEQ2SEQ[name]
+    if name.startswith("__"):
+        raise AttributeError(name)
+    raise AttributeError(
+        removed_message(f"seq2seq.{name}")
+        + f" (Of tf.contrib.seq2seq the drop-in provides {', '.join(sorted(SEQ2SEQ))}.)"
+    )
+
+
 def _distribute_getattr(name: str) -> Any:
     if name in NAMES:
         return NAMES[name]()
@@ -303,6 +336,10 @@ def _contrib_getattr(name: str) -> Any:
         return distribute_module()
     if name == "layers":
         return layers_module()
+    if name == "rnn":
+        return rnn_module()
+    if name == "seq2seq":
+        return seq2seq_module()
     if name.startswith("__"):
         raise AttributeError(name)
     raise AttributeError(removed_message(name))
@@ -316,24 +353,62 @@ def removed_message(name: str) -> str:
     use = f"Use {home} instead." if home else "Use the TF2 module that replaced it."
     return (
         f"tf.contrib.{name}: tf.contrib was removed in TensorFlow 2.0, and the drop-in provides "
-        f"only tf.contrib.distribute and tf.contrib.layers' initializers and regularizers. {use}"
+        "only tf.contrib.distribute, tf.contrib.layers' initializers and regularizers, "
+        f"tf.contrib.rnn's core cells and tf.contrib.seq2seq.sequence_loss. {use}"
     )
 
 
-def _module(name: str, doc: str, getattr_: Any) -> ModuleType:
+def _module(name: str, doc: str, getattr_: Any, all_: Any = None) -> ModuleType:
     module = sys.modules.get(name)
     if module is None:
         module = ModuleType(name, doc)
         module.__getattr__ = getattr_  # type: ignore[method-assign]
         module.__tfcompat_gpu__ = True  # type: ignore[attr-defined]
-        module.__all__ = _ALL[name]  # type: ignore[attr-defined]
+        module.__all__ = _ALL[name] if all_ is None else all_()  # type: ignore[attr-defined]
         if name == CONTRIB:
             module.__path__ = []  # a package, so ``import tensorflow.contrib.distribute`` works
         sys.modules.setdefault(name, module)
     return sys.modules[name]
 
 
-_ALL = {DISTRIBUTE: sorted(NAMES), LAYERS_MODULE: sorted(LAYERS), CONTRIB: ["distribute", "layers"]}
+_ALL = {
+    DISTRIBUTE: sorted(NAMES),
+    LAYERS_MODULE: sorted(LAYERS),
+    CONTRIB: ["distribute", "layers", "rnn", "seq2seq"],
+}
+
+
+def _rnn_all() -> list[str]:
+    from tfcompat_gpu.tfapi.contrib_names import CONTRIB_RNN
+
+    return sorted(CONTRIB_RNN)
+
+
+def _seq2seq_all() -> list[str]:
+    from tfcompat_gpu.dropin._contrib_rnn import SEQ2SEQ
+
+    return sorted(SEQ2SEQ)
+
+
+def rnn_module() -> ModuleType:
+    """The ``tensorflow.contrib.rnn`` module object: the core cells and static RNN functions."""
+    return _module(
+        RNN_MODULE,
+        "tf.contrib.rnn of TF 1.x: its core cells and static RNNs (tf.compat.v1.nn), by "
+        "tfcompat_gpu.",
+        _rnn_getattr,
+        _rnn_all,
+    )
+
+
+def seq2seq_module() -> ModuleType:
+    """The ``tensorflow.contrib.seq2seq`` module object: ``sequence_loss``."""
+    return _module(
+        SEQ2SEQ_MODULE,
+        "tf.contrib.seq2seq of TF 1.x: sequence_loss, by tfcompat_gpu.",
+        _seq2seq_getattr,
+        _seq2seq_all,
+    )
 
 
 def layers_module() -> ModuleType:
@@ -355,9 +430,11 @@ def distribute_module() -> ModuleType:
 
 
 def contrib_module() -> ModuleType:
-    """The ``tensorflow.contrib`` module object: ``distribute`` and part of ``layers``."""
+    """The ``tensorflow.contrib`` module object: ``distribute`` and part of ``layers``, ``rnn``
+    and ``seq2seq``."""
     return _module(
         CONTRIB,
-        "tf.contrib of TF 1.x: only tf.contrib.distribute, by tfcompat_gpu.",
+        "tf.contrib of TF 1.x: tf.contrib.distribute and parts of layers, rnn and seq2seq, by "
+        "tfcompat_gpu.",
         _contrib_getattr,
     )

@@ -3,7 +3,7 @@
 Registered with the others in :mod:`tfcompat_gpu.dropin._install` (same post-import hooks,
 same ``uninstall()``), plus a module finder for the module paths old code imports that no longer
 exist: ``keras.utils.training_utils``, ``keras.utils.multi_gpu_utils``, ``tensorflow.contrib``
-and ``tensorflow.contrib.distribute``.  The finder sits last on ``sys.meta_path``, so a real
+and its ``distribute``, ``layers``, ``rnn`` and ``seq2seq``.  The finder sits last on ``sys.meta_path``, so a real
 module of that name always wins.
 """
 
@@ -82,6 +82,8 @@ _DISCOVERY = "tfcompat_gpu.dropin._discovery"
 _CONTRIB_MODULES = (
     "tensorflow.contrib.distribute",
     "tensorflow.contrib.layers",
+    "tensorflow.contrib.rnn",
+    "tensorflow.contrib.seq2seq",
     "tensorflow.contrib",
 )
 
@@ -189,6 +191,10 @@ class _Finder(_LoaderBase):
             return _contrib.distribute_module()
         if spec.name == "tensorflow.contrib.layers":
             return _contrib.layers_module()
+        if spec.name == "tensorflow.contrib.rnn":
+            return _contrib.rnn_module()
+        if spec.name == "tensorflow.contrib.seq2seq":
+            return _contrib.seq2seq_module()
         return None
 
     def exec_module(self, module: ModuleType) -> None:

@@ -4,11 +4,15 @@ TensorFlow 2.0 removed ``tf.contrib`` (tensorflow/tools/compatibility/all_rename
 few names; most modules moved to other packages or have no successor).  ``run`` names the
 successor in the error of a module it does not serve (only ``tf.contrib.distribute`` is), and
 ``migrate`` in the warning on a ``tensorflow.contrib`` import or attribute it leaves.
+
+Of ``tf.contrib.rnn``, the names TF1 re-exported from its core (tensorflow/contrib/rnn/__init__.py:
+``from tensorflow.python.ops.rnn_cell import *`` and the static RNN functions of
+tensorflow/python/ops/rnn.py) have an exact home in the v1 API (:data:`CONTRIB_RNN`).
 """
 
 from __future__ import annotations
 
-__all__ = ["CONTRIB_SUCCESSORS"]
+__all__ = ["CONTRIB_RNN", "CONTRIB_SUCCESSORS", "RNN_CELLS"]
 
 _TF_SLIM = "pip install tf-slim"
 
@@ -27,9 +31,19 @@ CONTRIB_SUCCESSORS: dict[str, str] = {
         "functions; tf.compat.v1 for the rest"
     ),
     "rnn": (
-        "tf.nn.rnn_cell of the v1 API (BasicLSTMCell, LSTMCell, GRUCell, MultiRNNCell, "
-        "DropoutWrapper; from tf_keras on TensorFlow >= 2.16: pip install tf_keras, "
-        "TF_USE_LEGACY_KERAS=1), or tf.keras.layers' RNN cells"
+        "tf.compat.v1.nn.rnn_cell for the core cells (BasicLSTMCell, LSTMCell, GRUCell, "
+        "MultiRNNCell, DropoutWrapper, LSTMStateTuple; from tf_keras on TensorFlow >= 2.16: pip "
+        "install tf_keras, TF_USE_LEGACY_KERAS=1) and tf.compat.v1.nn for static_rnn; "
+        "tensorflow_addons' tfa.rnn (NASCell, LayerNormLSTMCell) or tf.keras.layers' RNN cells "
+        "for the contrib-only ones"
+    ),
+    "seq2seq": (
+        "tensorflow_addons' tfa.seq2seq (BasicDecoder, AttentionWrapper, dynamic_decode, "
+        "sequence_loss; tensorflow_addons is no longer maintained), or tf.keras layers"
+    ),
+    "legacy_seq2seq": (
+        "tf.keras layers (tf.contrib.legacy_seq2seq has no TF2 successor; tensorflow_addons' "
+        "tfa.seq2seq is the closest)"
     ),
     "eager": (
         "tf itself: TensorFlow 2 runs eagerly (tfe.Variable is tf.Variable, tfe.defun "
@@ -46,3 +60,31 @@ CONTRIB_SUCCESSORS: dict[str, str] = {
     "lite": "tf.lite",
 }
 """``tf.contrib.<module>`` -> where it went, as a noun phrase (``Use ... instead``)."""
+
+_CELL = "nn.rnn_cell."
+RNN_CELLS: frozenset[str] = frozenset(
+    {
+        "RNNCell",
+        "BasicRNNCell",
+        "BasicLSTMCell",
+        "GRUCell",
+        "LSTMCell",
+        "LSTMStateTuple",
+        "DropoutWrapper",
+        "MultiRNNCell",
+        "DeviceWrapper",
+        "ResidualWrapper",
+    }
+)
+"""The ``tf.contrib.rnn`` cells that are ``tf.compat.v1.nn.rnn_cell``'s (TensorFlow >= 2.16 serves
+them from tf_keras only)."""
+
+CONTRIB_RNN: dict[str, str] = {
+    **{name: _CELL + name for name in sorted(RNN_CELLS)},
+    "static_rnn": "nn.static_rnn",
+    "static_bidirectional_rnn": "nn.static_bidirectional_rnn",
+    "static_state_saving_rnn": "nn.static_state_saving_rnn",
+}
+"""``tf.contrib.rnn.<name>`` -> its home under ``tf.compat.v1`` (the same object in TF 1.x); the
+other names (``NASCell``, ``LayerNormBasicLSTMCell``, ``EmbeddingWrapper``, ``LSTMBlockCell``,
+``stack_bidirectional_dynamic_rnn``, ...) were contrib's own and have none."""

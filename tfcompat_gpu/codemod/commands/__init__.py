@@ -19,6 +19,7 @@ from tfcompat_gpu.codemod.commands.config_function_assignments import (
 )
 from tfcompat_gpu.codemod.commands.config_proto_to_configure import ConfigProtoToConfigureCommand
 from tfcompat_gpu.codemod.commands.contrib_distribute import ContribDistributeCommand
+from tfcompat_gpu.codemod.commands.contrib_rnn import ContribRnnCommand
 from tfcompat_gpu.codemod.commands.gpu_discovery import GpuDiscoveryCommand
 from tfcompat_gpu.codemod.commands.keras1_layer_arguments import Keras1LayerArgumentsCommand
 from tfcompat_gpu.codemod.commands.keras_accuracy_keys import KerasAccuracyKeysCommand
@@ -39,6 +40,7 @@ __all__ = [
     "ConfigFunctionAssignmentsCommand",
     "ConfigProtoToConfigureCommand",
     "ContribDistributeCommand",
+    "ContribRnnCommand",
     "GpuDiscoveryCommand",
     "Keras1LayerArgumentsCommand",
     "KerasBackendOpsCommand",
@@ -73,6 +75,7 @@ COMMANDS: tuple[type[MigrationCommand], ...] = (
     KerasBackendValuesCommand,
     KerasBackendOpsCommand,
     TfPrivateImportsCommand,
+    ContribRnnCommand,
     # last: it decides on the module the others left
     Tf1CompatCommand,
 )

@@ -30,7 +30,9 @@ from tfcompat_gpu.codemod._base import MigrationCommand, Precheck
 from tfcompat_gpu.codemod._libcst import cst, visit_with
 from tfcompat_gpu.codemod._names import dotted
 from tfcompat_gpu.codemod._triage import text_search
+from tfcompat_gpu.codemod.commands.contrib_rnn import TF_KERAS_WARNED
 from tfcompat_gpu.codemod.commands.tf_private_imports import contrib_successor
+from tfcompat_gpu.tfapi.names import canonical
 from tfcompat_gpu.tfapi.tf1_module_names import TF1_ONLY_IN
 from tfcompat_gpu.tfapi.tf1_names import TF1_ONLY
 
@@ -59,7 +61,9 @@ _ENABLED = ("enable_eager_execution", "enable_v2_behavior")
 # TF1 modules that TensorFlow >= 2.16 serves from tf_keras: on Keras 3 their names raise
 # "... is not available with Keras 3" (tensorflow/python/util/lazy_loader.py)
 _NEED_TF_KERAS = frozenset({"tensorflow.layers", "tensorflow.nn.rnn_cell"})
-_CONTRIB_OK = ("distribute",)  # tf.contrib.distribute: rewritten by contrib_distribute
+# tf.contrib.distribute and tf.contrib.rnn: rewritten (or warned about) by contrib_distribute
+# and contrib_rnn
+_CONTRIB_OK = ("distribute", "rnn")
 _XAVIER = frozenset(
     {
         "tensorflow.contrib.layers.xavier_initializer",
@@ -356,11 +360,15 @@ class Tf1CompatCommand(MigrationCommand):
     ) -> cst.BaseExpression:
         if original_node in self._xavier:
             return updated_node
-        for name in self.names_of(original_node):
+        for name in map(canonical, self.names_of(original_node)):  # tf.compat.v1 of compat.v1
             parts = name.split(".")
             if parts[0] != "tensorflow" or name in self._warned:
                 continue
             if name in _NEED_TF_KERAS:
+                if name == "tensorflow.nn.rnn_cell":
+                    if self.context.scratch.get(TF_KERAS_WARNED):
+                        continue  # contrib_rnn said it of the cells it wrote
+                    self.context.scratch[TF_KERAS_WARNED] = True
                 message = (
                     "on TensorFlow >= 2.16 it comes from tf_keras (Keras 2): pip install "
                     "tf_keras and run with TF_USE_LEGACY_KERAS=1, or rewrite it with keras.layers "

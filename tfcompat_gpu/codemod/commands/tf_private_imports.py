@@ -39,6 +39,7 @@ __all__ = [
     "SESSION_MODULES",
     "TfPrivateImportsCommand",
     "contrib_successor",
+    "rnn_import",
 ]
 
 SESSION_MODULES = ("tensorflow.python", "tensorflow.python.client.session")
@@ -123,7 +124,7 @@ class TfPrivateImportsCommand(MigrationCommand):
     def leave_ImportFrom(
         self, original_node: cst.ImportFrom, updated_node: cst.ImportFrom
     ) -> cst.ImportFrom:
-        if original_node.module is None or original_node.relative:
+        if original_node.module is None or original_node.relative or rnn_import(original_node):
             return updated_node
         module = dotted(original_node.module)
         names = _names(original_node)
@@ -227,6 +228,17 @@ class TfPrivateImportsCommand(MigrationCommand):
             original_node, f"from {module} import ... left unchanged (TensorFlow-private): {why}"
         )
         return updated_node
+
+
+def rnn_import(node: cst.ImportFrom) -> bool:
+    """``from tensorflow.contrib import rnn [as r]`` or ``from tensorflow.contrib.rnn import ...``:
+    an import ``contrib_rnn`` rewrites or warns about, not this command."""
+    if node.module is None or node.relative or isinstance(node.names, cst.ImportStar):
+        return False
+    module = dotted(node.module)
+    if module == "tensorflow.contrib.rnn":
+        return True
+    return module == "tensorflow.contrib" and [dotted(a.name) for a in node.names] == ["rnn"]
 
 
 def _no_contrib(module: str) -> str:

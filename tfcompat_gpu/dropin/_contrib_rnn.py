@@ -1,0 +1,108 @@
+"""``tf.contrib.rnn``'s core names and ``tf.contrib.seq2seq.sequence_loss`` under ``run``.
+
+TF1's ``tf.contrib.rnn`` re-exported the core RNN cells and static RNN functions; they live on
+in the v1 API (:data:`~tfcompat_gpu.tfapi.contrib_names.CONTRIB_RNN`), the cells served by
+tf_keras from TensorFlow 2.16 on (auto mode picks tf_keras for a script that uses them).
+``sequence_loss`` (tensorflow/contrib/seq2seq/python/ops/loss.py, TF 1.15) has no TF2 home but
+tensorflow_addons'; :func:`sequence_loss` computes what TF1's did from ``tf.compat.v1`` ops.
+The modules themselves are made in :mod:`tfcompat_gpu.dropin._contrib`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tfcompat_gpu.tfapi import _tf
+from tfcompat_gpu.tfapi.contrib_names import CONTRIB_RNN
+
+__all__ = ["SEQ2SEQ", "rnn_name", "sequence_loss"]
+
+
+def rnn_name(name: str) -> Any:
+    """``tf.contrib.rnn.<name>`` as its v1 home has it (``name`` is in ``CONTRIB_RNN``)."""
+    home = CONTRIB_RNN[name]
+    found: Any = _tf.tf().compat.v1
+    try:
+        for part in home.split("."):
+            found = getattr(found, part)
+    except AttributeError as error:  # Keras 3: "`BasicLSTMCell` is not available with Keras 3"
+        raise AttributeError(
+            f"tf.contrib.rnn.{name} is tf.compat.v1.{home}, which TensorFlow >= 2.16 serves "
+            "from tf_keras (Keras 2) only: pip install tf_keras and run with --legacy-keras "
+            f"(auto mode does so for TF1 graph code that uses tf.contrib.rnn). ({error})"
+        ) from None
+    return found
+
+
+def _rank(tensor: Any, rank: int, message: str) -> None:
+    if len(tensor.get_shape()) != rank:
+        raise ValueError(message)
+
+
+def sequence_loss(
+    logits: Any,
+    targets: Any,
+    weights: Any,
+    average_across_timesteps: bool = True,
+    average_across_batch: bool = True,
+    sum_over_timesteps: bool = False,
+    sum_over_batch: bool = False,
+    softmax_loss_function: Any = None,
+    name: str | None = None,
+) -> Any:
+    """``tf.contrib.seq2seq.sequence_loss``: the weighted cross-entropy of a sequence of logits.
+
+    ``logits`` ``[batch, steps, classes]``, ``targets`` and ``weights`` ``[batch, steps]``.  The
+    cross-entropy of each step (``softmax_loss_function(labels=, logits=)`` when given, else the
+    sparse softmax one) times its weight is summed over the axes asked for, then divided: by the
+    weights' sum there (``average_across_*``), or by the count of non-zero weights
+    (``sum_over_*``); a zero divisor gives 0.  By default a scalar, the mean weighted
+    log-perplexity per symbol; rank 1 or 2 when an axis is kept.
+    """
+    if average_across_timesteps and sum_over_timesteps:
+        raise ValueError(
+            "average_across_timesteps and sum_over_timesteps cannot be set to True at same time."
+        )
+    if average_across_batch and sum_over_batch:
+        raise ValueError(
+            "average_across_batch and sum_over_batch cannot be set to True at same time."
+        )
+    tf = _tf.tf()
+    v1 = tf.compat.v1
+    with v1.name_scope(name, "sequence_loss", [logits, targets, weights]):
+        logits = v1.convert_to_tensor(logits)
+        targets = v1.convert_to_tensor(targets)
+        weights = v1.convert_to_tensor(weights)
+        _rank(logits, 3, "Logits must be a [batch_size x sequence_length x logits] tensor")
+        _rank(targets, 2, "Targets must be a [batch_size x sequence_length] tensor")
+        _rank(weights, 2, "Weights must be a [batch_size x sequence_length] tensor")
+        shape = v1.shape(logits)
+        flat_logits = v1.reshape(logits, [-1, shape[2]])
+        flat_targets = v1.reshape(targets, [-1])
+        if softmax_loss_function is None:
+            losses = v1.nn.sparse_softmax_cross_entropy_with_logits(
+                labels=flat_targets, logits=flat_logits
+            )
+        else:
+            losses = softmax_loss_function(labels=flat_targets, logits=flat_logits)
+        losses = losses * v1.reshape(weights, [-1])
+        if average_across_timesteps and average_across_batch:
+            return v1.div_no_nan(v1.reduce_sum(losses), v1.reduce_sum(weights))
+        if sum_over_timesteps and sum_over_batch:
+            count = v1.cast(v1.count_nonzero(weights), losses.dtype)
+            return v1.div_no_nan(v1.reduce_sum(losses), count)
+        per_step = v1.reshape(losses, shape[:2])
+        if average_across_timesteps or average_across_batch:
+            axis = [0] if average_across_batch else [1]
+            total = v1.reduce_sum(weights, axis=axis)
+            return v1.div_no_nan(v1.reduce_sum(per_step, axis=axis), total)
+        if sum_over_timesteps or sum_over_batch:
+            axis = [0] if sum_over_batch else [1]
+            count = v1.cast(v1.count_nonzero(weights, axis=axis), losses.dtype)
+            return v1.div_no_nan(v1.reduce_sum(per_step, axis=axis), count)
+        return per_step
+
+
+SEQ2SEQ: dict[str, Any] = {"sequence_loss": sequence_loss}
+"""The ``tf.contrib.seq2seq`` functions served; its decoders and attention wrappers are
+tensorflow_addons' ``tfa.seq2seq`` (the error names it)."""
