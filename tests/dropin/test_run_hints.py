@@ -211,11 +211,11 @@ CONTRIB = r"""
 
     cases = {
         "import slim": "import tensorflow.contrib.slim as slim",
-        "from layers": "from tensorflow.contrib.layers import fully_connected",
+        "from layers": "from tensorflow.contrib.layers import batch_norm",
         "from contrib": "from tensorflow.contrib import legacy_seq2seq",
         "eager": "import tensorflow.contrib.eager as tfe",
         "no successor": "import tensorflow.contrib.bayesflow",
-        "attribute": "tf.contrib.layers.fully_connected",
+        "attribute": "tf.contrib.layers.batch_norm",
         "other import": "import tensorflow.nonexistent_module",
     }
     out = {}
@@ -232,8 +232,9 @@ def test_tf_contrib_modules_get_their_successor():
     out = run_py(CONTRIB)
     removed = (
         "tfcompat-gpu run: hint: tf.contrib.{}: tf.contrib was removed in TensorFlow 2.0, and "
-        "the drop-in provides only tf.contrib.distribute, tf.contrib.layers' initializers and "
-        "regularizers, tf.contrib.rnn's core cells and tf.contrib.seq2seq.sequence_loss. "
+        "the drop-in provides only tf.contrib.distribute, tf.contrib.layers' initializers, "
+        "regularizers, fully_connected and flatten, tf.contrib.rnn's core cells and "
+        "tf.contrib.seq2seq.sequence_loss. "
         "Use {} instead."
     )
     slim = "the tf-slim package (pip install tf-slim, then `import tf_slim as slim`)"
@@ -247,8 +248,9 @@ def test_tf_contrib_modules_get_their_successor():
     assert "TensorFlow 2 runs eagerly (tfe.Variable is tf.Variable" in out["eager"][0]
     assert out["no successor"][0] == (
         "tfcompat-gpu run: hint: tf.contrib.bayesflow: tf.contrib was removed in TensorFlow 2.0, "
-        "and the drop-in provides only tf.contrib.distribute, tf.contrib.layers' initializers "
-        "and regularizers, tf.contrib.rnn's core cells and tf.contrib.seq2seq.sequence_loss. "
+        "and the drop-in provides only tf.contrib.distribute, tf.contrib.layers' initializers, "
+        "regularizers, fully_connected and flatten, tf.contrib.rnn's core cells and "
+        "tf.contrib.seq2seq.sequence_loss. "
         "Use the TF2 module that replaced it."
     )
     # tf.contrib.layers reached as an attribute: the error itself says it (no hint repeats it)

@@ -1,7 +1,8 @@
 """``tf.contrib.distribute`` (TF 1.11-1.15) mapped to its ``tf.distribute`` successors.
 
 Of ``tf.contrib.layers``, the initializers and regularizers TF1 scripts hand to
-``tf.get_variable`` are served too (:data:`LAYERS`), each computing what the TF1 function did;
+``tf.get_variable`` are served too (:data:`LAYERS`), each computing what the TF1 function did,
+and ``fully_connected`` and ``flatten`` (:mod:`tfcompat_gpu.dropin._contrib_layers`);
 of ``tf.contrib.rnn``, the core cells and static RNN functions (their v1 homes), and of
 ``tf.contrib.seq2seq``, ``sequence_loss`` (:mod:`tfcompat_gpu.dropin._contrib_rnn`).
 
@@ -26,6 +27,7 @@ from tfcompat_gpu.tfapi import _tf
 
 __all__ = [
     "LAYERS",
+    "LAYER_FUNCTIONS",
     "NAMES",
     "contrib_module",
     "distribute_module",
@@ -277,18 +279,26 @@ LAYERS: dict[str, Any] = {
     "l2_regularizer": l2_regularizer,
     "l1_regularizer": l1_regularizer,
 }
-"""The ``tf.contrib.layers`` functions served; the others (``fully_connected``, ``batch_norm``,
-...) build layers of their own and are tf-slim's (the error names it)."""
+"""The ``tf.contrib.layers`` initializers and regularizers served; of the layer functions,
+:data:`LAYER_FUNCTIONS` are (:mod:`tfcompat_gpu.dropin._contrib_layers`), the others
+(``conv2d``, ``batch_norm``, ``dropout``, ...) are tf-slim's (the error names it)."""
+
+LAYER_FUNCTIONS = ("flatten", "fully_connected")
+"""The ``tf.contrib.layers`` layer functions served (made when first read)."""
 
 
 def _layers_getattr(name: str) -> Any:
     if name in LAYERS:
         return LAYERS[name]
+    if name in LAYER_FUNCTIONS:
+        from tfcompat_gpu.dropin._contrib_layers import FUNCTIONS
+
+        return FUNCTIONS[name]
     if name.startswith("__"):
         raise AttributeError(name)
     raise AttributeError(
         removed_message(f"layers.{name}")
-        + f" (Of tf.contrib.layers the drop-in provides {', '.join(sorted(LAYERS))}.)"
+        + f" (Of tf.contrib.layers the drop-in provides {', '.join(_ALL[LAYERS_MODULE])}.)"
     )
 
 
@@ -353,7 +363,8 @@ def removed_message(name: str) -> str:
     use = f"Use {home} instead." if home else "Use the TF2 module that replaced it."
     return (
         f"tf.contrib.{name}: tf.contrib was removed in TensorFlow 2.0, and the drop-in provides "
-        "only tf.contrib.distribute, tf.contrib.layers' initializers and regularizers, "
+        "only tf.contrib.distribute, tf.contrib.layers' initializers, regularizers, "
+        "fully_connected and flatten, "
         f"tf.contrib.rnn's core cells and tf.contrib.seq2seq.sequence_loss. {use}"
     )
 
@@ -373,7 +384,7 @@ def _module(name: str, doc: str, getattr_: Any, all_: Any = None) -> ModuleType:
 
 _ALL = {
     DISTRIBUTE: sorted(NAMES),
-    LAYERS_MODULE: sorted(LAYERS),
+    LAYERS_MODULE: sorted([*LAYERS, *LAYER_FUNCTIONS]),
     CONTRIB: ["distribute", "layers", "rnn", "seq2seq"],
 }
 
@@ -412,10 +423,12 @@ def seq2seq_module() -> ModuleType:
 
 
 def layers_module() -> ModuleType:
-    """The ``tensorflow.contrib.layers`` module object: its initializers and regularizers."""
+    """The ``tensorflow.contrib.layers`` module object: its initializers and regularizers,
+    ``fully_connected`` and ``flatten``."""
     return _module(
         LAYERS_MODULE,
-        "tf.contrib.layers of TF 1.x: its initializers and regularizers, by tfcompat_gpu.",
+        "tf.contrib.layers of TF 1.x: its initializers, regularizers, fully_connected and "
+        "flatten, by tfcompat_gpu.",
         _layers_getattr,
     )
 
