@@ -1,7 +1,8 @@
 """One line after a failing script's traceback when the failure says which ``run`` flag it needs.
 
 A missing tensorboard gets its install command, and a ``tf.contrib`` module imported (gone
-since TensorFlow 2.0; only ``tf.contrib.distribute`` is served) its successor.  Three failures
+since TensorFlow 2.0; ``run`` serves only ``tf.contrib.distribute`` and the names of
+:mod:`._contrib` that have an exact TF2 form) its successor.  Three failures
 have a flag for an answer: Keras 2 API on Keras 3 (``--legacy-keras``), TF1 graph API on TF2
 without ``--tf1``, and an op pinned to a GPU the machine lacks (``--soft-placement``).
 The hint is read off the exception after the script ended; it never changes what ran.
