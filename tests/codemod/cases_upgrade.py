@@ -840,4 +840,66 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         "from keras import backend as K\nsess = K.get_session()\nsaver.save(sess, 'model.ckpt')\n",
         [(2, "get_session() does not exist with TF2 and Keras 3")],
     ),
+    # NumPy names NumPy 1.24 / 2.0 removed, as Keras 2 examples wrote them (arrays built with
+    # dtype=np.float, labels cast with astype(np.int), missing values as np.NaN)
+    (
+        "numpy-float-dtype-of-generated-sequences",
+        "import numpy as np\n"
+        "from keras.layers import ConvLSTM2D\n\n\n"
+        "def make_clips(count, frames=10, side=32):\n"
+        "    clips = np.zeros((count, frames, side, side, 1), dtype=np.float)\n"
+        "    targets = np.zeros((count, frames, side, side, 1),\n"
+        "                       dtype=np.float)\n"
+        "    steps = np.random.randint(0, 3, size=count).astype(np.int)\n"
+        "    return clips, targets, steps\n",
+        "import numpy as np\n"
+        "from keras.layers import ConvLSTM2D\n\n\n"
+        "def make_clips(count, frames=10, side=32):\n"
+        "    clips = np.zeros((count, frames, side, side, 1), dtype=float)\n"
+        "    targets = np.zeros((count, frames, side, side, 1),\n"
+        "                       dtype=float)\n"
+        "    steps = np.random.randint(0, 3, size=count).astype(int)\n"
+        "    return clips, targets, steps\n",
+        [],
+    ),
+    (
+        "numpy-2-spellings-through-any-alias",
+        "import numpy\nimport numpy as N\nimport tensorflow as tf\n"
+        "x = numpy.array([1.0, N.NaN, N.Inf], dtype=N.float_)\n"
+        "floor = 2 ** N.NINF\n"
+        "mask = numpy.array(x > 0, dtype=numpy.bool)\n"
+        "total = N.product(x.shape) if N.alltrue(mask) else N.cumproduct(x)\n"
+        "label = numpy.array(['a'], dtype=N.unicode_)\n"
+        "y = tf.cast(x, tf.float32)\n",
+        "import numpy\nimport numpy as N\nimport tensorflow as tf\n"
+        "x = numpy.array([1.0, N.nan, N.inf], dtype=N.float64)\n"
+        "floor = 2 ** (-N.inf)\n"
+        "mask = numpy.array(x > 0, dtype=bool)\n"
+        "total = N.prod(x.shape) if N.all(mask) else N.cumprod(x)\n"
+        "label = numpy.array(['a'], dtype=N.str_)\n"
+        "y = tf.cast(x, tf.float32)\n",
+        [],
+    ),
+    (
+        "numpy-asscalar-left-with-what-to-write",
+        "import numpy as np\nfrom keras import backend as K\n"
+        "np.float = float  # the script's own fix\n"
+        "score = np.asscalar(np.mean(losses))\n"
+        "values = np.zeros(3, dtype=np.float)\n",
+        "import numpy as np\nfrom keras import backend as K\n"
+        "np.float = float  # the script's own fix\n"
+        "score = np.asscalar(np.mean(losses))\n"
+        "values = np.zeros(3, dtype=float)\n",
+        [(4, "write a.item() (removed in NumPy 1.23) [numpy name removed]")],
+    ),
+    (
+        "float-and-int-of-other-objects-left",
+        "import numpy as np\nfrom mylib import helpers as hp\n\n\n"
+        "class Box:\n    float = 1.0\n\n\n"
+        "print(Box.float, hp.int, hp.NaN, np.float64, np.int32, np.bool_, np.long)\n",
+        "import numpy as np\nfrom mylib import helpers as hp\n\n\n"
+        "class Box:\n    float = 1.0\n\n\n"
+        "print(Box.float, hp.int, hp.NaN, np.float64, np.int32, np.bool_, np.long)\n",
+        [],
+    ),
 ]

@@ -52,6 +52,7 @@ def test_the_upgrade_rewrites_are_the_keras_and_tf1_commands() -> None:
         "keras_accuracy_keys",
         "keras_backend_values",
         "keras_backend_ops",
+        "numpy_removed_names",
         "tf1_compat",
         "tf_private_imports",
     }

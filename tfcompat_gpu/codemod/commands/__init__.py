@@ -29,6 +29,7 @@ from tfcompat_gpu.codemod.commands.keras_generator_methods import KerasGenerator
 from tfcompat_gpu.codemod.commands.keras_module_paths import KerasModulePathsCommand
 from tfcompat_gpu.codemod.commands.keras_optimizers import KerasOptimizersCommand
 from tfcompat_gpu.codemod.commands.keras_weight_files import KerasWeightFilesCommand
+from tfcompat_gpu.codemod.commands.numpy_removed_names import NumpyRemovedNamesCommand
 from tfcompat_gpu.codemod.commands.rename_deprecated_config import RenameDeprecatedConfigCommand
 from tfcompat_gpu.codemod.commands.tf1_compat import Tf1CompatCommand
 from tfcompat_gpu.codemod.commands.tf_private_imports import TfPrivateImportsCommand
@@ -48,6 +49,7 @@ __all__ = [
     "KerasModulePathsCommand",
     "KerasOptimizersCommand",
     "KerasWeightFilesCommand",
+    "NumpyRemovedNamesCommand",
     "RenameDeprecatedConfigCommand",
     "Tf1CompatCommand",
     "TfPrivateImportsCommand",
@@ -72,6 +74,7 @@ COMMANDS: tuple[type[MigrationCommand], ...] = (
     KerasAccuracyKeysCommand,
     KerasBackendValuesCommand,
     KerasBackendOpsCommand,
+    NumpyRemovedNamesCommand,
     TfPrivateImportsCommand,
     # last: it decides on the module the others left
     Tf1CompatCommand,
