@@ -902,4 +902,76 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         "print(Box.float, hp.int, hp.NaN, np.float64, np.int32, np.bool_, np.long)\n",
         [],
     ),
+    # weights= given to a layer: Keras 2 set them when the layer was built, Keras 3 rejects the
+    # keyword (Embedding and Bidirectional excepted)
+    (
+        "layer-weights-literal-pair-to-initializers",
+        "import numpy as np\n"
+        "from keras.layers import Conv2D, Dense, Flatten\n"
+        "from keras.models import Sequential\n\n"
+        "kernel, bias = np.load('conv1_kernel.npy'), np.load('conv1_bias.npy')\n"
+        "model = Sequential()\n"
+        "model.add(Conv2D(16, (3, 3), padding='same', weights=[kernel, bias], name='conv1'))\n"
+        "model.add(Flatten())\n"
+        "model.add(Dense(10, activation='softmax'))\n",
+        "import numpy as np\n"
+        "from keras.layers import Conv2D, Dense, Flatten\n"
+        "from keras.models import Sequential\n"
+        "import keras\n\n"
+        "kernel, bias = np.load('conv1_kernel.npy'), np.load('conv1_bias.npy')\n"
+        "model = Sequential()\n"
+        "model.add(Conv2D(16, (3, 3), padding='same', "
+        "kernel_initializer=keras.initializers.Constant(kernel), "
+        "bias_initializer=keras.initializers.Constant(bias), name='conv1'))\n"
+        "model.add(Flatten())\n"
+        "model.add(Dense(10, activation='softmax'))\n",
+        [],
+    ),
+    (
+        "layer-weights-of-tf-keras-and-old-module-paths",
+        "import tensorflow as tf\nfrom keras.layers.core import Dense\n"
+        "head = tf.keras.layers.Dense(4, weights=(w_head, b_head))\n"
+        "fc = Dense(8, activation='relu', weights=[w_fc, np.zeros(8)])\n",
+        "import tensorflow as tf\nfrom keras.layers import Dense\nimport keras\n\n"
+        "head = tf.keras.layers.Dense(4, kernel_initializer=tf.keras.initializers.Constant(w_head), "
+        "bias_initializer=tf.keras.initializers.Constant(b_head))\n"
+        "fc = Dense(8, activation='relu', kernel_initializer=keras.initializers.Constant(w_fc), "
+        "bias_initializer=keras.initializers.Constant(np.zeros(8)))\n",
+        [],
+    ),
+    (
+        "layer-weights-not-a-pair-left-with-a-warning",
+        "from keras.layers import BatchNormalization, Conv2D, Dense, Embedding\n"
+        "deeper = Conv2D(64, 3, padding='same', weights=grown_weights)\n"
+        "fc = Dense(64, weights=teacher.get_layer('fc1').get_weights())\n"
+        "bn = BatchNormalization(weights=[gamma, beta, mean, var])\n"
+        "words = Embedding(vocab, 100, weights=[embedding_matrix], trainable=False)\n"
+        "other = Dense(4, use_bias=False, weights=[k, b])\n",
+        "from keras.layers import BatchNormalization, Conv2D, Dense, Embedding\n"
+        "deeper = Conv2D(64, 3, padding='same', weights=grown_weights)\n"
+        "fc = Dense(64, weights=teacher.get_layer('fc1').get_weights())\n"
+        "bn = BatchNormalization(weights=[gamma, beta, mean, var])\n"
+        "words = Embedding(vocab, 100, weights=[embedding_matrix], trainable=False)\n"
+        "other = Dense(4, use_bias=False, weights=[k, b])\n",
+        [
+            (2, "Conv2D(weights=...) left unchanged: Keras 3 layers take no weights="),
+            (3, "Dense(weights=...) left unchanged"),
+            (4, "BatchNormalization(weights=...) left unchanged"),
+            (
+                6,
+                "layer.set_weights(...), or give [kernel, bias] as a literal pair to a Dense or "
+                "convolution layer [layer weights=]",
+            ),
+        ],
+    ),
+    (
+        "weights-keyword-of-other-calls-left-quiet",
+        "import numpy as np\nfrom keras.models import Model\n"
+        "avg = np.average(scores, weights=[0.2, 0.8])\n"
+        "model.save_weights('w.weights.h5')\nloss = combine(weights=[1, 2])\n",
+        "import numpy as np\nfrom keras.models import Model\n"
+        "avg = np.average(scores, weights=[0.2, 0.8])\n"
+        "model.save_weights('w.weights.h5')\nloss = combine(weights=[1, 2])\n",
+        [],
+    ),
 ]

@@ -47,6 +47,7 @@ def test_the_upgrade_rewrites_are_the_keras_and_tf1_commands() -> None:
         "keras_generator_methods",
         "keras1_layer_arguments",
         "keras_module_paths",
+        "keras_layer_weights",
         "keras_weight_files",
         "keras_callback_arguments",
         "keras_accuracy_keys",

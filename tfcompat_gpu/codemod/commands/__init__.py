@@ -26,6 +26,7 @@ from tfcompat_gpu.codemod.commands.keras_backend_ops import KerasBackendOpsComma
 from tfcompat_gpu.codemod.commands.keras_backend_values import KerasBackendValuesCommand
 from tfcompat_gpu.codemod.commands.keras_callback_arguments import KerasCallbackArgumentsCommand
 from tfcompat_gpu.codemod.commands.keras_generator_methods import KerasGeneratorMethodsCommand
+from tfcompat_gpu.codemod.commands.keras_layer_weights import KerasLayerWeightsCommand
 from tfcompat_gpu.codemod.commands.keras_module_paths import KerasModulePathsCommand
 from tfcompat_gpu.codemod.commands.keras_optimizers import KerasOptimizersCommand
 from tfcompat_gpu.codemod.commands.keras_weight_files import KerasWeightFilesCommand
@@ -46,6 +47,7 @@ __all__ = [
     "KerasBackendValuesCommand",
     "KerasCallbackArgumentsCommand",
     "KerasGeneratorMethodsCommand",
+    "KerasLayerWeightsCommand",
     "KerasModulePathsCommand",
     "KerasOptimizersCommand",
     "KerasWeightFilesCommand",
@@ -69,6 +71,7 @@ COMMANDS: tuple[type[MigrationCommand], ...] = (
     KerasGeneratorMethodsCommand,
     Keras1LayerArgumentsCommand,
     KerasModulePathsCommand,
+    KerasLayerWeightsCommand,
     KerasWeightFilesCommand,
     KerasCallbackArgumentsCommand,
     KerasAccuracyKeysCommand,
