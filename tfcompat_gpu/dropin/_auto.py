@@ -293,6 +293,12 @@ class _Reader(ast.NodeVisitor):
                 # LSTM(..., batch_size=8, stateful=True): Keras 3 layers reject batch_size
                 short = name.rpartition(".")[2]
                 self._note(self.reading.keras2, f"{short}(batch_size=...)", node)
+            elif ".layers." in name and any(k.arg == "weights" for k in node.keywords):
+                # Dense(..., weights=[W, b]): Keras 3 layers reject weights=, but Embedding
+                # and Bidirectional (keras/src/layers/core/embedding.py) take it
+                short = name.rpartition(".")[2]
+                if short not in ("Embedding", "Bidirectional"):
+                    self._note(self.reading.keras2, f"{short}(weights=...)", node)
         if name is not None and name.startswith(_KERAS_ROOTS) and ".optimizers." in name:
             for keyword in node.keywords:
                 if keyword.arg in _OPTIMIZER_ARGUMENTS:
