@@ -974,4 +974,58 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         "model.save_weights('w.weights.h5')\nloss = combine(weights=[1, 2])\n",
         [],
     ),
+    # stateful recurrent models: the batch given to the first layer, states reset by hand
+    (
+        "stateful-model-reset-states-each-epoch",
+        "from keras.models import Sequential\n"
+        "from keras.layers import Dense, LSTM\n\n"
+        "model = Sequential()\n"
+        "model.add(LSTM(4, batch_input_shape=(1, look_back, 1), stateful=True))\n"
+        "model.add(Dense(1))\n"
+        "model.compile(loss='mean_squared_error', optimizer='adam')\n"
+        "for i in range(100):\n"
+        "    model.fit(trainX, trainY, epochs=1, batch_size=1, verbose=2, shuffle=False)\n"
+        "    model.reset_states()\n",
+        "from keras.models import Sequential\n"
+        "from keras.layers import Dense, LSTM\n\n"
+        "model = Sequential()\n"
+        "model.add(LSTM(4, batch_input_shape=(1, look_back, 1), stateful=True))\n"
+        "model.add(Dense(1))\n"
+        "model.compile(loss='mean_squared_error', optimizer='adam')\n"
+        "for i in range(100):\n"
+        "    model.fit(trainX, trainY, epochs=1, batch_size=1, verbose=2, shuffle=False)\n"
+        '    [layer.reset_states() for layer in model.layers if hasattr(layer, "reset_states") and getattr(layer, "stateful", False)] if hasattr(model, "layers") else model.reset_states()\n',
+        [
+            (
+                5,
+                "model.add(keras.Input(batch_shape=...)) first) and drop the keyword [layer batch_input_shape=]",
+            )
+        ],
+    ),
+    (
+        "stateful-callback-and-batch-size-keyword",
+        "import keras\nfrom keras.layers import GRU, Input\n\n\n"
+        "class ResetStates(keras.callbacks.Callback):\n"
+        "    def on_epoch_end(self, epoch, logs=None):\n"
+        "        self.model.reset_states()\n\n\n"
+        "gru = GRU(16, input_shape=(10, 2), batch_size=8, stateful=True)\n"
+        "inputs = Input(shape=(10, 2), batch_size=8)\n"
+        "states = build_model().reset_states()\n",
+        "import keras\nfrom keras.layers import GRU, Input\n\n\n"
+        "class ResetStates(keras.callbacks.Callback):\n"
+        "    def on_epoch_end(self, epoch, logs=None):\n"
+        '        [layer.reset_states() for layer in self.model.layers if hasattr(layer, "reset_states") and getattr(layer, "stateful", False)] if hasattr(self.model, "layers") else self.model.reset_states()\n\n\n'
+        "gru = GRU(16, input_shape=(10, 2), batch_size=8, stateful=True)\n"
+        "inputs = Input(shape=(10, 2), batch_size=8)\n"
+        "states = build_model().reset_states()\n",
+        [(10, "GRU(batch_size=...) left unchanged: Keras 3 layers take no batch_size=")],
+    ),
+    (
+        "reset-states-of-a-class-of-its-own-left",
+        "import keras\n\n\nclass Tracker:\n    def reset_states(self):\n"
+        "        self.total = 0\n\n\ntracker = Tracker()\ntracker.reset_states()\n",
+        "import keras\n\n\nclass Tracker:\n    def reset_states(self):\n"
+        "        self.total = 0\n\n\ntracker = Tracker()\ntracker.reset_states()\n",
+        [],
+    ),
 ]

@@ -29,6 +29,7 @@ from tfcompat_gpu.codemod.commands.keras_generator_methods import KerasGenerator
 from tfcompat_gpu.codemod.commands.keras_layer_weights import KerasLayerWeightsCommand
 from tfcompat_gpu.codemod.commands.keras_module_paths import KerasModulePathsCommand
 from tfcompat_gpu.codemod.commands.keras_optimizers import KerasOptimizersCommand
+from tfcompat_gpu.codemod.commands.keras_stateful_models import KerasStatefulModelsCommand
 from tfcompat_gpu.codemod.commands.keras_weight_files import KerasWeightFilesCommand
 from tfcompat_gpu.codemod.commands.numpy_removed_names import NumpyRemovedNamesCommand
 from tfcompat_gpu.codemod.commands.rename_deprecated_config import RenameDeprecatedConfigCommand
@@ -50,6 +51,7 @@ __all__ = [
     "KerasLayerWeightsCommand",
     "KerasModulePathsCommand",
     "KerasOptimizersCommand",
+    "KerasStatefulModelsCommand",
     "KerasWeightFilesCommand",
     "NumpyRemovedNamesCommand",
     "RenameDeprecatedConfigCommand",
@@ -72,6 +74,7 @@ COMMANDS: tuple[type[MigrationCommand], ...] = (
     Keras1LayerArgumentsCommand,
     KerasModulePathsCommand,
     KerasLayerWeightsCommand,
+    KerasStatefulModelsCommand,
     KerasWeightFilesCommand,
     KerasCallbackArgumentsCommand,
     KerasAccuracyKeysCommand,
