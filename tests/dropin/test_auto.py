@@ -257,6 +257,13 @@ def test_tf2_code_is_left_alone(tmp_path, case):
             "LSTM(batch_size=...), line 2",
         ),
         (
+            # a stateful time-series model given its batch on its first layer
+            "from keras.models import Sequential\nfrom keras.layers import LSTM\n"
+            "model = Sequential()\n"
+            "model.add(LSTM(4, batch_input_shape=(1, 3, 1), stateful=True))\n",
+            "LSTM(batch_input_shape=...), line 4",
+        ),
+        (
             # a deeper student network started from its teacher's weights (Net2Net-style)
             "from keras.layers import Conv2D\nfrom keras.models import Sequential\n"
             "student = Sequential()\n"
@@ -283,6 +290,7 @@ def test_tf2_code_is_left_alone(tmp_path, case):
         "optimizer-alias",
         "objectives",
         "stateful-batch-size",
+        "stateful-batch-input-shape",
         "layer-weights",
     ],
 )

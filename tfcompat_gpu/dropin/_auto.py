@@ -289,10 +289,16 @@ class _Reader(ast.NodeVisitor):
             keras1 = _keras1_keyword(name, node)
             if keras1 is not None:
                 self._note(self.reading.keras2, keras1, node)
-            elif ".layers." in name and any(k.arg == "batch_size" for k in node.keywords):
-                # LSTM(..., batch_size=8, stateful=True): Keras 3 layers reject batch_size
+            elif ".layers." in name and (
+                batch := next(
+                    (k.arg for k in node.keywords if k.arg in ("batch_size", "batch_input_shape")),
+                    None,
+                )
+            ):
+                # LSTM(..., batch_size=8, stateful=True), LSTM(4, batch_input_shape=(1, 3, 1)):
+                # Keras 3 layers reject both
                 short = name.rpartition(".")[2]
-                self._note(self.reading.keras2, f"{short}(batch_size=...)", node)
+                self._note(self.reading.keras2, f"{short}({batch}=...)", node)
             elif ".layers." in name and any(k.arg == "weights" for k in node.keywords):
                 # Dense(..., weights=[W, b]): Keras 3 layers reject weights=, but Embedding
                 # and Bidirectional (keras/src/layers/core/embedding.py) take it
