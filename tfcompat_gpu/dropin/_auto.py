@@ -289,22 +289,8 @@ class _Reader(ast.NodeVisitor):
             keras1 = _keras1_keyword(name, node)
             if keras1 is not None:
                 self._note(self.reading.keras2, keras1, node)
-            elif ".layers." in name and (
-                batch := next(
-                    (k.arg for k in node.keywords if k.arg in ("batch_size", "batch_input_shape")),
-                    None,
-                )
-            ):
-                # LSTM(..., batch_size=8, stateful=True), LSTM(4, batch_input_shape=(1, 3, 1)):
-                # Keras 3 layers reject both
-                short = name.rpartition(".")[2]
-                self._note(self.reading.keras2, f"{short}({batch}=...)", node)
-            elif ".layers." in name and any(k.arg == "weights" for k in node.keywords):
-                # Dense(..., weights=[W, b]): Keras 3 layers reject weights=, but Embedding
-                # and Bidirectional (keras/src/layers/core/embedding.py) take it
-                short = name.rpartition(".")[2]
-                if short not in ("Embedding", "Bidirectional"):
-                    self._note(self.reading.keras2, f"{short}(weights=...)", node)
+            elif ".layers." in name and (layer := _layer_keyword(name, node)) is not None:
+                self._note(self.reading.keras2, layer, node)
         if name is not None and name.startswith(_KERAS_ROOTS) and ".optimizers." in name:
             for keyword in node.keywords:
                 if keyword.arg in _OPTIMIZER_ARGUMENTS:
@@ -388,6 +374,18 @@ def _keras1_keyword(name: str, node: ast.Call) -> str | None:
     table = found[0]
     old = {*KERAS1_KEYWORDS[table], *KERNEL_DIMS.get(table, ())}
     keyword = next((k.arg for k in node.keywords if k.arg in old), None)
+    return None if keyword is None else f"{short}({keyword}=...)"
+
+
+def _layer_keyword(name: str, node: ast.Call) -> str | None:
+    """``LSTM(batch_size=...)``: a keyword Keras 3 layers reject and tf_keras takes, if any
+    (``batch_size=``, ``batch_input_shape=``; ``weights=``, which Keras 3's ``Embedding`` and
+    ``Bidirectional`` still take)."""
+    short = name.rpartition(".")[2]
+    rejected = {"batch_size", "batch_input_shape"}
+    if short not in ("Embedding", "Bidirectional"):
+        rejected.add("weights")
+    keyword = next((k.arg for k in node.keywords if k.arg in rejected), None)
     return None if keyword is None else f"{short}({keyword}=...)"
 
 
