@@ -1028,4 +1028,23 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         "        self.total = 0\n\n\ntracker = Tracker()\ntracker.reset_states()\n",
         [],
     ),
+    (
+        # a VAE's loss added to the functional model from symbolic tensors
+        "add-loss-on-a-functional-model-warned",
+        "from keras import backend as K\nfrom keras.layers import Dense, Input, Layer\n"
+        "from keras.models import Model\n\n\n"
+        "class Sampling(Layer):\n    def call(self, inputs):\n"
+        "        self.add_loss(0.01 * inputs[0])\n        return inputs[1]\n\n\n"
+        "autoencoder = Model(inputs, outputs)\n"
+        "autoencoder.add_loss(K.mean(kl_term))\n"
+        "autoencoder.compile(optimizer='adam')\n",
+        "from keras import backend as K\nfrom keras.layers import Dense, Input, Layer\n"
+        "from keras.models import Model\nimport keras\n\n\n"
+        "class Sampling(Layer):\n    def call(self, inputs):\n"
+        "        self.add_loss(0.01 * inputs[0])\n        return inputs[1]\n\n\n"
+        "autoencoder = Model(inputs, outputs)\n"
+        "autoencoder.add_loss(keras.ops.mean(kl_term))\n"
+        "autoencoder.compile(optimizer='adam')\n",
+        [(13, "in a custom train_step [add_loss on a model]")],
+    ),
 ]
