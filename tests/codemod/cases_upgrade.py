@@ -967,4 +967,211 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         "from keras import backend as K\nsess = K.get_session()\nsaver.save(sess, 'model.ckpt')\n",
         [(2, "get_session() does not exist with TF2 and Keras 3")],
     ),
+    # NumPy names NumPy 1.24 / 2.0 removed, as Keras 2 examples wrote them (arrays built with
+    # dtype=np.float, labels cast with astype(np.int), missing values as np.NaN)
+    (
+        "numpy-float-dtype-of-generated-sequences",
+        "import numpy as np\n"
+        "from keras.layers import ConvLSTM2D\n\n\n"
+        "def make_clips(count, frames=10, side=32):\n"
+        "    clips = np.zeros((count, frames, side, side, 1), dtype=np.float)\n"
+        "    targets = np.zeros((count, frames, side, side, 1),\n"
+        "                       dtype=np.float)\n"
+        "    steps = np.random.randint(0, 3, size=count).astype(np.int)\n"
+        "    return clips, targets, steps\n",
+        "import numpy as np\n"
+        "from keras.layers import ConvLSTM2D\n\n\n"
+        "def make_clips(count, frames=10, side=32):\n"
+        "    clips = np.zeros((count, frames, side, side, 1), dtype=float)\n"
+        "    targets = np.zeros((count, frames, side, side, 1),\n"
+        "                       dtype=float)\n"
+        "    steps = np.random.randint(0, 3, size=count).astype(int)\n"
+        "    return clips, targets, steps\n",
+        [],
+    ),
+    (
+        "numpy-2-spellings-through-any-alias",
+        "import numpy\nimport numpy as N\nimport tensorflow as tf\n"
+        "x = numpy.array([1.0, N.NaN, N.Inf], dtype=N.float_)\n"
+        "floor = 2 ** N.NINF\n"
+        "mask = numpy.array(x > 0, dtype=numpy.bool)\n"
+        "total = N.product(x.shape) if N.alltrue(mask) else N.cumproduct(x)\n"
+        "label = numpy.array(['a'], dtype=N.unicode_)\n"
+        "y = tf.cast(x, tf.float32)\n",
+        "import numpy\nimport numpy as N\nimport tensorflow as tf\n"
+        "x = numpy.array([1.0, N.nan, N.inf], dtype=N.float64)\n"
+        "floor = 2 ** (-N.inf)\n"
+        "mask = numpy.array(x > 0, dtype=bool)\n"
+        "total = N.prod(x.shape) if N.all(mask) else N.cumprod(x)\n"
+        "label = numpy.array(['a'], dtype=N.str_)\n"
+        "y = tf.cast(x, tf.float32)\n",
+        [],
+    ),
+    (
+        "numpy-asscalar-left-with-what-to-write",
+        "import numpy as np\nfrom keras import backend as K\n"
+        "np.float = float  # the script's own fix\n"
+        "score = np.asscalar(np.mean(losses))\n"
+        "values = np.zeros(3, dtype=np.float)\n",
+        "import numpy as np\nfrom keras import backend as K\n"
+        "np.float = float  # the script's own fix\n"
+        "score = np.asscalar(np.mean(losses))\n"
+        "values = np.zeros(3, dtype=float)\n",
+        [(4, "write a.item() (removed in NumPy 1.23) [numpy name removed]")],
+    ),
+    (
+        "float-and-int-of-other-objects-left",
+        "import numpy as np\nfrom mylib import helpers as hp\n\n\n"
+        "class Box:\n    float = 1.0\n\n\n"
+        "print(Box.float, hp.int, hp.NaN, np.float64, np.int32, np.bool_, np.long)\n",
+        "import numpy as np\nfrom mylib import helpers as hp\n\n\n"
+        "class Box:\n    float = 1.0\n\n\n"
+        "print(Box.float, hp.int, hp.NaN, np.float64, np.int32, np.bool_, np.long)\n",
+        [],
+    ),
+    # weights= given to a layer: Keras 2 set them when the layer was built, Keras 3 rejects the
+    # keyword (Embedding and Bidirectional excepted)
+    (
+        "layer-weights-literal-pair-to-initializers",
+        "import numpy as np\n"
+        "from keras.layers import Conv2D, Dense, Flatten\n"
+        "from keras.models import Sequential\n\n"
+        "kernel, bias = np.load('conv1_kernel.npy'), np.load('conv1_bias.npy')\n"
+        "model = Sequential()\n"
+        "model.add(Conv2D(16, (3, 3), padding='same', weights=[kernel, bias], name='conv1'))\n"
+        "model.add(Flatten())\n"
+        "model.add(Dense(10, activation='softmax'))\n",
+        "import numpy as np\n"
+        "from keras.layers import Conv2D, Dense, Flatten\n"
+        "from keras.models import Sequential\n"
+        "import keras\n\n"
+        "kernel, bias = np.load('conv1_kernel.npy'), np.load('conv1_bias.npy')\n"
+        "model = Sequential()\n"
+        "model.add(Conv2D(16, (3, 3), padding='same', "
+        "kernel_initializer=keras.initializers.Constant(kernel), "
+        "bias_initializer=keras.initializers.Constant(bias), name='conv1'))\n"
+        "model.add(Flatten())\n"
+        "model.add(Dense(10, activation='softmax'))\n",
+        [],
+    ),
+    (
+        "layer-weights-of-tf-keras-and-old-module-paths",
+        "import tensorflow as tf\nfrom keras.layers.core import Dense\n"
+        "head = tf.keras.layers.Dense(4, weights=(w_head, b_head))\n"
+        "fc = Dense(8, activation='relu', weights=[w_fc, np.zeros(8)])\n",
+        "import tensorflow as tf\nfrom keras.layers import Dense\nimport keras\n\n"
+        "head = tf.keras.layers.Dense(4, kernel_initializer=tf.keras.initializers.Constant(w_head), "
+        "bias_initializer=tf.keras.initializers.Constant(b_head))\n"
+        "fc = Dense(8, activation='relu', kernel_initializer=keras.initializers.Constant(w_fc), "
+        "bias_initializer=keras.initializers.Constant(np.zeros(8)))\n",
+        [],
+    ),
+    (
+        "layer-weights-not-a-pair-left-with-a-warning",
+        "from keras.layers import BatchNormalization, Conv2D, Dense, Embedding\n"
+        "deeper = Conv2D(64, 3, padding='same', weights=grown_weights)\n"
+        "fc = Dense(64, weights=teacher.get_layer('fc1').get_weights())\n"
+        "bn = BatchNormalization(weights=[gamma, beta, mean, var])\n"
+        "words = Embedding(vocab, 100, weights=[embedding_matrix], trainable=False)\n"
+        "other = Dense(4, use_bias=False, weights=[k, b])\n",
+        "from keras.layers import BatchNormalization, Conv2D, Dense, Embedding\n"
+        "deeper = Conv2D(64, 3, padding='same', weights=grown_weights)\n"
+        "fc = Dense(64, weights=teacher.get_layer('fc1').get_weights())\n"
+        "bn = BatchNormalization(weights=[gamma, beta, mean, var])\n"
+        "words = Embedding(vocab, 100, weights=[embedding_matrix], trainable=False)\n"
+        "other = Dense(4, use_bias=False, weights=[k, b])\n",
+        [
+            (2, "Conv2D(weights=...) left unchanged: Keras 3 layers take no weights="),
+            (3, "Dense(weights=...) left unchanged"),
+            (4, "BatchNormalization(weights=...) left unchanged"),
+            (
+                6,
+                "layer.set_weights(...), or give [kernel, bias] as a literal pair to a Dense or "
+                "convolution layer [layer weights=]",
+            ),
+        ],
+    ),
+    (
+        "weights-keyword-of-other-calls-left-quiet",
+        "import numpy as np\nfrom keras.models import Model\n"
+        "avg = np.average(scores, weights=[0.2, 0.8])\n"
+        "model.save_weights('w.weights.h5')\nloss = combine(weights=[1, 2])\n",
+        "import numpy as np\nfrom keras.models import Model\n"
+        "avg = np.average(scores, weights=[0.2, 0.8])\n"
+        "model.save_weights('w.weights.h5')\nloss = combine(weights=[1, 2])\n",
+        [],
+    ),
+    # stateful recurrent models: the batch given to the first layer, states reset by hand
+    (
+        "stateful-model-reset-states-each-epoch",
+        "from keras.models import Sequential\n"
+        "from keras.layers import Dense, LSTM\n\n"
+        "model = Sequential()\n"
+        "model.add(LSTM(4, batch_input_shape=(1, look_back, 1), stateful=True))\n"
+        "model.add(Dense(1))\n"
+        "model.compile(loss='mean_squared_error', optimizer='adam')\n"
+        "for i in range(100):\n"
+        "    model.fit(trainX, trainY, epochs=1, batch_size=1, verbose=2, shuffle=False)\n"
+        "    model.reset_states()\n",
+        "from keras.models import Sequential\n"
+        "from keras.layers import Dense, LSTM\n\n"
+        "model = Sequential()\n"
+        "model.add(LSTM(4, batch_input_shape=(1, look_back, 1), stateful=True))\n"
+        "model.add(Dense(1))\n"
+        "model.compile(loss='mean_squared_error', optimizer='adam')\n"
+        "for i in range(100):\n"
+        "    model.fit(trainX, trainY, epochs=1, batch_size=1, verbose=2, shuffle=False)\n"
+        '    [layer.reset_states() for layer in model.layers if hasattr(layer, "reset_states") and getattr(layer, "stateful", False)] if hasattr(model, "layers") else model.reset_states()\n',
+        [
+            (
+                5,
+                "model.add(keras.Input(batch_shape=...)) first) and drop the keyword [layer batch_input_shape=]",
+            )
+        ],
+    ),
+    (
+        "stateful-callback-and-batch-size-keyword",
+        "import keras\nfrom keras.layers import GRU, Input\n\n\n"
+        "class ResetStates(keras.callbacks.Callback):\n"
+        "    def on_epoch_end(self, epoch, logs=None):\n"
+        "        self.model.reset_states()\n\n\n"
+        "gru = GRU(16, input_shape=(10, 2), batch_size=8, stateful=True)\n"
+        "inputs = Input(shape=(10, 2), batch_size=8)\n"
+        "states = build_model().reset_states()\n",
+        "import keras\nfrom keras.layers import GRU, Input\n\n\n"
+        "class ResetStates(keras.callbacks.Callback):\n"
+        "    def on_epoch_end(self, epoch, logs=None):\n"
+        '        [layer.reset_states() for layer in self.model.layers if hasattr(layer, "reset_states") and getattr(layer, "stateful", False)] if hasattr(self.model, "layers") else self.model.reset_states()\n\n\n'
+        "gru = GRU(16, input_shape=(10, 2), batch_size=8, stateful=True)\n"
+        "inputs = Input(shape=(10, 2), batch_size=8)\n"
+        "states = build_model().reset_states()\n",
+        [(10, "GRU(batch_size=...) left unchanged: Keras 3 layers take no batch_size=")],
+    ),
+    (
+        "reset-states-of-a-class-of-its-own-left",
+        "import keras\n\n\nclass Tracker:\n    def reset_states(self):\n"
+        "        self.total = 0\n\n\ntracker = Tracker()\ntracker.reset_states()\n",
+        "import keras\n\n\nclass Tracker:\n    def reset_states(self):\n"
+        "        self.total = 0\n\n\ntracker = Tracker()\ntracker.reset_states()\n",
+        [],
+    ),
+    (
+        # a VAE's loss added to the functional model from symbolic tensors
+        "add-loss-on-a-functional-model-warned",
+        "from keras import backend as K\nfrom keras.layers import Dense, Input, Layer\n"
+        "from keras.models import Model\n\n\n"
+        "class Sampling(Layer):\n    def call(self, inputs):\n"
+        "        self.add_loss(0.01 * inputs[0])\n        return inputs[1]\n\n\n"
+        "autoencoder = Model(inputs, outputs)\n"
+        "autoencoder.add_loss(K.mean(kl_term))\n"
+        "autoencoder.compile(optimizer='adam')\n",
+        "from keras import backend as K\nfrom keras.layers import Dense, Input, Layer\n"
+        "from keras.models import Model\nimport keras\n\n\n"
+        "class Sampling(Layer):\n    def call(self, inputs):\n"
+        "        self.add_loss(0.01 * inputs[0])\n        return inputs[1]\n\n\n"
+        "autoencoder = Model(inputs, outputs)\n"
+        "autoencoder.add_loss(keras.ops.mean(kl_term))\n"
+        "autoencoder.compile(optimizer='adam')\n",
+        [(13, "in a custom train_step [add_loss on a model]")],
+    ),
 ]

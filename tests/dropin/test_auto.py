@@ -256,6 +256,20 @@ def test_tf2_code_is_left_alone(tmp_path, case):
             "from keras.layers import LSTM\nlstm = LSTM(20, batch_size=8, stateful=True)\n",
             "LSTM(batch_size=...), line 2",
         ),
+        (
+            # a stateful time-series model given its batch on its first layer
+            "from keras.models import Sequential\nfrom keras.layers import LSTM\n"
+            "model = Sequential()\n"
+            "model.add(LSTM(4, batch_input_shape=(1, 3, 1), stateful=True))\n",
+            "LSTM(batch_input_shape=...), line 4",
+        ),
+        (
+            # a deeper student network started from its teacher's weights (Net2Net-style)
+            "from keras.layers import Conv2D\nfrom keras.models import Sequential\n"
+            "student = Sequential()\n"
+            "student.add(Conv2D(32, 3, padding='same', weights=grown))\n",
+            "Conv2D(weights=...), line 4",
+        ),
     ],
     ids=[
         "lr",
@@ -276,6 +290,8 @@ def test_tf2_code_is_left_alone(tmp_path, case):
         "optimizer-alias",
         "objectives",
         "stateful-batch-size",
+        "stateful-batch-input-shape",
+        "layer-weights",
     ],
 )
 def test_keras2_code_turns_on_tf_keras(tmp_path, code, evidence):
@@ -298,6 +314,8 @@ def test_keras2_code_turns_on_tf_keras(tmp_path, code, evidence):
         "import torch\nopt = torch.optim.SGD([], lr=0.1)\n",
         "doc = 'call model.fit_generator(gen) with SGD(lr=0.1)'\n",
         "import xgboost\nbooster = xgboost.XGBClassifier()\nbooster.fit(x, y, nb_epoch=3)\n",
+        # Keras 3's Embedding and Bidirectional still take weights=
+        "from keras.layers import Embedding\nemb = Embedding(100, 8, weights=[matrix])\n",
     ],
     ids=[
         "keras3-api",
@@ -306,6 +324,7 @@ def test_keras2_code_turns_on_tf_keras(tmp_path, code, evidence):
         "torch-lr",
         "string",
         "nb_epoch-without-keras",
+        "embedding-weights",
     ],
 )
 def test_keras3_code_is_left_alone(tmp_path, code):

@@ -292,13 +292,9 @@ class _Reader(ast.NodeVisitor):
         func = node.func
         name = self.resolve(func)
         if name is not None and name.startswith(_KERAS_ROOTS) and node.keywords:
-            keras1 = _keras1_keyword(name, node)
-            if keras1 is not None:
-                self._note(self.reading.keras2, keras1, node)
-            elif ".layers." in name and any(k.arg == "batch_size" for k in node.keywords):
-                # LSTM(..., batch_size=8, stateful=True): Keras 3 layers reject batch_size
-                short = name.rpartition(".")[2]
-                self._note(self.reading.keras2, f"{short}(batch_size=...)", node)
+            only_keras2 = _keras2_keyword(name, node)
+            if only_keras2 is not None:
+                self._note(self.reading.keras2, only_keras2, node)
         if name is not None and name.startswith(_KERAS_ROOTS) and ".optimizers." in name:
             for keyword in node.keywords:
                 if keyword.arg in _OPTIMIZER_ARGUMENTS:
@@ -371,16 +367,20 @@ class _Reader(ast.NodeVisitor):
             self.reading.pins.append((index, Evidence(f"tf.device({shown})", self.path, line)))
 
 
-def _keras1_keyword(name: str, node: ast.Call) -> str | None:
-    """``Dense(init=...)``: a Keras 1 layer argument Keras 2.0-2.2 still took, if any."""
+def _keras2_keyword(name: str, node: ast.Call) -> str | None:
+    """A keyword only Keras 2 takes, if any: a Keras 1 layer argument Keras 2.0-2.2 still read
+    (``Dense(init=...)``), or one Keras 3 layers reject and tf_keras takes (``batch_size=``,
+    ``batch_input_shape=``, ``weights=`` but on ``Embedding`` / ``Bidirectional``)."""
     from tfcompat_gpu.tfapi.keras1_names import KERAS1_KEYWORDS, KERNEL_DIMS, LAYER_CLASSES
 
     short = name.rpartition(".")[2]
     found = LAYER_CLASSES.get(short)
-    if found is None or (".layers" not in name and short not in ("Model", "Input")):
-        return None
-    table = found[0]
-    old = {*KERAS1_KEYWORDS[table], *KERNEL_DIMS.get(table, ())}
+    old: set[str | None] = set()
+    if found is not None and (".layers" in name or short in ("Model", "Input")):
+        old = {*KERAS1_KEYWORDS[found[0]], *KERNEL_DIMS.get(found[0], ())}
+    if ".layers." in name:
+        old |= {"batch_size", "batch_input_shape"}
+        old |= {"weights"} if short not in ("Embedding", "Bidirectional") else set()
     keyword = next((k.arg for k in node.keywords if k.arg in old), None)
     return None if keyword is None else f"{short}({keyword}=...)"
 

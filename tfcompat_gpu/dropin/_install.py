@@ -109,6 +109,12 @@ def _dim_ordering(name: str) -> Callable[[ModuleType, Any], Any]:
     return make
 
 
+def _numpy_getattr(module: ModuleType, current: Any) -> Any:
+    from tfcompat_gpu.dropin import _numpy
+
+    return _numpy.numpy_getattr(module, current)
+
+
 def _keras2_optimizer(module: ModuleType, current: Any) -> Any:
     from tfcompat_gpu.dropin import _legacy_keras
 
@@ -322,6 +328,15 @@ MOVES: tuple[Move, ...] = (
         )
         for module in ("tf_keras.layers", "keras.layers")
         for alias, name in _keras2_models.LAYER_ALIASES.items()
+    ),
+    Move(
+        "numpy",
+        "__getattr__",
+        _numpy_getattr,
+        only_if_missing=False,
+        why="old scripts write dtype=np.float, np.int, np.NaN, np.float_: names NumPy 1.24 and "
+        "2.0 removed (TensorFlow 2.21 needs NumPy >= 1.26); they get what they meant, with a "
+        "warning",
     ),
 )
 

@@ -27,9 +27,12 @@ from tfcompat_gpu.codemod.commands.keras_backend_ops import KerasBackendOpsComma
 from tfcompat_gpu.codemod.commands.keras_backend_values import KerasBackendValuesCommand
 from tfcompat_gpu.codemod.commands.keras_callback_arguments import KerasCallbackArgumentsCommand
 from tfcompat_gpu.codemod.commands.keras_generator_methods import KerasGeneratorMethodsCommand
+from tfcompat_gpu.codemod.commands.keras_layer_weights import KerasLayerWeightsCommand
 from tfcompat_gpu.codemod.commands.keras_module_paths import KerasModulePathsCommand
 from tfcompat_gpu.codemod.commands.keras_optimizers import KerasOptimizersCommand
+from tfcompat_gpu.codemod.commands.keras_stateful_models import KerasStatefulModelsCommand
 from tfcompat_gpu.codemod.commands.keras_weight_files import KerasWeightFilesCommand
+from tfcompat_gpu.codemod.commands.numpy_removed_names import NumpyRemovedNamesCommand
 from tfcompat_gpu.codemod.commands.rename_deprecated_config import RenameDeprecatedConfigCommand
 from tfcompat_gpu.codemod.commands.tf1_compat import Tf1CompatCommand
 from tfcompat_gpu.codemod.commands.tf_private_imports import TfPrivateImportsCommand
@@ -47,9 +50,12 @@ __all__ = [
     "KerasBackendValuesCommand",
     "KerasCallbackArgumentsCommand",
     "KerasGeneratorMethodsCommand",
+    "KerasLayerWeightsCommand",
     "KerasModulePathsCommand",
     "KerasOptimizersCommand",
+    "KerasStatefulModelsCommand",
     "KerasWeightFilesCommand",
+    "NumpyRemovedNamesCommand",
     "RenameDeprecatedConfigCommand",
     "Tf1CompatCommand",
     "TfPrivateImportsCommand",
@@ -69,11 +75,14 @@ COMMANDS: tuple[type[MigrationCommand], ...] = (
     KerasGeneratorMethodsCommand,
     Keras1LayerArgumentsCommand,
     KerasModulePathsCommand,
+    KerasLayerWeightsCommand,
+    KerasStatefulModelsCommand,
     KerasWeightFilesCommand,
     KerasCallbackArgumentsCommand,
     KerasAccuracyKeysCommand,
     KerasBackendValuesCommand,
     KerasBackendOpsCommand,
+    NumpyRemovedNamesCommand,
     TfPrivateImportsCommand,
     ContribRnnCommand,
     # last: it decides on the module the others left
