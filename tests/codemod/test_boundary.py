@@ -279,3 +279,19 @@ def test_an_exported_name_keeps_its_import_even_when_only_a_comment_says_all() -
         migrated = _focused_is_whole(code)
         assert migrated is not None
         assert ("from keras import backend as K" in migrated) is tail.startswith("__all__")
+
+
+@pytest.mark.parametrize(
+    "tail",
+    ["def describe():\n    return 'a keras model'\n", "# trained with keras\nx = 1\n"],
+    ids=["in-a-statement-left-out", "in-a-comment"],
+)
+def test_a_word_the_commands_look_for_in_the_file_counts_where_libcst_does_not_see_it(
+    tail: str,
+) -> None:
+    # ``.optimizer.lr`` is Keras' (and renamed) only in a file that names keras somewhere
+    code = "class Trainer:\n    def step(self):\n        return self.optimizer.lr\n"
+    code += PAD * 4 + tail
+    migrated = _focused_is_whole(code, upgrade=True)
+    assert migrated is not None
+    assert "self.optimizer.learning_rate" in migrated

@@ -208,7 +208,8 @@ class MigrationCommand(ABC):
         return imported_names(self.qualified_names(node))
 
     def source_text(self) -> str:
-        """The text of the file being migrated."""
+        """The text of the file being migrated: all of it, also where LibCST is given only the
+        statements the commands may concern (``_focus.py``)."""
         source: str | None = self.context.scratch.get(SOURCE)
         return self.module.code if source is None else source
 

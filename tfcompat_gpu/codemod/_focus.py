@@ -304,8 +304,7 @@ def focus(
         (c and i not in rewritten)
         or ("import" in t and _has_import(s))
         or (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))
-        # a file's ``__all__`` uses the names it lists: the import remover reads it, and the
-        # migration asks the file's text for it (``_imports.unused_aliases``)
+        # a file's ``__all__`` uses the names it lists: LibCST's import remover reads it
         or _EXPORTS in t
         for i, (s, t, c) in enumerate(zip(body, texts, concerned))
     ]
@@ -440,10 +439,7 @@ def focus(
             previous_end = spans[index][1]
         original = "".join(pieces)
         stubs.append((stub, original[: len(original) - len(ending)]))
-    focused = "".join(out)
-    if _EXPORTS in code and _EXPORTS not in focused:
-        return None  # named only in comments left out: the text would answer otherwise
-    return Focus(focused, tuple(stubs), tuple(i for i, k in enumerate(keep) if k))
+    return Focus("".join(out), tuple(stubs), tuple(i for i, k in enumerate(keep) if k))
 
 
 _STUB_MARK = re.compile(re.escape(_MARK) + r"\d+__")
