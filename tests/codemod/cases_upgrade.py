@@ -827,6 +827,17 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         ],
     ),
     (
+        # both backend commands rewrite the reads of K away: the import goes with set_session
+        "backend-import-dropped-when-both-backend-commands-rewrite-its-reads",
+        "import tensorflow as tf\nfrom keras import backend as K\nconfig = tf.ConfigProto()\n"
+        "config.gpu_options.allow_growth = True\nK.set_session(tf.Session(config=config))\n"
+        "v = K.get_value(w)\ns = K.sum(x, axis=1)\n",
+        "import tensorflow as tf\nimport keras\nimport tfcompat_gpu\n\n"
+        "tfcompat_gpu.configure(allow_growth=True)\nv = keras.ops.convert_to_numpy(w)\n"
+        "s = keras.ops.sum(x, axis=1)\n",
+        [],
+    ),
+    (
         "get-updates-of-a-class-that-is-no-optimizer-left-quiet",
         "import keras\n\n\nclass Sched:\n    def get_updates(self, loss, params):\n"
         "        return []\n",
