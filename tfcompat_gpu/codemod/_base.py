@@ -41,6 +41,8 @@ PARENTS = "tfcompat_gpu.parents"
 READ_REPLACERS = "tfcompat_gpu.read_replacers"
 """Commands of this run (``replaces_read(node)``) that rewrite a read of an imported name away,
 so that the import may go: those whose class sets :attr:`MigrationCommand.REPLACES_READS`."""
+SILENCED = "tfcompat_gpu.silenced"
+"""Nodes left unchanged with one warning for all they hold (:meth:`MigrationCommand.silence`)."""
 
 _FIELDS: dict[type[cst.CSTNode], tuple[str, ...]] = {}
 
@@ -146,6 +148,24 @@ class MigrationCommand(ABC):
         without a Keras 3 rewrite in question cost no metadata scan."""
         keras: int | None = self.context.scratch.get(KERAS, 3)
         return installed_keras() if keras is None else keras
+
+    def silence(self, node: cst.CSTNode) -> None:
+        """Say nothing more about what ``node`` holds: this command left it unchanged with one
+        warning for all of it (a class of its own that the migration cannot port).  The
+        commands that ask :meth:`silenced` leave their warnings inside it out."""
+        self.context.scratch.setdefault(SILENCED, set()).add(node)
+
+    def silenced(self, node: cst.CSTNode) -> bool:
+        """Whether ``node`` (of the original tree) lies in a node given to :meth:`silence`."""
+        silenced: set[cst.CSTNode] | None = self.context.scratch.get(SILENCED)
+        if not silenced:
+            return False
+        current: cst.CSTNode | None = node
+        while current is not None:
+            if current in silenced:
+                return True
+            current = self.parent(current)
+        return False
 
     @property
     def module(self) -> cst.Module:
