@@ -947,10 +947,35 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         "custom-optimizer-get-updates-left",
         "from keras import backend as K\nfrom keras.optimizers import Optimizer\n\n\nclass AdamW(Optimizer):\n    def __init__(self, lr=0.001, weight_decay=0.025, **kwargs):\n        super(AdamW, self).__init__(**kwargs)\n        self.lr = K.variable(lr)\n\n    def get_updates(self, loss, params):\n        grads = self.get_gradients(loss, params)\n        return [K.update_sub(p, self.lr * g) for p, g in zip(params, grads)]\n",
         "from keras import backend as K\nfrom keras.optimizers import Optimizer\n\n\nclass AdamW(Optimizer):\n    def __init__(self, lr=0.001, weight_decay=0.025, **kwargs):\n        super(AdamW, self).__init__(**kwargs)\n        self.lr = K.variable(lr)\n\n    def get_updates(self, loss, params):\n        grads = self.get_gradients(loss, params)\n        return [K.update_sub(p, self.lr * g) for p, g in zip(params, grads)]\n",
+        # one warning for the class: none for the backend calls inside it
+        [(5, "class AdamW left unchanged: Keras 3 optimizers never call get_updates")],
+    ),
+    (
+        # both backend commands rewrite the reads of K away: the import goes with set_session
+        "backend-import-dropped-when-both-backend-commands-rewrite-its-reads",
+        "import tensorflow as tf\nfrom keras import backend as K\nconfig = tf.ConfigProto()\n"
+        "config.gpu_options.allow_growth = True\nK.set_session(tf.Session(config=config))\n"
+        "v = K.get_value(w)\ns = K.sum(x, axis=1)\n",
+        "import tensorflow as tf\nimport keras\nimport tfcompat_gpu\n\n"
+        "tfcompat_gpu.configure(allow_growth=True)\nv = keras.ops.convert_to_numpy(w)\n"
+        "s = keras.ops.sum(x, axis=1)\n",
+        [],
+    ),
+    (
+        "custom-optimizer-backend-calls-said-once-those-outside-said-too",
+        "from keras import backend as K\nfrom keras.optimizers import Optimizer\n\n\n"
+        "class Decayed(Optimizer):\n    def get_updates(self, loss, params):\n"
+        "        rate = K.get_value(self.lr, 0)\n"
+        "        return [K.update_add(p, K.sum(p, foo=1) * rate) for p in params]\n\n\n"
+        "step = K.variable(0)\n",
+        "from keras import backend as K\nfrom keras.optimizers import Optimizer\n\n\n"
+        "class Decayed(Optimizer):\n    def get_updates(self, loss, params):\n"
+        "        rate = K.get_value(self.lr, 0)\n"
+        "        return [K.update_add(p, K.sum(p, foo=1) * rate) for p in params]\n\n\n"
+        "step = K.variable(0)\n",
         [
-            (5, "class AdamW left unchanged: Keras 3 optimizers never call get_updates"),
-            (8, "K.variable() left unchanged"),
-            (12, "K.update_sub() left unchanged"),
+            (5, "class Decayed left unchanged: Keras 3 optimizers never call get_updates"),
+            (11, "K.variable() left unchanged"),
         ],
     ),
     (

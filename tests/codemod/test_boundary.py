@@ -133,25 +133,165 @@ REFUSALS = (SyntaxError, TooComplex, RecursionError, libcst.ParserSyntaxError)
 )
 def test_migrate_and_check_take_any_program_at_the_parser_boundary(code: str) -> None:
     assert check_bytes(code.encode("utf-8"), "hostile.py") is not None
+    _focused_is_whole(code)
+
+
+def _focused_is_whole(code: str, upgrade: bool = False) -> str | None:
+    """The migrated code, after checking that the focused migration is the whole-file one;
+    None when ``migrate`` refuses the file."""
     try:
-        fast = migrate_source(code)
+        fast = migrate_source(code, upgrade=upgrade)
     except REFUSALS:
-        return
+        return None
     compile(fast.code, "<migrated>", "exec")
     tree = ast.parse(code)
     try:
         check_statements(tree.body)  # the whole file may go to LibCST
     except TooComplex:
-        return
-    wanted = commands_for(code, tree)
+        return fast.code
+    wanted = commands_for(code, tree, upgrade=upgrade)
     if not wanted:
         assert fast.code == code
-        return
+        return fast.code
     limit = sys.getrecursionlimit()
     try:
         whole, notes = _migrate(code, wanted, "facade", "", set())
     except RecursionError:
-        return
+        return fast.code
     finally:
         sys.setrecursionlimit(limit)
     assert (fast.code, fast.warnings) == (whole, notes)
+    return fast.code
+
+
+# A head whose migration drops ``from keras import backend as K`` (set_session was its only
+# use), unless the statement put around it uses K: whether it does is decided by statements
+# the focus may leave out of LibCST's input.
+KERAS_HEAD = HEADS[1]
+# ... and one whose config and session stay or go with the other uses of their names
+CONFIG_HEAD = HEADS[0]
+PAD = "def pad(x):\n    return x\n\n"
+# (case, statement, least Python version): each binds, deletes, declares or reads {name}
+# in a way whose meaning for the module-level name depends on its scope
+SCOPED_USES: list[tuple[str, str, tuple[int, int]]] = [
+    ("del-in-function", "def cleanup():\n    del {name}\n", (3, 0)),
+    ("global-del", "def cleanup():\n    global {name}\n    del {name}\n", (3, 0)),
+    ("del-at-module-level", "del {name}\n", (3, 0)),
+    ("global-assign", "def reset():\n    global {name}\n    {name} = None\n", (3, 0)),
+    (
+        "nonlocal-then-nested-global",
+        "def outer():\n    {name} = 1\n    def inner():\n        nonlocal {name}\n"
+        "        def deepest():\n            global {name}\n            {name} = 2\n",
+        (3, 0),
+    ),
+    (
+        "nonlocal-then-global-in-a-class",
+        "def outer():\n    {name} = 1\n    def inner():\n        nonlocal {name}\n"
+        "        class Holder:\n            def get(self):\n                global {name}\n"
+        "                {name} = 2\n",
+        (3, 0),
+    ),
+    ("import-in-function", "def lazy():\n    import os as {name}\n    return {name}\n", (3, 0)),
+    ("class-attribute", "class Holder:\n    {name} = 1\n", (3, 0)),
+    (
+        "class-attribute-then-method-reads-module-name",
+        "class Holder:\n    {name} = 1\n    def get(self):\n        return {name}\n",
+        (3, 0),
+    ),
+    (
+        "class-attribute-then-comprehension-reads-module-name",
+        "class Holder:\n    {name} = [1]\n    rows = [{name} for _ in range(2)]\n",
+        (3, 0),
+    ),
+    ("augmented-local", "def bump():\n    {name} += 1\n", (3, 0)),
+    ("augmented-global", "def bump():\n    global {name}\n    {name} += 1\n", (3, 0)),
+    (
+        "walrus-in-comprehension-then-read",
+        "def pick():\n    print([({name} := y) for y in range(2)])\n    return {name}\n",
+        (3, 8),
+    ),
+    (
+        "comprehension-target-then-read",
+        "def pick(xs):\n    print([{name} for {name} in xs])\n    return {name}\n",
+        (3, 0),
+    ),
+    (
+        "for-target",
+        "def loop():\n    for {name} in range(2):\n        pass\n    return {name}\n",
+        (3, 0),
+    ),
+    ("with-as", "def opened():\n    with open('x') as {name}:\n        return {name}\n", (3, 0)),
+    (
+        "except-as",
+        "def guarded():\n    try:\n        pass\n    except OSError as {name}:\n        pass\n",
+        (3, 0),
+    ),
+    ("argument", "def takes({name}=None):\n    return {name}\n", (3, 0)),
+    ("lambda-argument", "pick = lambda {name}: {name}\n", (3, 0)),
+    (
+        "match-capture",
+        "def pick():\n    match 1:\n        case {name}:\n            return {name}\n",
+        (3, 10),
+    ),
+    ("match-capture-at-module-level", "match 1:\n    case {name}:\n        pass\n", (3, 10)),
+    ("string-annotation", "def typed(x: '{name}.Tensor') -> '{name}':\n    return x\n", (3, 0)),
+    ("typing-cast", "from typing import cast\nview = cast('{name}', None)\n", (3, 0)),
+    ("exported", "__all__ = ['{name}', 'pad']\n", (3, 0)),
+]
+
+USES = [(case, statement) for case, statement, least in SCOPED_USES if sys.version_info >= least]
+
+
+@pytest.mark.parametrize("where", ["before", "after"])
+@pytest.mark.parametrize("name", ["K", "config", "sess"])
+@pytest.mark.parametrize(("case", "statement"), USES, ids=[case for case, _ in USES])
+def test_focused_migration_sees_every_scope_a_name_is_used_in(
+    case: str, statement: str, name: str, where: str
+) -> None:
+    head = KERAS_HEAD if name == "K" else CONFIG_HEAD
+    body = statement.format(name=name)
+    code = body + PAD + head if where == "before" else head + PAD + body
+    compile(code, case, "exec")
+    for upgrade in (False, True):
+        _focused_is_whole(code, upgrade)
+
+
+def test_a_function_deleting_the_backend_name_keeps_its_import() -> None:
+    # ``del K`` in a function reads the module's K for LibCST: the import stays
+    code = "def cleanup():\n    del K\n" + PAD + KERAS_HEAD
+    migrated = _focused_is_whole(code)
+    assert migrated is not None
+    assert "from keras import backend as K" in migrated
+    assert "tfcompat_gpu.configure(log_device_placement=True)" in migrated
+
+
+def test_a_method_reading_the_module_name_past_a_class_attribute_keeps_the_import() -> None:
+    # a class body's names are not seen in its methods: ``K`` there is the import
+    code = KERAS_HEAD + PAD + "class Holder:\n    K = 1\n    def get(self):\n        return K\n"
+    migrated = _focused_is_whole(code)
+    assert migrated is not None
+    assert "from keras import backend as K" in migrated
+
+
+def test_an_exported_name_keeps_its_import_even_when_only_a_comment_says_all() -> None:
+    for tail in ("__all__ = ['K']\n", "# no __all__ here\nx = 1\n"):
+        code = KERAS_HEAD + PAD + tail
+        migrated = _focused_is_whole(code)
+        assert migrated is not None
+        assert ("from keras import backend as K" in migrated) is tail.startswith("__all__")
+
+
+@pytest.mark.parametrize(
+    "tail",
+    ["def describe():\n    return 'a keras model'\n", "# trained with keras\nx = 1\n"],
+    ids=["in-a-statement-left-out", "in-a-comment"],
+)
+def test_a_word_the_commands_look_for_in_the_file_counts_where_libcst_does_not_see_it(
+    tail: str,
+) -> None:
+    # ``.optimizer.lr`` is Keras' (and renamed) only in a file that names keras somewhere
+    code = "class Trainer:\n    def step(self):\n        return self.optimizer.lr\n"
+    code += PAD * 4 + tail
+    migrated = _focused_is_whole(code, upgrade=True)
+    assert migrated is not None
+    assert "self.optimizer.learning_rate" in migrated

@@ -17,6 +17,7 @@ from collections.abc import Iterator
 __all__ = [
     "DEFINITIONS",
     "MATCH_CAPTURES",
+    "NAMED_BINDINGS",
     "children",
     "named_bindings",
     "nested_statements",
@@ -48,6 +49,17 @@ _MAPPINGS = _node_types("MatchMapping")
 _TYPE_PARAMETERS = _node_types("TypeVar", "ParamSpec", "TypeVarTuple")
 MATCH_CAPTURES = (*_CAPTURES, *_MAPPINGS)
 """The ``match`` pattern nodes that bind names (``case x``, ``case [*x]``, ``case {**x}``)."""
+NAMED_BINDINGS = frozenset(
+    {
+        ast.ExceptHandler,
+        ast.Import,
+        ast.ImportFrom,
+        *DEFINITIONS,
+        *MATCH_CAPTURES,
+        *_TYPE_PARAMETERS,
+    }
+)
+"""The node types :func:`named_bindings` finds names in (a set: test ``type(node) in``)."""
 
 
 def named_bindings(node: ast.AST) -> tuple[str, ...]:

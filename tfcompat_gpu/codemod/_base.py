@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, Union
 from tfcompat_gpu.codemod._emit import names_in
 from tfcompat_gpu.codemod._libcst import cst
 from tfcompat_gpu.codemod._names import imported_names
+from tfcompat_gpu.codemod._stack import installed_keras
 from tfcompat_gpu.codemod._triage import TARGETS, Precheck, Target
 
 if TYPE_CHECKING:
@@ -39,7 +40,9 @@ KERAS = "tfcompat_gpu.keras"
 PARENTS = "tfcompat_gpu.parents"
 READ_REPLACERS = "tfcompat_gpu.read_replacers"
 """Commands of this run (``replaces_read(node)``) that rewrite a read of an imported name away,
-so that the import may go."""
+so that the import may go: those whose class sets :attr:`MigrationCommand.REPLACES_READS`."""
+SILENCED = "tfcompat_gpu.silenced"
+"""Nodes left unchanged with one warning for all they hold (:meth:`MigrationCommand.silence`)."""
 
 _FIELDS: dict[type[cst.CSTNode], tuple[str, ...]] = {}
 
@@ -118,6 +121,10 @@ class MigrationCommand(ABC):
     """A Keras 2 → Keras 3 or TF1 → TF2 API rewrite: runs with ``upgrade=True`` only."""
     POSITIONS: ClassVar[bool] = True
     """Whether the command asks for node positions (:meth:`line_of`), a metadata pass."""
+    REPLACES_READS: ClassVar[bool] = False
+    """Whether the command rewrites reads of an imported name away (:meth:`replaces_read`), so
+    that an import only those reads used may go; such a command is in ``READ_REPLACERS`` from
+    its creation, before any command sees the module."""
 
     def __init__(self, context: MigrationContext, target: Target = "facade") -> None:
         if target not in TARGETS:
@@ -127,6 +134,38 @@ class MigrationCommand(ABC):
         # set by the engine once the metadata of the module is resolved
         self.spans: Mapping[cst.CSTNode, Span] = {}
         self.scopes: Mapping[cst.CSTNode, Scope] = {}
+        if self.REPLACES_READS:
+            context.scratch.setdefault(READ_REPLACERS, []).append(self)
+
+    def replaces_read(self, node: cst.CSTNode) -> bool:
+        """Whether ``node`` (a name read in the original tree) goes with a call this command
+        rewrites (asked where :attr:`REPLACES_READS` is set)."""
+        return False
+
+    def keras_major(self) -> int:
+        """The Keras major version the code is for (``migrate --keras``); where not given, the
+        installed one's, read from package metadata only when first asked, so that files
+        without a Keras 3 rewrite in question cost no metadata scan."""
+        keras: int | None = self.context.scratch.get(KERAS, 3)
+        return installed_keras() if keras is None else keras
+
+    def silence(self, node: cst.CSTNode) -> None:
+        """Say nothing more about what ``node`` holds: this command left it unchanged with one
+        warning for all of it (a class of its own that the migration cannot port).  The
+        commands that ask :meth:`silenced` leave their warnings inside it out."""
+        self.context.scratch.setdefault(SILENCED, set()).add(node)
+
+    def silenced(self, node: cst.CSTNode) -> bool:
+        """Whether ``node`` (of the original tree) lies in a node given to :meth:`silence`."""
+        silenced: set[cst.CSTNode] | None = self.context.scratch.get(SILENCED)
+        if not silenced:
+            return False
+        current: cst.CSTNode | None = node
+        while current is not None:
+            if current in silenced:
+                return True
+            current = self.parent(current)
+        return False
 
     @property
     def module(self) -> cst.Module:
@@ -208,7 +247,8 @@ class MigrationCommand(ABC):
         return imported_names(self.qualified_names(node))
 
     def source_text(self) -> str:
-        """The text of the file being migrated."""
+        """The text of the file being migrated: all of it, also where LibCST is given only the
+        statements the commands may concern (``_focus.py``)."""
         source: str | None = self.context.scratch.get(SOURCE)
         return self.module.code if source is None else source
 

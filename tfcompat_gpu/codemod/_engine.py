@@ -180,7 +180,9 @@ def migrate_parsed(
     # what LibCST's parser cannot take must never reach it: it may crash the process
     if focused is not None:
         check_statements(syntax.body[index] for index in focused.kept)
-        new, notes = _migrate(focused.code, wanted, target, filename, set(taken), keras=keras)
+        new, notes = _migrate(
+            focused.code, wanted, target, filename, set(taken), keras=keras, source=code
+        )
         restored = unfocus(new, focused.stubs)
         if restored is not None:
             return restored, notes
@@ -197,15 +199,20 @@ def _migrate(
     *,
     keras: int | None = 3,
     skip: bool = True,
+    source: str | None = None,
 ) -> tuple[str, tuple[str, ...]]:
     """``code`` migrated by ``wanted``, all of it given to LibCST.
 
     ``skip=False``: the walk goes into every statement, not only those the commands' pre-checks
-    or declared changes point to (the tests compare both).
+    or declared changes point to (the tests compare both).  ``source``: the whole file, where
+    ``code`` is its focus (``._focus``): what the commands read as the file's text
+    (:meth:`MigrationCommand.source_text`), so that a word in a statement left out of
+    LibCST's input counts as it does on the whole file.
     """
     # LibCST drops form feeds at line starts and fails on some (see ._formfeeds)
     plain, stripped = without_form_feeds(code)
-    new, notes = _migrate_plain(plain, wanted, target, filename, taken, keras, skip)
+    text = plain if source is None else without_form_feeds(source)[0]
+    new, notes = _migrate_plain(plain, wanted, target, filename, taken, keras, skip, text)
     return with_form_feeds(plain, new, stripped), notes
 
 
@@ -217,13 +224,14 @@ def _migrate_plain(
     taken: set[str],
     keras: int | None,
     skip: bool,
+    source: str,
 ) -> tuple[str, tuple[str, ...]]:
     tree = cst.parse_module(code)
     wrapper = MetadataWrapper(tree, unsafe_skip_copy=True)
     context = MigrationContext(filename=filename or None, wrapper=wrapper)
     # every identifier of the text: a superset of the names in use, found without a walk
     context.scratch[TAKEN] = taken
-    context.scratch[SOURCE] = code
+    context.scratch[SOURCE] = source
     context.scratch[KERAS] = keras
     commands = [command(context, target=target) for command in wanted]
     providers: set[ProviderT] = {ScopeProvider}

@@ -7,7 +7,12 @@ that the dataflow sees every assignment and read of the names it follows).  Each
 statement becomes a stub on the same lines that still reads the imported names the statement
 read (once, or on each line it read them where a command reports those lines; a stub without
 such lines holds its lines in one string literal): line numbers and import uses stay as they
-were.
+were.  A statement whose reads of an imported name a stub could not copy exactly is kept as
+it is: one that binds, deletes or declares the name in a scope of its own, or names it in a
+string LibCST's scope analysis reads as code (an annotation); so is every statement that
+names ``__all__``.  Where the focus cannot tell how LibCST links a name (class bodies,
+comprehensions, ``global`` in a nested scope), it counts the name as used: keeping a
+statement too many changes nothing, leaving one out that decides what a name means does.
 :func:`unfocus` puts the statements back in the migrated code.
 """
 
@@ -21,6 +26,7 @@ from dataclasses import dataclass
 from tfcompat_gpu.codemod._astwalk import (
     DEFINITIONS,
     MATCH_CAPTURES,
+    NAMED_BINDINGS,
     children,
     named_bindings,
     statement_spans,
@@ -32,6 +38,7 @@ __all__ = ["Focus", "focus", "unfocus"]
 
 _MARK = "__tfcompat_gpu_kept_"
 _STUB = _MARK + "{}__"
+_EXPORTS = "__all__"
 
 
 @dataclass(frozen=True)
@@ -44,60 +51,134 @@ class Focus:
     """The indexes (in the module's body) of the statements kept as they are."""
 
 
-def _bound(statement: ast.stmt) -> set[str]:
-    """Module-level names a top-level statement binds."""
-    names: set[str] = set()
+_ANNOTATED = frozenset({ast.arg, ast.AnnAssign, ast.FunctionDef, ast.AsyncFunctionDef})
+_TYPING_HINTS = _ANNOTATED | {ast.Call, ast.Subscript}
+
+
+def _annotations(node: ast.AST) -> tuple[ast.AST | None, ...]:
+    if isinstance(node, (ast.arg, ast.AnnAssign)):
+        return (node.annotation,)
+    if isinstance(node, (ast.Call, ast.Subscript)):
+        return tuple(children(node))  # a hint in a file that names typing (see _scan)
+    return (getattr(node, "returns", None),)
+
+
+def _scan(statement: ast.stmt, typing: bool) -> tuple[set[str], set[str], set[str]]:
+    """(bound, inner, hinted) of a top-level statement.
+
+    bound: the module-level names it binds.  inner: every name it binds or declares at any
+    depth, in any scope (stores, deletions, arguments, imports, except-as, match captures,
+    definitions, type parameters, ``global`` / ``nonlocal``).  hinted: the words of the strings
+    LibCST's scope analysis may parse as code (each read of a name in them counts as a read
+    of that name): those in annotations and, in a file that names ``typing`` (whose ``cast``,
+    ``TypeVar``, ``NewType`` and subscripted types make hints of their arguments), those in
+    call arguments and subscripts.
+    """
+    bound: set[str] = set()
+    inner: set[str] = set()
+    hinted: set[str] = set()
     definition = isinstance(statement, DEFINITIONS)
     if definition:
-        names.add(statement.name)  # type: ignore[attr-defined]
-    for node in walk(statement):
-        if isinstance(node, ast.Global):
-            names.update(node.names)
-        elif definition:
-            continue  # only ``global`` names bind outside a definition
-        elif isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
-            names.add(node.id)
-        else:
-            # imports, nested definitions, except-as, match captures, type parameters
-            names.update(named_bindings(node))
-    return names
+        bound.add(statement.name)  # type: ignore[attr-defined]
+    hints = _TYPING_HINTS if typing else _ANNOTATED
+    # the nodes below a hint are walked after the others, each stack on its own
+    stacks: tuple[list[ast.AST], list[ast.AST]] = ([statement], [])
+    for hint, todo in enumerate(stacks):
+        while todo:
+            node = todo.pop()
+            kind = type(node)
+            if kind is ast.Name:
+                if type(node.ctx) is not ast.Load:  # type: ignore[attr-defined]
+                    inner.add(node.id)  # type: ignore[attr-defined]
+                    if not definition:
+                        bound.add(node.id)  # type: ignore[attr-defined]
+                continue
+            if kind is ast.Constant:
+                value = node.value  # type: ignore[attr-defined]
+                if hint and isinstance(value, (str, bytes)):
+                    text = value if isinstance(value, str) else value.decode("latin-1")
+                    hinted.update(_WORD.findall(text))
+                continue
+            if kind is ast.Global or kind is ast.Nonlocal:
+                inner.update(node.names)  # type: ignore[attr-defined]
+                if kind is ast.Global:
+                    bound.update(node.names)  # type: ignore[attr-defined]
+            elif kind is ast.arg:
+                inner.add(node.arg)  # type: ignore[attr-defined]
+            elif kind in NAMED_BINDINGS:
+                # imports, nested definitions, except-as, match captures, type parameters
+                names = named_bindings(node)
+                inner.update(names)
+                if not definition:
+                    bound.update(names)
+            if hint or kind not in hints:
+                todo.extend(children(node))
+            else:
+                annotations = _annotations(node)
+                for child in children(node):
+                    stacks[child in annotations].append(child)
+    return bound, inner, hinted
 
 
+_WORD = re.compile(r"[^\W\d]\w*")
 _SCOPES = (*DEFINITIONS, ast.Lambda)
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
 
 def _collect(nodes: Sequence[ast.AST]) -> tuple[set[str], set[str], set[str]]:
-    """(stored, read, declared global or nonlocal) in one scope; nested scopes give their free names."""
+    """(stored, read, escaping) of one scope, as LibCST's scope analysis links names, or more.
+
+    stored: the names bound here that LibCST binds here too (so a read of them here is not a
+    read of the module's); read: the names read here, with the free names of the nested
+    scopes; escaping: the names declared ``global`` or ``nonlocal`` here or in a nested scope,
+    which bind or read outside whatever the scopes around bind.  Where Python and LibCST
+    differ, or the answer would need more care, a name counts as read and not as stored (a
+    statement kept for a name it does not use is harmless; one left out that uses it is not):
+    a ``del`` or a ``match`` capture (which LibCST takes for a read), every name of a
+    comprehension (a scope of its own, walrus targets included, for LibCST).
+    """
     stored: set[str] = set()
     read: set[str] = set()
-    declared: set[str] = set()
+    escaping: set[str] = set()
     todo = list(nodes)
     while todo:
         node = todo.pop()
         if isinstance(node, ast.Name):
             (stored if isinstance(node.ctx, ast.Store) else read).add(node.id)
-        elif isinstance(node, (ast.Global, ast.Nonlocal)):
-            declared.update(node.names)
+            continue
+        if isinstance(node, (ast.Global, ast.Nonlocal)):
+            escaping.update(node.names)
         elif isinstance(node, _SCOPES):
             if not isinstance(node, ast.Lambda):
                 stored.add(node.name)
-            read |= _free(node)
+            free, declared = _free(node)
+            read |= free
+            escaping |= declared
             continue
+        elif isinstance(node, _COMPREHENSIONS):
+            read.update(n.id for n in walk(node) if isinstance(n, ast.Name))
+            continue
+        elif isinstance(node, MATCH_CAPTURES):
+            read.update(named_bindings(node))
         else:
-            # imports, except-as, match captures, type parameters
-            bound = named_bindings(node)
-            stored.update(bound)
-            if isinstance(node, MATCH_CAPTURES):
-                # LibCST's scope analysis takes a capture inside a function for a use of the
-                # module-level name: the focus counts it as one too, so both paths agree
-                declared.update(bound)
+            # imports, except-as, type parameters
+            stored.update(named_bindings(node))
         todo.extend(children(node))
-    return stored, read, declared
+    return stored, read, escaping
 
 
-def _free(scope: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef) -> set[str]:
-    """Names a function or class reads from (or, declared global, binds in) its surroundings."""
+def _free(
+    scope: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef,
+) -> tuple[set[str], set[str]]:
+    """(free, escaping) of a function or class: the names it reads from its surroundings (and
+    binds there, evaluated where it stands: a walrus in a default), and those it or a scope in
+    it declares ``global`` or ``nonlocal``.
+
+    A class body's names are not seen in the scopes nested in it; they count as free (more
+    than the class reads, never less).
+    """
     outside: list[ast.AST] = list(getattr(scope, "decorator_list", []))
+    outside += getattr(scope, "type_params", [])
     local: set[str] = set()
     if isinstance(scope, ast.ClassDef):
         outside += [*scope.bases, *scope.keywords]
@@ -112,20 +193,23 @@ def _free(scope: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.Class
         if not isinstance(scope, ast.Lambda) and scope.returns is not None:
             outside.append(scope.returns)
         inside = list(scope.body) if isinstance(scope.body, list) else [scope.body]
-    _, around, _ = _collect(outside)
+    around_stored, around, around_declared = _collect(outside)
     stored, read, declared = _collect(inside)
-    return around | declared | (read - (stored | local))
+    # a class body's names: not seen in the scopes nested in it, all counted as read
+    free = read if isinstance(scope, ast.ClassDef) else read - (stored | local)
+    return around_stored | around | free, around_declared | declared
 
 
 def _names(statement: ast.stmt) -> set[str]:
-    """Module-level names a top-level statement may read or bind."""
+    """Module-level names a top-level statement may read or bind (or more)."""
     if isinstance(statement, DEFINITIONS):
-        # what it binds besides its name is declared ``global`` inside: among the free names
-        return _free(statement) | {statement.name}
-    # what ``_bound`` finds (stores, deletions, imports, nested definitions, ``global``) is
-    # among these
-    stored, read, declared = _collect([statement])
-    return stored | read | declared
+        # what it binds besides its name is declared ``global`` inside: among the escaping
+        free, escaping = _free(statement)
+        return free | escaping | {statement.name}
+    # what ``_scan`` finds bound (stores, deletions, imports, nested definitions, ``global``)
+    # is among these
+    stored, read, escaping = _collect([statement])
+    return stored | read | escaping
 
 
 def _has_import(statement: ast.stmt) -> bool:
@@ -145,12 +229,11 @@ _NESTED_SCOPES = (
 
 
 def _reads(statement: ast.stmt) -> Iterator[tuple[str, int, bool]]:
-    """(name, line, deferred) of each name a top-level statement reads, stores or captures.
+    """(name, line, deferred) of each name a top-level statement reads, stores or deletes.
 
     Deferred: read in a function, class body or comprehension, a scope of its own, where
     LibCST links the read to every module-level binding of the name, even one further down
-    the file; a module-level read only sees the bindings above it.  A ``match`` capture inside
-    a function counts as a read, as it does for LibCST (see :func:`_collect`).
+    the file; a module-level read only sees the bindings above it.
     """
     todo: list[tuple[ast.AST, bool]] = [(statement, False)]
     while todo:
@@ -158,9 +241,6 @@ def _reads(statement: ast.stmt) -> Iterator[tuple[str, int, bool]]:
         if isinstance(node, ast.Name):
             yield node.id, node.lineno, deferred
             continue
-        if deferred and isinstance(node, MATCH_CAPTURES):
-            for name in named_bindings(node):
-                yield name, getattr(node, "lineno", 0), True
         if isinstance(node, _NESTED_SCOPES) and not deferred:
             # decorators, defaults, bases and annotations run where the statement stands
             around = _evaluated_around(node)
@@ -224,12 +304,17 @@ def focus(
         (c and i not in rewritten)
         or ("import" in t and _has_import(s))
         or (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))
+        # a file's ``__all__`` uses the names it lists: LibCST's import remover reads it
+        or _EXPORTS in t
         for i, (s, t, c) in enumerate(zip(body, texts, concerned))
     ]
     if all(keep):
         return None
-    names = [_names(statement) for statement in body]
-    bound = [_bound(statement) for statement in body]
+    typing = "typing" in code
+    scans = [_scan(statement, typing) for statement in body]
+    bound = [b for b, _, _ in scans]
+    # the names in strings LibCST reads as code are read too
+    names = [_names(statement) | hinted for statement, (_, _, hinted) in zip(body, scans)]
     # A function or class the kept code only calls or names is not kept for that: when its
     # own text is not relevant, no command looks into it (what it returns or does with its
     # arguments is opaque to the dataflow either way), so only what it reads and what it binds
@@ -246,7 +331,16 @@ def focus(
     )
     module_names = elsewhere | imported
     # names only imports bind stand for a module: stubs keep their reads instead
-    followed = module_names - (imported - elsewhere)
+    only_imported = imported - elsewhere
+    followed = module_names - only_imported
+    # A stub reads such a name where the statement reads it; that is exact only when every
+    # read is one of the module's name.  A statement that binds, deletes or declares the name
+    # in a scope of its own (a local, an argument, ``del``, ``global``, a capture, a class
+    # attribute, a comprehension's target ...) or names it in a string LibCST may read as
+    # code is kept as it is: LibCST then judges its reads on the statement itself.
+    for index, (_, inner, hinted) in enumerate(scans):
+        if not keep[index] and (inner | hinted) & only_imported:
+            keep[index] = True
     shared = set().union(*(n for n, k in zip(names, keep) if k)) & followed
     rebound = set().union(*(b for b, k in zip(bound, keep) if k)) & followed
     # to a fixed point: a statement that reads a shared name, or defines a rebound one, is
@@ -276,7 +370,6 @@ def focus(
     left_out = sum(len(text) for text, k in zip(texts, keep) if not k)
     if left_out < min_left_out * max(len(code), 1):
         return None
-    only_imported = imported - elsewhere
     every_line = only_imported
     if tracked is not None:
         every_line = set()
@@ -300,11 +393,10 @@ def focus(
         # line -> the names read there, once each, and whether any read is deferred
         reads: dict[int, dict[str, bool]] = {}
         for index in run:
-            # only the names the statement reads at module level: a function's own local of
-            # the same name reads no import (LibCST's scopes say so on the whole file)
-            module_level = names[index]
+            # each read of an import's name here reads the module's (the statements that
+            # bind such a name in a scope of their own are kept)
             for name, number, deferred in _reads(body[index]):
-                if name not in only_imported or name not in module_level:
+                if name not in only_imported:
                     continue
                 if name in every_line:
                     on_line = reads.setdefault(number, {})

@@ -33,14 +33,14 @@ def _wanted(text: str, tree: object = None) -> bool:
 
 
 def _relevant(text: str) -> bool:
-    # compile() calls, and every statement that may read a key: the walk and
-    # source_text() hold only the statements a command finds relevant
+    # compile() calls, and every statement that may read a key: the walk holds only the
+    # statements a command finds relevant
     return "compile" in text or "acc" in text
 
 
 def _keys(source: str) -> set[str]:
     """The accuracy keys a module reads (:func:`~tfcompat_gpu.tfapi.keras_names.accuracy_keys`),
-    from the text the walk was given, which holds every statement that mentions ``acc``."""
+    from the file's text."""
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):

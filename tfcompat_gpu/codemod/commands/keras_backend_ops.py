@@ -17,12 +17,10 @@ from __future__ import annotations
 
 import re
 
-from tfcompat_gpu.codemod._base import READ_REPLACERS, MigrationCommand, MigrationContext, Precheck
+from tfcompat_gpu.codemod._base import MigrationCommand, Precheck
 from tfcompat_gpu.codemod._imports import need_import
 from tfcompat_gpu.codemod._libcst import cst
 from tfcompat_gpu.codemod._names import dotted, top_level_imports
-from tfcompat_gpu.codemod._triage import Target
-from tfcompat_gpu.codemod.commands.keras_backend_values import _keras_major
 from tfcompat_gpu.tfapi.keras_names import KERAS2_BACKEND_ONLY, keras2_backend_function
 
 __all__ = ["KerasBackendOpsCommand"]
@@ -101,14 +99,11 @@ class KerasBackendOpsCommand(MigrationCommand):
     DESCRIPTION = "Keras 2 backend maths (K.sum, K.square, ...) to keras.ops."
     PRECHECK = Precheck(_wanted, _relevant)
     UPGRADE = True
+    # a `from keras import backend as K` only these calls used goes with them
+    REPLACES_READS = True
 
     def declared_changes(self) -> tuple[()]:
         return ()  # every change is made in a statement PRECHECK finds relevant
-
-    def __init__(self, context: MigrationContext, target: Target = "facade") -> None:
-        super().__init__(context, target)
-        # a `from keras import backend as K` only these calls used goes with them
-        context.scratch.setdefault(READ_REPLACERS, []).append(self)
 
     def visit_Module(self, node: cst.Module) -> None:
         self._keras: str | None = None
@@ -178,7 +173,7 @@ class KerasBackendOpsCommand(MigrationCommand):
         if call is None:
             return False
         function = self._function(call)
-        if function is None or _keras_major(self.context) < 3:
+        if function is None or self.keras_major() < 3:
             return False
         return self._plan(call, function) is not None
 
@@ -186,12 +181,14 @@ class KerasBackendOpsCommand(MigrationCommand):
         function = self._function(original_node)
         if function is None or function not in KERAS2_BACKEND_ONLY:
             return updated_node
-        if _keras_major(self.context) < 3:
+        if self.keras_major() < 3:
             return updated_node  # Keras 2 has them all
         plan = self._plan(updated_node, function)
         if plan is None:
             if function in ("get_value", "set_value"):
                 return updated_node  # keras_backend_values rewrites or names them
+            if self.silenced(original_node):
+                return updated_node  # in a class left unchanged with a warning of its own
             if function in ("function", "gradients", "learning_phase", "placeholder"):
                 hint = _GRAPH
             elif function in _HINTS:

@@ -21,18 +21,10 @@ from __future__ import annotations
 
 import re
 
-from tfcompat_gpu.codemod._base import (
-    KERAS,
-    READ_REPLACERS,
-    MigrationCommand,
-    MigrationContext,
-    Precheck,
-)
+from tfcompat_gpu.codemod._base import MigrationCommand, Precheck
 from tfcompat_gpu.codemod._imports import need_import
 from tfcompat_gpu.codemod._libcst import cst
 from tfcompat_gpu.codemod._names import dotted, top_level_imports
-from tfcompat_gpu.codemod._stack import installed_keras
-from tfcompat_gpu.codemod._triage import Target
 
 __all__ = ["GET_VALUE", "SET_VALUE", "KerasBackendValuesCommand"]
 
@@ -50,13 +42,6 @@ _SET_ORDERING = frozenset(f"{backend}.set_image_dim_ordering" for backend in _BA
 _FORMATS = {"th": "channels_first", "tf": "channels_last"}
 
 
-def _keras_major(context: MigrationContext) -> int:
-    """The Keras the code is for; the installed one's metadata is read only when asked here,
-    so that files without ``get_value`` / ``set_value`` cost no metadata scan."""
-    keras: int | None = context.scratch.get(KERAS, 3)
-    return installed_keras() if keras is None else keras
-
-
 _BACKEND_VALUES = re.compile(
     r"\b[gs]et_value\b|\boptimizer\s*\.\s*lr\b|\b(?:set_)?image_dim_ordering\b"
 )
@@ -66,15 +51,11 @@ class KerasBackendValuesCommand(MigrationCommand):
     DESCRIPTION = "K.get_value / K.set_value and optimizer.lr to their Keras 3 form."
     PRECHECK = Precheck.text(_BACKEND_VALUES, "_value", "lr", "dim_ordering")
     UPGRADE = True
+    # known before any command's visit_Module: the GPU command decides there which imports go
+    REPLACES_READS = True
 
     def declared_changes(self) -> tuple[()]:
         return ()  # every change is made in a statement PRECHECK finds relevant
-
-    def __init__(self, context: MigrationContext, target: Target = "facade") -> None:
-        super().__init__(context, target)
-        # known before any command's visit_Module: the GPU command decides there which
-        # imports go
-        context.scratch.setdefault(READ_REPLACERS, []).append(self)
 
     def visit_Module(self, node: cst.Module) -> None:
         # ``.optimizer.lr`` of code that is not Keras' (an optimizer class of its own) stays
@@ -112,7 +93,7 @@ class KerasBackendValuesCommand(MigrationCommand):
         if call is None:
             return False
         kind = self._kind(call)
-        if _keras_major(self.context) < 3:
+        if self.keras_major() < 3:
             return False
         return kind is not None and self._exact(call, 1 if kind == "get_value" else 2)
 
@@ -152,9 +133,11 @@ class KerasBackendValuesCommand(MigrationCommand):
         if ordering is not None:
             return ordering
         kind = self._kind(original_node)
-        if kind is None or _keras_major(self.context) < 3:
+        if kind is None or self.keras_major() < 3:
             return updated_node  # Keras 2 has both
         if not self._exact(original_node, 1 if kind == "get_value" else 2):
+            if self.silenced(original_node):
+                return updated_node  # in a class left unchanged with a warning of its own
             self.warn_at(
                 original_node,
                 f"{kind}() left unchanged: Keras 3 has no keras.backend.{kind}; write "

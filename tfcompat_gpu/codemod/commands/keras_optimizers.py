@@ -103,6 +103,7 @@ class KerasOptimizersCommand(MigrationCommand):
                     "get_updates; port it to build(variables) and "
                     "update_step(gradient, variable, learning_rate) [optimizer subclass]",
                 )
+                self.silence(node)  # one warning for the class, none for its backend calls
                 return
 
     def _schedules(self, module: str, func: cst.BaseExpression) -> str:

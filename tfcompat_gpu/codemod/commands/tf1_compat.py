@@ -81,7 +81,9 @@ _TF1_WORDS = (
     )
 )
 _TF1 = re.compile(r"\.\s*(?:" + _TF1_WORDS + r")\b")
-_TF1_STATEMENT = re.compile(r"\.\s*(?:" + _TF1_WORDS + r")\b|\bimport\s+tensorflow\b")
+# a statement that names keras decides whether the file uses Keras (leave_Module): LibCST
+# must see it
+_TF1_STATEMENT = re.compile(r"\.\s*(?:" + _TF1_WORDS + r")\b|\bimport\s+tensorflow\b|\bkeras\b")
 _TF_ALIAS = re.compile(r"^\s*import\s+tensorflow(?:\.compat\.v1)?(?:\s+as\s+(\w+))?", re.M)
 
 
