@@ -533,6 +533,80 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         [(3, "[metrics not a literal]")],
     ),
     (
+        # a Keras 2.0-2.2 regression script: metrics=['mae'] was logged under the function's
+        # full name, and the plot reads 'val_mean_absolute_error'
+        "metric-keys-mae-of-keras-2-2",
+        "import keras\nfrom keras import models, layers\n"
+        "model = models.Sequential([layers.Dense(1, input_shape=(13,))])\n"
+        "model.compile(optimizer='rmsprop', loss='mse', metrics=['mae'])\n"
+        "history = model.fit(x, y, validation_data=(xv, yv), epochs=80, batch_size=16)\n"
+        "mae_history = history.history['val_mean_absolute_error']\n",
+        "import keras\nfrom keras import models, layers\n"
+        "model = models.Sequential([layers.Dense(1, input_shape=(13,))])\n"
+        "model.compile(optimizer='rmsprop', loss='mse', metrics=['mean_absolute_error'])\n"
+        "history = model.fit(x, y, validation_data=(xv, yv), epochs=80, batch_size=16)\n"
+        "mae_history = history.history['val_mean_absolute_error']\n",
+        [],
+    ),
+    (
+        # the checkpoint monitors the key Keras 2.0-2.2 logged metrics=['mse'] under
+        "metric-keys-mse-monitor-and-file-name",
+        "from keras.callbacks import ModelCheckpoint\n"
+        'model.compile(loss="mae", optimizer="adam", metrics=["mse", "MAPE"])\n'
+        "best = ModelCheckpoint('w-{epoch:02d}-{val_mean_squared_error:.4f}.h5',\n"
+        "                       monitor='val_mean_squared_error', save_best_only=True)\n"
+        "model.fit(x, y, validation_split=0.2, callbacks=[best])\n",
+        "from keras.callbacks import ModelCheckpoint\n"
+        'model.compile(loss="mae", optimizer="adam", metrics=["mean_squared_error", "MAPE"])\n'
+        "best = ModelCheckpoint('w-{epoch:02d}-{val_mean_squared_error:.4f}.h5',\n"
+        "                       monitor='val_mean_squared_error', save_best_only=True)\n"
+        "model.fit(x, y, validation_split=0.2, callbacks=[best])\n",
+        [],
+    ),
+    (
+        "metric-keys-accuracy-and-mae-in-one-compile",
+        "import keras\nmodel.compile(loss='mse', metrics=['accuracy', 'mae'])\n"
+        "h = model.fit(x, y)\nplot(h.history['acc'], h.history['mean_absolute_error'])\n",
+        "import keras\nmodel.compile(loss='mse', metrics=['acc', 'mean_absolute_error'])\n"
+        "h = model.fit(x, y)\nplot(h.history['acc'], h.history['mean_absolute_error'])\n",
+        [],
+    ),
+    (
+        "metric-keys-of-later-keras-unchanged",
+        "import keras\nmodel.compile(loss='mse', metrics=['mae'])\n"
+        "h = model.fit(x, y)\nprint(h.history['val_mae'])\n",
+        "import keras\nmodel.compile(loss='mse', metrics=['mae'])\n"
+        "h = model.fit(x, y)\nprint(h.history['val_mae'])\n",
+        [],
+    ),
+    (
+        "metric-keys-both-read-left",
+        "import keras\nmodel.compile(loss='mse', metrics=['mae'])\nh = model.fit(x, y)\n"
+        "key = 'val_mae' if 'val_mae' in h.history else 'val_mean_absolute_error'\n"
+        "print(h.history['val_mae'], h.history['val_mean_absolute_error'])\n",
+        "import keras\nmodel.compile(loss='mse', metrics=['mae'])\nh = model.fit(x, y)\n"
+        "key = 'val_mae' if 'val_mae' in h.history else 'val_mean_absolute_error'\n"
+        "print(h.history['val_mae'], h.history['val_mean_absolute_error'])\n",
+        [(1, "[both metric keys]")],
+    ),
+    (
+        # Keras 3 takes no metric named 'cosine_proximity': nothing to ask for
+        "metric-keys-cosine-left",
+        "import keras\nmodel.compile(loss='mse', metrics=['cosine'])\n"
+        "h = model.fit(x, y)\nprint(h.history['val_cosine_proximity'])\n",
+        "import keras\nmodel.compile(loss='mse', metrics=['cosine'])\n"
+        "h = model.fit(x, y)\nprint(h.history['val_cosine_proximity'])\n",
+        [(2, "[old metric key not in Keras 3]")],
+    ),
+    (
+        "metric-keys-metrics-variable-left",
+        "import keras\nm = ['mae']\nmodel.compile(loss='mse', metrics=m)\n"
+        "h = model.fit(x, y)\nprint(h.history['mean_absolute_error'])\n",
+        "import keras\nm = ['mae']\nmodel.compile(loss='mse', metrics=m)\n"
+        "h = model.fit(x, y)\nprint(h.history['mean_absolute_error'])\n",
+        [(3, "[metrics not a literal]")],
+    ),
+    (
         "keras1-fit-nb-epoch",
         "model.fit(x, y, batch_size=32, nb_epoch=2, verbose=1)\n",
         "model.fit(x, y, batch_size=32, epochs=2, verbose=1)\n",

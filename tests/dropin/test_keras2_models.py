@@ -207,6 +207,77 @@ def test_tf_keras_script_reading_acc_keys_runs(tmp_path):
     assert run.result == {"keys": ["acc", "loss", "val_acc", "val_loss"]}
 
 
+MAE_SCRIPT = """
+    import numpy as np
+    from keras import layers, models
+    from keras.callbacks import ModelCheckpoint
+    from tests._child import emit
+
+    x = np.random.rand(40, 13).astype("float32")
+    y = np.random.rand(40).astype("float32")
+    model = models.Sequential()
+    model.add(layers.Dense(8, activation="relu", input_shape=(13,)))
+    model.add(layers.Dense(1))
+    model.compile(optimizer="rmsprop", loss="mse", metrics=["mae", "mse"])
+    best = ModelCheckpoint("best.h5", monitor="val_mean_squared_error", save_best_only=True)
+    history = model.fit(x[:30], y[:30], validation_data=(x[30:], y[30:]), epochs=2,
+                        batch_size=8, callbacks=[best], verbose=0)
+    mae_history = history.history["val_mean_absolute_error"]
+    emit({
+        "keys": sorted(history.history),
+        "mae": len(mae_history),
+        "saved": __import__("os").path.exists("best.h5"),
+    })
+"""
+
+
+@pytest.mark.skipif(_major("keras") < 3, reason="Keras 3 or tf_keras only")
+def test_script_reading_keras_2_2_metric_names_runs(tmp_path):
+    # Keras 2.0-2.2 logged metrics=['mae'] as 'mean_absolute_error'; later Keras logs 'mae'
+    run = run_script(tmp_path, MAE_SCRIPT)
+    assert run.rc == 0, run.err
+    assert run.result == {
+        "keys": [
+            "loss",
+            "mean_absolute_error",
+            "mean_squared_error",
+            "val_loss",
+            "val_mean_absolute_error",
+            "val_mean_squared_error",
+        ],
+        "mae": 2,
+        "saved": True,
+    }
+
+
+@pytest.mark.skipif(_major("keras") < 3, reason="Keras 3 only")
+def test_metric_key_table_is_what_keras_3_logs():
+    # every old key Keras 3 takes as a metric string is logged under that string; the others
+    # are the ones the table says Keras 3 does not take
+    out = run_py(
+        """
+        import numpy as np
+        import keras
+        from tfcompat_gpu.tfapi.keras_names import KERAS2_METRIC_KEYS, KERAS3_UNKNOWN_METRICS
+        logged, refused = {}, []
+        for name in sorted(set(KERAS2_METRIC_KEYS.values())):
+            model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(1)])
+            try:
+                model.compile("sgd", "mse", metrics=[name])
+                history = model.fit(np.ones((4, 3)), np.ones(4), epochs=1, verbose=0,
+                                    validation_split=0.5)
+            except ValueError:
+                refused.append(name)
+                continue
+            logged[name] = sorted(history.history)
+        emit({"refused": refused, "unknown": sorted(KERAS3_UNKNOWN_METRICS),
+              "logged": all(keys == sorted(["loss", "val_loss", n, "val_" + n])
+                            for n, keys in logged.items())})
+        """
+    )
+    assert out == {"refused": out["unknown"], "unknown": ["ce", "cosine_proximity"], "logged": True}
+
+
 @needs_tf_keras
 def test_keras2_backend_table_is_what_keras_3_dropped():
     out = run_py(

@@ -267,10 +267,10 @@ def _auto(
 
     soft = None if settings is None else settings.to_dict().get("allow_soft_placement")
     reading = _auto.read(script.code_path, script.source)
-    if reading.accuracy_keys:
+    if reading.metric_keys:
         from tfcompat_gpu.dropin import _keras2_models
 
-        _keras2_models.read_old_accuracy_keys(reading.accuracy_keys)
+        _keras2_models.read_metric_keys(reading.metric_keys)
     choice = _auto.choose(
         reading,
         script.code_path,

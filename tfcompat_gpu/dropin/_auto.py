@@ -35,8 +35,8 @@ from tfcompat_gpu.dropin._keras2_paths import KERAS2_MODULES
 from tfcompat_gpu.dropin._legacy_keras import KERAS1_ARGUMENTS
 from tfcompat_gpu.tfapi.keras_names import (
     KERAS2_GRAPH_BACKEND,
-    accuracy_keys,
     keras2_backend_function,
+    metric_keys,
 )
 from tfcompat_gpu.tfapi.tf1_names import V1_ONLY
 
@@ -113,7 +113,7 @@ class Reading:
     scipy: list[Evidence] = field(default_factory=list)
     tutorials: list[Evidence] = field(default_factory=list)
     """``tensorflow.examples.tutorials`` (MNIST's ``input_data``), gone from TensorFlow 2."""
-    accuracy_keys: set[str] = field(default_factory=set)  # history['acc'] (_keras2_models)
+    metric_keys: set[str] = field(default_factory=set)  # history['acc'] (_keras2_models)
     files: list[str] = field(default_factory=list)
 
 
@@ -461,7 +461,7 @@ def read(path: str, source: bytes | str | None = None) -> Reading:
         reading.files.append(file)
         reader = _Reader(file, reading, keras_dir)
         reader.visit(tree)
-        reading.accuracy_keys |= accuracy_keys(tree)
+        reading.metric_keys |= metric_keys(tree)
         here = os.path.dirname(file)
         for module, level in reader.local_imports:
             base = folder if level == 0 else here

@@ -8,11 +8,13 @@
 * ``Sequential.predict_classes(x)`` and ``predict_proba(x)``, removed in TensorFlow 2.6: the
   class index (argmax of the predictions, or the 0.5 threshold for one output) and the
   predictions, as Keras 2's ``Sequential`` computed them.  Added where missing.
-* ``metrics=['accuracy']`` in a script that reads Keras 2.0-2.2's keys (``history['acc']``,
-  ``monitor='val_acc'``): Keras 2.3 and later log that metric as ``accuracy``, so the script
-  fails with ``KeyError`` or its checkpoints are skipped.  When ``run`` read such a script
-  (:mod:`._auto`), ``compile()`` asks for ``'acc'``, which Keras logs under that name (the
-  drop-in's one ``compile`` wrapper does it), as ``tfcompat-gpu migrate`` writes it.
+* ``metrics=['accuracy']`` or ``['mae']`` in a script that reads the keys Keras 2.0-2.2 logged
+  them under (``history['acc']``, ``monitor='val_mean_absolute_error'``): Keras 2.3 and later
+  log those metrics as ``accuracy`` and ``mae``, so the script fails with ``KeyError`` or its
+  checkpoints are skipped.  When ``run`` read such a script (:mod:`._auto`), ``compile()`` asks
+  for ``'acc'`` or ``'mean_absolute_error'``, which Keras logs under that name (the drop-in's one
+  ``compile`` wrapper does it), as ``tfcompat-gpu migrate`` writes it; the table is
+  ``tfapi.keras_names.KERAS2_METRIC_KEYS``.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ __all__ = [
     "model_new",
     "predict_classes",
     "predict_proba",
-    "read_old_accuracy_keys",
+    "read_metric_keys",
     "same_as",
 ]
 
@@ -58,7 +60,7 @@ LAYER_ALIASES = {"CuDNNLSTM": "LSTM", "CuDNNGRU": "GRU"}
 """Keras 2's cuDNN-only layers -> the layers that use cuDNN by themselves on a GPU with the
 same defaults (``recurrent_activation='sigmoid'``; GRU ``reset_after=True``), and run anywhere."""
 
-_old_keys = False
+_renames: dict[str, str] = {}
 
 
 def same_as(name: str) -> Callable[[ModuleType, Any], Any]:
@@ -71,13 +73,14 @@ def same_as(name: str) -> Callable[[ModuleType, Any], Any]:
     return make
 
 
-def read_old_accuracy_keys(keys: set[str]) -> None:
-    """The accuracy keys the script reads (told by ``run`` before it starts): Keras 2.0-2.2's
-    ``acc``/``val_acc``, and never the later ``accuracy`` ones, turn the renaming on."""
-    from tfcompat_gpu.tfapi.keras_names import NEW_ACCURACY_KEYS, OLD_ACCURACY_KEYS
+def read_metric_keys(keys: set[str]) -> None:
+    """The metric keys the script reads (told by ``run`` before it starts): a metric's Keras
+    2.0-2.2 key (``acc``, ``val_mean_absolute_error``), and never its later one, turns its
+    renaming on (``tfapi.keras_names.metric_renames``)."""
+    from tfcompat_gpu.tfapi.keras_names import metric_renames
 
-    global _old_keys
-    _old_keys = bool(keys & OLD_ACCURACY_KEYS) and not keys & NEW_ACCURACY_KEYS
+    global _renames
+    _renames = metric_renames(keys)
 
 
 def _translated(kwargs: dict[str, Any]) -> dict[str, Any]:
@@ -172,21 +175,24 @@ def predict_proba(module: ModuleType, current: Any) -> Any:
     return predict_proba
 
 
-def _acc(metrics: Any) -> Any:
+def _renamed(metrics: Any) -> Any:
     if isinstance(metrics, (list, tuple)):
-        return type(metrics)("acc" if m == "accuracy" else _acc(m) for m in metrics)
+        return type(metrics)(
+            _renames.get(m, m) if isinstance(m, str) else _renamed(m) for m in metrics
+        )
     if isinstance(metrics, dict):
-        return {key: _acc(value) for key, value in metrics.items()}
+        return {key: _renamed(value) for key, value in metrics.items()}
     return metrics
 
 
 def keras2_metrics(kwargs: dict[str, Any]) -> dict[str, Any]:
-    """``compile()``'s keywords with ``metrics=['accuracy']`` asked for as ``'acc'`` in a script
-    that reads the Keras 2.0-2.2 keys (see the module's text); unchanged otherwise.  Called by
+    """``compile()``'s keywords with ``metrics=['accuracy']`` asked for as ``'acc'`` (``'mae'``
+    as ``'mean_absolute_error'``, ...) in a script that reads the Keras 2.0-2.2 keys (see the
+    module's text); unchanged otherwise.  Called by
     the drop-in's ``compile`` wrapper (``_multi_gpu.compile_with_distribute``), the one
     wrapper of every Keras's ``compile``."""
     metrics = kwargs.get("metrics")
-    if not _old_keys or metrics is None:
+    if not _renames or metrics is None:
         return kwargs
-    renamed = _acc(metrics)
+    renamed = _renamed(metrics)
     return kwargs if renamed == metrics else {**kwargs, "metrics": renamed}

@@ -17,19 +17,22 @@ __all__ = [
     "GENERATOR_METHODS",
     "KERAS2_BACKEND_ONLY",
     "KERAS2_GRAPH_BACKEND",
+    "KERAS2_METRIC_KEYS",
     "KERAS2_RENAMED",
+    "KERAS3_UNKNOWN_METRICS",
     "KERAS_LAYERS",
     "KERAS_LOSSES",
     "KERAS_MODELS",
     "KERAS_MOVED_MODULES",
     "KERAS_UTILS",
-    "NEW_ACCURACY_KEYS",
-    "OLD_ACCURACY_KEYS",
     "OPTIMIZER_ALIASES",
     "OPTIMIZER_CLASSES",
     "OPTIMIZER_MODULES",
-    "accuracy_keys",
     "keras2_backend_function",
+    "metric_keys",
+    "metric_renames",
+    "reads_new_metric_key",
+    "reads_old_metric_key",
 ]
 
 # Keras 2 optimizers (keras/optimizers.py of Keras 2.2: SGD, RMSprop, Adagrad, Adadelta, Adam,
@@ -362,18 +365,45 @@ KERAS2_RENAMED: dict[str, str] = {
 """Public names of ``keras.models`` in Keras 3."""
 
 
-# What `metrics=['accuracy']` is logged as: Keras 2.0-2.2 wrote `acc` / `val_acc`; Keras 2.3 and
-# later, tf.keras 2, tf_keras and Keras 3 write `accuracy` / `val_accuracy`.
-OLD_ACCURACY_KEYS = frozenset({"acc", "val_acc"})
-NEW_ACCURACY_KEYS = frozenset({"accuracy", "val_accuracy"})
-_KEYS = OLD_ACCURACY_KEYS | NEW_ACCURACY_KEYS
-_FORMAT_KEY = re.compile(r"\{(val_acc|acc|val_accuracy|accuracy)[:!}]")
+# What a metric asked for by a string is logged as.  Keras 2.0-2.2 (keras/engine/training.py,
+# `compile`) logged `'accuracy'`/`'acc'` as `acc`, `'crossentropy'`/`'ce'` as `ce`, and any other
+# string under the `__name__` of the function `keras.metrics.get()` returned for it, so the
+# aliases at the end of keras/metrics.py (`mae = MAE = mean_absolute_error`, ...) were logged
+# under the full name.  Keras 2.3 and later, tf.keras 2, tf_keras and Keras 3 log a string
+# metric under the string itself (`mae` / `val_mae`), and log a full name under that name.
+KERAS2_METRIC_KEYS = {
+    "accuracy": "acc",
+    "crossentropy": "ce",
+    "mae": "mean_absolute_error",
+    "MAE": "mean_absolute_error",
+    "mse": "mean_squared_error",
+    "MSE": "mean_squared_error",
+    "mape": "mean_absolute_percentage_error",
+    "MAPE": "mean_absolute_percentage_error",
+    "msle": "mean_squared_logarithmic_error",
+    "MSLE": "mean_squared_logarithmic_error",
+    "cosine": "cosine_proximity",
+}
+"""A metric string of ``compile(metrics=[...])`` -> the key Keras 2.0-2.2 logged it under
+(``val_`` + it for the validation data); later Keras logs the string itself."""
+KERAS3_UNKNOWN_METRICS = frozenset({"ce", "cosine_proximity"})
+"""Keys of :data:`KERAS2_METRIC_KEYS` that Keras 3.15 takes no metric by (``'ce'`` and
+``'cosine_proximity'`` raise "Could not interpret metric identifier"), so asking for them does
+not bring the key back."""
+_METRIC_KEYS = frozenset(
+    key
+    for given, old in KERAS2_METRIC_KEYS.items()
+    for name in (given, old)
+    for key in (name, f"val_{name}")
+)
+_FORMAT_KEY = re.compile(r"\{(\w+)[:!}]")
 
 
-def accuracy_keys(tree: ast.AST) -> set[str]:
-    """The accuracy keys a parsed module reads: subscripts (``history['acc']``,
-    ``pd.DataFrame(history.history)['val_acc']``), ``.get('acc')``, ``monitor=`` values and
-    names inside format strings (``'weights.{epoch:02d}-{val_acc:.2f}.h5'``)."""
+def metric_keys(tree: ast.AST) -> set[str]:
+    """The metric keys of :data:`KERAS2_METRIC_KEYS` (old and new) a parsed module reads:
+    subscripts (``history['acc']``, ``pd.DataFrame(history.history)['val_acc']``),
+    ``.get('acc')``, ``monitor=`` values and names inside format strings
+    (``'weights.{epoch:02d}-{val_acc:.2f}.h5'``)."""
     import ast
 
     found: set[str] = set()
@@ -390,11 +420,37 @@ def accuracy_keys(tree: ast.AST) -> set[str]:
             and node.args
         ):
             read = node.args[0]
-        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and "acc" in node.value:
-            found.update(_FORMAT_KEY.findall(node.value))
-        if isinstance(read, ast.Constant) and read.value in _KEYS:
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and "{" in node.value:
+            found.update(_METRIC_KEYS.intersection(_FORMAT_KEY.findall(node.value)))
+        if isinstance(read, ast.Constant) and read.value in _METRIC_KEYS:
             found.add(read.value)
     return found
+
+
+def reads_old_metric_key(keys: set[str], given: str) -> bool:
+    """Whether ``keys`` (of :func:`metric_keys`) hold the key Keras 2.0-2.2 logged the metric
+    string ``given`` under."""
+    old = KERAS2_METRIC_KEYS.get(given)
+    return old is not None and bool(keys & {old, f"val_{old}"})
+
+
+def reads_new_metric_key(keys: set[str], given: str) -> bool:
+    """Whether ``keys`` hold the key later Keras logs the metric string ``given`` under."""
+    return bool(keys & {given, f"val_{given}"})
+
+
+def metric_renames(keys: set[str]) -> dict[str, str]:
+    """The metric strings to ask for by their Keras 2.0-2.2 key in a module that reads ``keys``
+    (of :func:`metric_keys`): ``{'mae': 'mean_absolute_error'}`` where it reads
+    ``val_mean_absolute_error`` and never ``mae`` / ``val_mae``; none whose key Keras 3 does not
+    take as a metric (:data:`KERAS3_UNKNOWN_METRICS`)."""
+    return {
+        given: old
+        for given, old in KERAS2_METRIC_KEYS.items()
+        if old not in KERAS3_UNKNOWN_METRICS
+        and reads_old_metric_key(keys, given)
+        and not reads_new_metric_key(keys, given)
+    }
 
 
 # Keras 2's backend functions (`keras.backend` of Keras 2.2-2.15, `tf_keras.backend`) that Keras
