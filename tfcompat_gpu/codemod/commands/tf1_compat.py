@@ -344,7 +344,7 @@ class Tf1CompatCommand(MigrationCommand):
         if root is None:
             return updated_node
         args = [
-            arg.with_changes(keyword=cst.Name(_XAVIER_KEYWORDS[index]), equal=_EQUAL)
+            arg.with_changes(keyword=cst.Name(_XAVIER_KEYWORDS[index]), equal=_equal())
             if arg.keyword is None
             else arg
             for index, arg in enumerate(updated_node.args)
@@ -395,9 +395,11 @@ class Tf1CompatCommand(MigrationCommand):
         return updated_node
 
 
-_EQUAL = cst.AssignEqual(
-    whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")
-)
+def _equal() -> cst.AssignEqual:
+    # built on use: the commands load without LibCST (codemod._libcst)
+    return cst.AssignEqual(
+        whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")
+    )
 
 
 def _xavier_root(node: cst.Call) -> cst.BaseExpression | None:
