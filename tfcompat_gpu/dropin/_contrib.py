@@ -294,12 +294,7 @@ def _layers_getattr(name: str) -> Any:
         from tfcompat_gpu.dropin._contrib_layers import FUNCTIONS
 
         return FUNCTIONS[name]
-    if name.startswith("__"):
-        raise AttributeError(name)
-    raise AttributeError(
-        removed_message(f"layers.{name}")
-        + f" (Of tf.contrib.layers the drop-in provides {', '.join(_ALL[LAYERS_MODULE])}.)"
-    )
+    raise _missing("layers", name, _ALL[LAYERS_MODULE])
 
 
 def _rnn_getattr(name: str) -> Any:
@@ -308,12 +303,7 @@ def _rnn_getattr(name: str) -> Any:
 
     if name in CONTRIB_RNN:
         return _contrib_rnn.rnn_name(name)
-    if name.startswith("__"):
-        raise AttributeError(name)
-    raise AttributeError(
-        removed_message(f"rnn.{name}")
-        + f" (Of tf.contrib.rnn the drop-in provides {', '.join(sorted(CONTRIB_RNN))}.)"
-    )
+    raise _missing("rnn", name, sorted(CONTRIB_RNN))
 
 
 def _seq2seq_getattr(name: str) -> Any:
@@ -321,11 +311,16 @@ def _seq2seq_getattr(name: str) -> Any:
 
     if name in SEQ2SEQ:
         return SEQ2SEQ[name]
+    raise _missing("seq2seq", name, sorted(SEQ2SEQ))
+
+
+def _missing(module: str, name: str, served: list[str]) -> AttributeError:
+    """The error for ``tf.contrib.<module>.<name>``, a name the drop-in does not serve."""
     if name.startswith("__"):
-        raise AttributeError(name)
-    raise AttributeError(
-        removed_message(f"seq2seq.{name}")
-        + f" (Of tf.contrib.seq2seq the drop-in provides {', '.join(sorted(SEQ2SEQ))}.)"
+        return AttributeError(name)
+    return AttributeError(
+        removed_message(f"{module}.{name}")
+        + f" (Of tf.contrib.{module} the drop-in provides {', '.join(served)}.)"
     )
 
 
