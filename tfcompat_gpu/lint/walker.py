@@ -30,7 +30,7 @@ from tfcompat_gpu.lint.dispatch import (
     REF_HANDLERS,
 )
 from tfcompat_gpu.lint.flow import dotted_name
-from tfcompat_gpu.lint.guards import tf1_arm, try_guards
+from tfcompat_gpu.lint.guards import TF1, tf1_arm, try_guards
 from tfcompat_gpu.lint.tfcalls import (
     DISABLES,
     ENUMERATES,
@@ -94,7 +94,7 @@ def _guarded_children(node: Any, kind: int) -> list[Any] | None:
     arm = tf1_arm(node.test)
     if arm == 0:
         return None
-    tf1 = (2,)  # guards.TF1
+    tf1 = (TF1,)
     if arm == 1:
         return [node.test, _Guard(tf1, 1), *node.body, _Guard(tf1, -1), *node.orelse]
     return [node.test, *node.body, _Guard(tf1, 1), *node.orelse, _Guard(tf1, -1)]

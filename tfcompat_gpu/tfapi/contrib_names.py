@@ -2,7 +2,8 @@
 
 TensorFlow 2.0 removed ``tf.contrib`` (tensorflow/tools/compatibility/all_renames_v2.py maps a
 few names; most modules moved to other packages or have no successor).  ``run`` names the
-successor in the error of a module it does not serve (only ``tf.contrib.distribute`` is), and
+successor in the error of a name it does not serve (it serves ``tf.contrib.distribute``, the
+core names of ``tf.contrib.rnn`` and a few of ``tf.contrib.layers``), and
 ``migrate`` in the warning on a ``tensorflow.contrib`` import or attribute it leaves.
 
 Of ``tf.contrib.rnn``, the names TF1 re-exported from its core (tensorflow/contrib/rnn/__init__.py:
