@@ -1,17 +1,14 @@
-"""``tf.contrib.distribute`` (TF 1.11-1.15) mapped to its ``tf.distribute`` successors.
+"""The ``tf.contrib`` modules ``run`` makes: ``tf.contrib.distribute`` mapped to ``tf.distribute``.
 
-Of ``tf.contrib.layers``, the initializers and regularizers TF1 scripts hand to
-``tf.get_variable`` are served too (:data:`LAYERS`), each computing what the TF1 function did,
-and ``fully_connected`` and ``flatten`` (:mod:`tfcompat_gpu.dropin._contrib_layers`);
-of ``tf.contrib.rnn``, the core cells and static RNN functions (their v1 homes), and of
-``tf.contrib.seq2seq``, ``sequence_loss`` (:mod:`tfcompat_gpu.dropin._contrib_rnn`).
-
-``tf.contrib`` was removed in TF 2.0.  The drop-in provides ``tf.contrib.distribute`` only: each
-name builds the TF2 class that replaced it, with the TF1 arguments translated (``num_gpus`` becomes
-a device list, ``AllReduceCrossDeviceOps("nccl")`` becomes ``NcclAllReduce``).  In graph mode
-(``tfcompat-gpu run --tf1``) the strategies are the ``tf.compat.v1.distribute`` ones, which v1
-graphs and Keras' v1 training loops need.  Any other ``tf.contrib`` name raises an
-``AttributeError`` that says so and names the module's successor
+``tf.contrib`` was removed in TF 2.0.  Each ``tf.contrib.distribute`` name builds the TF2 class
+that replaced it, with the TF1 arguments translated (``num_gpus`` becomes a device list,
+``AllReduceCrossDeviceOps("nccl")`` becomes ``NcclAllReduce``).  In graph mode (``tfcompat-gpu
+run --tf1``) the strategies are the ``tf.compat.v1.distribute`` ones, which v1 graphs and
+Keras' v1 training loops need.  Of ``tf.contrib.layers``, the initializers, regularizers,
+``fully_connected`` and ``flatten`` are served (:mod:`tfcompat_gpu.dropin._contrib_layers`); of
+``tf.contrib.rnn``, the core cells and static RNN functions (their v1 homes), and of
+``tf.contrib.seq2seq``, ``sequence_loss`` (:mod:`tfcompat_gpu.dropin._contrib_rnn`).  Any other
+``tf.contrib`` name raises an ``AttributeError`` that says so and names the module's successor
 (:data:`~tfcompat_gpu.tfapi.contrib_names.CONTRIB_SUCCESSORS`), which ``run``'s hint also names
 when the script imports one.
 """
@@ -26,8 +23,6 @@ from tfcompat_gpu.errors import GPUConfigError
 from tfcompat_gpu.tfapi import _tf
 
 __all__ = [
-    "LAYERS",
-    "LAYER_FUNCTIONS",
     "NAMES",
     "contrib_module",
     "distribute_module",
@@ -200,101 +195,12 @@ NAMES: dict[str, Any] = {
 }
 
 
-# tensorflow/contrib/layers/python/layers/initializers.py: a truncated normal of standard
-# deviation sqrt(1.3 * factor / n); tf.compat.v1's truncated normal divides sqrt(scale / n) by
-# this constant (tensorflow/python/ops/init_ops.py, VarianceScaling), so scale = 1.3 * factor * c**2
-_TRUNCATED = 0.87962566103423978
-_MODES = {"FAN_IN": "fan_in", "FAN_OUT": "fan_out", "FAN_AVG": "fan_avg"}
-
-
-def variance_scaling_initializer(
-    factor: float = 2.0,
-    mode: str = "FAN_IN",
-    uniform: bool = False,
-    seed: int | None = None,
-    dtype: Any = None,
-) -> Any:
-    """``tf.contrib.layers.variance_scaling_initializer`` as ``tf.compat.v1``'s VarianceScaling.
-
-    Uniform: a limit of ``sqrt(3 * factor / n)`` (``scale=factor``); else a truncated normal of
-    standard deviation ``sqrt(1.3 * factor / n)``; ``n`` the fan ``mode`` names.
-    """
-    tf = _tf.tf()
-    dtype = tf.float32 if dtype is None else dtype
-    if not tf.as_dtype(dtype).is_floating:
-        raise TypeError("Cannot create initializer for non-floating point type.")
-    if mode not in _MODES:
-        raise TypeError(f"Unknown mode {mode} [FAN_IN, FAN_OUT, FAN_AVG]")
-    if uniform:
-        scale, distribution = factor, "uniform"
-    else:
-        scale, distribution = 1.3 * factor * _TRUNCATED**2, "truncated_normal"
-    return tf.compat.v1.variance_scaling_initializer(
-        scale=scale, mode=_MODES[mode], distribution=distribution, seed=seed, dtype=dtype
-    )
-
-
-def xavier_initializer(uniform: bool = True, seed: int | None = None, dtype: Any = None) -> Any:
-    """``tf.contrib.layers.xavier_initializer`` (Glorot): ``factor=1.0``, ``mode='FAN_AVG'``."""
-    return variance_scaling_initializer(1.0, "FAN_AVG", uniform, seed, dtype)
-
-
-def _regularizer(scale: float, scope: str | None, kind: str) -> Any:
-    import numbers
-
-    if isinstance(scale, numbers.Integral):
-        raise ValueError(f"scale cannot be an integer: {scale}")
-    if isinstance(scale, numbers.Real):
-        if scale < 0.0:
-            raise ValueError(f"Setting a scale less than 0 on a regularizer: {scale}.")
-        if scale == 0.0:
-            return lambda _: None
-    tf = _tf.tf()
-
-    def regularize(weights: Any) -> Any:
-        with tf.compat.v1.name_scope(scope, f"{kind}_regularizer", [weights]) as name:
-            my_scale = tf.convert_to_tensor(scale, dtype=weights.dtype.base_dtype, name="scale")
-            if kind == "l2":
-                return tf.multiply(my_scale, tf.nn.l2_loss(weights), name=name)
-            return tf.multiply(my_scale, tf.reduce_sum(tf.abs(weights)), name=name)
-
-    return regularize
-
-
-def l2_regularizer(scale: float, scope: str | None = None) -> Any:
-    """``tf.contrib.layers.l2_regularizer``: ``scale * tf.nn.l2_loss(weights)`` (half the sum of
-    squares); ``scale == 0`` gives a function returning None, as TF1's did."""
-    return _regularizer(scale, scope, "l2")
-
-
-def l1_regularizer(scale: float, scope: str | None = None) -> Any:
-    """``tf.contrib.layers.l1_regularizer``: ``scale * sum(|weights|)``."""
-    return _regularizer(scale, scope, "l1")
-
-
-LAYERS: dict[str, Any] = {
-    "xavier_initializer": xavier_initializer,
-    "xavier_initializer_conv2d": xavier_initializer,
-    "variance_scaling_initializer": variance_scaling_initializer,
-    "l2_regularizer": l2_regularizer,
-    "l1_regularizer": l1_regularizer,
-}
-"""The ``tf.contrib.layers`` initializers and regularizers served; of the layer functions,
-:data:`LAYER_FUNCTIONS` are (:mod:`tfcompat_gpu.dropin._contrib_layers`), the others
-(``conv2d``, ``batch_norm``, ``dropout``, ...) are tf-slim's (the error names it)."""
-
-LAYER_FUNCTIONS = ("flatten", "fully_connected")
-"""The ``tf.contrib.layers`` layer functions served (made when first read)."""
-
-
 def _layers_getattr(name: str) -> Any:
-    if name in LAYERS:
-        return LAYERS[name]
-    if name in LAYER_FUNCTIONS:
-        from tfcompat_gpu.dropin._contrib_layers import FUNCTIONS
+    from tfcompat_gpu.dropin._contrib_layers import FUNCTIONS
 
+    if name in FUNCTIONS:
         return FUNCTIONS[name]
-    raise _missing("layers", name, _ALL[LAYERS_MODULE])
+    raise _missing("layers", name, sorted(FUNCTIONS))
 
 
 def _rnn_getattr(name: str) -> Any:
@@ -379,9 +285,14 @@ def _module(name: str, doc: str, getattr_: Any, all_: Any = None) -> ModuleType:
 
 _ALL = {
     DISTRIBUTE: sorted(NAMES),
-    LAYERS_MODULE: sorted([*LAYERS, *LAYER_FUNCTIONS]),
     CONTRIB: ["distribute", "layers", "rnn", "seq2seq"],
 }
+
+
+def _layers_all() -> list[str]:
+    from tfcompat_gpu.dropin._contrib_layers import FUNCTIONS
+
+    return sorted(FUNCTIONS)
 
 
 def _rnn_all() -> list[str]:
@@ -425,6 +336,7 @@ def layers_module() -> ModuleType:
         "tf.contrib.layers of TF 1.x: its initializers, regularizers, fully_connected and "
         "flatten, by tfcompat_gpu.",
         _layers_getattr,
+        _layers_all,
     )
 
 

@@ -1,4 +1,5 @@
-"""``tf.contrib.layers.fully_connected`` and ``flatten`` under ``run``, as TF 1.15 computed them.
+"""``tf.contrib.layers`` under ``run``: ``fully_connected``, ``flatten``, the initializers and
+regularizers TF1 scripts hand to ``tf.get_variable``, each computing what TF 1.15's did.
 
 TF 1.15's ``fully_connected`` (tensorflow/contrib/layers/python/layers/layers.py) built a
 ``tf.layers.Dense`` in a ``variable_scope(scope, 'fully_connected')`` whose variable getter
@@ -17,7 +18,15 @@ from typing import Any
 
 from tfcompat_gpu.tfapi import _tf
 
-__all__ = ["FUNCTIONS", "flatten", "fully_connected"]
+__all__ = [
+    "FUNCTIONS",
+    "flatten",
+    "fully_connected",
+    "l1_regularizer",
+    "l2_regularizer",
+    "variance_scaling_initializer",
+    "xavier_initializer",
+]
 
 _RELU: Any = object()  # the default activation_fn, tf.nn.relu (TF is imported only when called)
 _XAVIER: Any = object()  # the default weights_initializer, xavier_initializer()
@@ -182,6 +191,86 @@ def flatten(inputs: Any, outputs_collections: Any = None, scope: Any = None) -> 
         return _collect(outputs_collections, sc, outputs)
 
 
-FUNCTIONS: dict[str, Any] = {"flatten": flatten, "fully_connected": fully_connected}
-"""The ``tf.contrib.layers`` layer functions served (the initializers and regularizers are
-:data:`tfcompat_gpu.dropin._contrib.LAYERS`)."""
+# tensorflow/contrib/layers/python/layers/initializers.py: a truncated normal of standard
+# deviation sqrt(1.3 * factor / n); tf.compat.v1's truncated normal divides sqrt(scale / n) by
+# this constant (tensorflow/python/ops/init_ops.py, VarianceScaling), so scale = 1.3 * factor * c**2
+_TRUNCATED = 0.87962566103423978
+_MODES = {"FAN_IN": "fan_in", "FAN_OUT": "fan_out", "FAN_AVG": "fan_avg"}
+
+
+def variance_scaling_initializer(
+    factor: float = 2.0,
+    mode: str = "FAN_IN",
+    uniform: bool = False,
+    seed: int | None = None,
+    dtype: Any = None,
+) -> Any:
+    """``tf.contrib.layers.variance_scaling_initializer`` as ``tf.compat.v1``'s VarianceScaling.
+
+    Uniform: a limit of ``sqrt(3 * factor / n)`` (``scale=factor``); else a truncated normal of
+    standard deviation ``sqrt(1.3 * factor / n)``; ``n`` the fan ``mode`` names.
+    """
+    tf = _tf.tf()
+    dtype = tf.float32 if dtype is None else dtype
+    if not tf.as_dtype(dtype).is_floating:
+        raise TypeError("Cannot create initializer for non-floating point type.")
+    if mode not in _MODES:
+        raise TypeError(f"Unknown mode {mode} [FAN_IN, FAN_OUT, FAN_AVG]")
+    if uniform:
+        scale, distribution = factor, "uniform"
+    else:
+        scale, distribution = 1.3 * factor * _TRUNCATED**2, "truncated_normal"
+    return tf.compat.v1.variance_scaling_initializer(
+        scale=scale, mode=_MODES[mode], distribution=distribution, seed=seed, dtype=dtype
+    )
+
+
+def xavier_initializer(uniform: bool = True, seed: int | None = None, dtype: Any = None) -> Any:
+    """``tf.contrib.layers.xavier_initializer`` (Glorot): ``factor=1.0``, ``mode='FAN_AVG'``."""
+    return variance_scaling_initializer(1.0, "FAN_AVG", uniform, seed, dtype)
+
+
+def _regularizer(scale: float, scope: str | None, kind: str) -> Any:
+    import numbers
+
+    if isinstance(scale, numbers.Integral):
+        raise ValueError(f"scale cannot be an integer: {scale}")
+    if isinstance(scale, numbers.Real):
+        if scale < 0.0:
+            raise ValueError(f"Setting a scale less than 0 on a regularizer: {scale}.")
+        if scale == 0.0:
+            return lambda _: None
+    tf = _tf.tf()
+
+    def regularize(weights: Any) -> Any:
+        with tf.compat.v1.name_scope(scope, f"{kind}_regularizer", [weights]) as name:
+            my_scale = tf.convert_to_tensor(scale, dtype=weights.dtype.base_dtype, name="scale")
+            if kind == "l2":
+                return tf.multiply(my_scale, tf.nn.l2_loss(weights), name=name)
+            return tf.multiply(my_scale, tf.reduce_sum(tf.abs(weights)), name=name)
+
+    return regularize
+
+
+def l2_regularizer(scale: float, scope: str | None = None) -> Any:
+    """``tf.contrib.layers.l2_regularizer``: ``scale * tf.nn.l2_loss(weights)`` (half the sum of
+    squares); ``scale == 0`` gives a function returning None, as TF1's did."""
+    return _regularizer(scale, scope, "l2")
+
+
+def l1_regularizer(scale: float, scope: str | None = None) -> Any:
+    """``tf.contrib.layers.l1_regularizer``: ``scale * sum(|weights|)``."""
+    return _regularizer(scale, scope, "l1")
+
+
+FUNCTIONS: dict[str, Any] = {
+    "flatten": flatten,
+    "fully_connected": fully_connected,
+    "xavier_initializer": xavier_initializer,
+    "xavier_initializer_conv2d": xavier_initializer,
+    "variance_scaling_initializer": variance_scaling_initializer,
+    "l2_regularizer": l2_regularizer,
+    "l1_regularizer": l1_regularizer,
+}
+"""The ``tf.contrib.layers`` names served; the others (``conv2d``, ``batch_norm``, ``dropout``,
+...) are tf-slim's (the error names it)."""
