@@ -29,15 +29,15 @@ from __future__ import annotations
 import ast
 import re
 
+from tfcompat_gpu.lint.registry import RULES
+
 __all__ = ["ATTR", "IMPORT", "MAYBE_ABSENT", "TF1", "guarded", "tf1_arm", "try_guards"]
 
 IMPORT, ATTR, TF1 = range(3)
 """Guard kinds: imports in a ``try`` that catches ImportError; names in a ``try`` that catches
 AttributeError; anything in the TensorFlow 1 arm of a version test."""
 
-MAYBE_ABSENT = frozenset(
-    {"TFG009", "TFG013", "TFG019", "TFG020", "TFG036", "TFG037", "TFG038", "TFG039", "TFG041"}
-)
+MAYBE_ABSENT = frozenset(rule.code for rule in RULES if rule.absent_name)
 """Rules about a name TensorFlow 2 / Keras 3 lacks (or deprecates), which a guard excuses."""
 
 _IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "BaseException"})

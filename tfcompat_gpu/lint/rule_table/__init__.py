@@ -37,3 +37,7 @@ class Rule:
     since: tuple[int, int] = (0, 0)
     """The oldest target TensorFlow (major, minor) the rule applies to: the rules about moving
     to TensorFlow 2 say nothing to a project that stays on TensorFlow 1."""
+    absent_name: bool = False
+    """The rule reports a name TensorFlow 2 / Keras 3 lacks (or deprecates): code that expects
+    the name may be missing (an ``except ImportError`` import, the TensorFlow 1 arm of a
+    version test; :mod:`tfcompat_gpu.lint.guards`) is not reported."""

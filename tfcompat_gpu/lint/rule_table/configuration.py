@@ -229,6 +229,7 @@ CONFIGURATION: tuple[Rule, ...] = (
     ),
     Rule(
         code="TFG013",
+        absent_name=True,
         name="deprecated-config-name",
         since=(2, 1),
         default=True,

@@ -11,6 +11,7 @@ __all__ = ["MIGRATION"]
 MIGRATION: tuple[Rule, ...] = (
     Rule(
         code="TFG009",
+        absent_name=True,
         name="legacy-tf1-api",
         since=(2, 0),
         default=True,
@@ -31,6 +32,7 @@ MIGRATION: tuple[Rule, ...] = (
     ),
     Rule(
         code="TFG036",
+        absent_name=True,
         name="keras-optimizer-lr",
         default=True,
         severity="error",
@@ -46,6 +48,7 @@ MIGRATION: tuple[Rule, ...] = (
     ),
     Rule(
         code="TFG037",
+        absent_name=True,
         name="keras-optimizer-decay",
         default=True,
         severity="error",
@@ -64,6 +67,7 @@ MIGRATION: tuple[Rule, ...] = (
     ),
     Rule(
         code="TFG038",
+        absent_name=True,
         name="keras-generator-method",
         default=True,
         severity="error",
@@ -80,6 +84,7 @@ MIGRATION: tuple[Rule, ...] = (
     ),
     Rule(
         code="TFG039",
+        absent_name=True,
         name="keras-removed-module",
         default=True,
         severity="error",
@@ -115,6 +120,7 @@ MIGRATION: tuple[Rule, ...] = (
     ),
     Rule(
         code="TFG041",
+        absent_name=True,
         name="tf1-only-name",
         default=True,
         severity="error",

@@ -10,6 +10,7 @@ __all__ = ["MULTIGPU"]
 MULTIGPU: tuple[Rule, ...] = (
     Rule(
         code="TFG019",
+        absent_name=True,
         name="multi-gpu-model-removed",
         default=True,
         severity="error",
@@ -30,6 +31,7 @@ MULTIGPU: tuple[Rule, ...] = (
     ),
     Rule(
         code="TFG020",
+        absent_name=True,
         name="contrib-distribute-removed",
         default=True,
         severity="error",
