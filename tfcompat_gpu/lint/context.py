@@ -92,6 +92,9 @@ class FileContext:
         self.watched: set[str] = set(_WATCHED)
         """Words whose presence makes a statement worth walking (see ``walk``)."""
         self._watch_changed = True
+        self.tf2_raisers: frozenset[str] | None = None
+        """The module's functions that raise on TensorFlow 2 (:func:`.guards.raisers_on_tf2`),
+        found when a function first calls one; None until then."""
         self.guards = [0, 0, 0]
         """How many guards of each kind (:mod:`.guards`) enclose the statement being walked: a
         ``try`` catching ImportError, one catching AttributeError, a TensorFlow 1 version arm."""

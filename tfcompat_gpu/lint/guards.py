@@ -16,6 +16,12 @@ cannot run on TensorFlow 2::
     if get_tf_version_tuple() <= (1, 12):
         regularizer = tf.contrib.layers.l2_regularizer
 
+A TensorFlow 2 arm that leaves the block (``if is_tf2: return ...``, ``raise``, ``continue``,
+``break``, ``sys.exit()``) makes the statements after the ``if`` TensorFlow 1 code as well, and so
+does a first statement calling a function of the module that raises on TensorFlow 2
+(``def err_if_tf2(): if is_tf2: raise ImportError(...)``, then ``err_if_tf2()`` at the top of
+each function that imports from ``tensorflow.contrib``).
+
 The walk (:mod:`.walker`) asks :func:`try_guards` of each ``try`` and :func:`tf1_arm` of each
 ``if``, and counts how many such guards enclose the statement it is in
 (:attr:`FileContext.guards <tfcompat_gpu.lint.context.FileContext.guards>`); reporting a name
@@ -31,7 +37,17 @@ import re
 
 from tfcompat_gpu.lint.registry import RULES
 
-__all__ = ["ATTR", "IMPORT", "MAYBE_ABSENT", "TF1", "guarded", "tf1_arm", "try_guards"]
+__all__ = [
+    "ATTR",
+    "IMPORT",
+    "MAYBE_ABSENT",
+    "TF1",
+    "guarded",
+    "leaves_on_tf2",
+    "raisers_on_tf2",
+    "tf1_arm",
+    "try_guards",
+]
 
 IMPORT, ATTR, TF1 = range(3)
 """Guard kinds: imports in a ``try`` that catches ImportError; names in a ``try`` that catches
@@ -216,3 +232,62 @@ def tf1_arm(test: ast.AST) -> int:
     """
     arm = _arm(test)
     return 1 if arm == 1 else 2 if arm == 2 else 0
+
+
+# -- early exits -----------------------------------------------------------------------------
+
+_EXITS = (ast.Return, ast.Raise, ast.Continue, ast.Break)
+_EXIT_CALLS = frozenset({"exit", "quit", "sys.exit", "os._exit"})
+
+
+def _leaves(body: list[ast.stmt]) -> bool:
+    """Whether a block always leaves: it ends in ``return``, ``raise``, ``continue``,
+    ``break`` or an exit call (``sys.exit()``)."""
+    if not body:
+        return False
+    last = body[-1]
+    if isinstance(last, _EXITS):
+        return True
+    if isinstance(last, ast.Expr) and isinstance(last.value, ast.Call):
+        func = last.value.func
+        name = (
+            func.id
+            if isinstance(func, ast.Name)
+            else f"{func.value.id}.{func.attr}"
+            if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
+            else ""
+        )
+        return name in _EXIT_CALLS
+    return False
+
+
+def leaves_on_tf2(node: ast.If, arm: int) -> bool:
+    """Whether the TensorFlow 2 arm of ``node`` (``arm`` as :func:`tf1_arm` gave it) always
+    leaves the block, so that what follows the ``if`` runs only on TensorFlow 1."""
+    return _leaves(node.orelse if arm == 1 else node.body)
+
+
+def _raises_on_tf2(func: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    for stmt in func.body:
+        if isinstance(stmt, ast.If):
+            arm = tf1_arm(stmt.test)
+            if arm:
+                tf2 = stmt.orelse if arm == 1 else stmt.body
+                if any(isinstance(sub, ast.Raise) for part in tf2 for sub in ast.walk(part)):
+                    return True
+    return False
+
+
+def raisers_on_tf2(tree: ast.AST) -> frozenset[str]:
+    """The module-level functions of ``tree`` that raise on TensorFlow 2: a statement of
+    their body is an ``if`` whose TensorFlow 2 arm raises (``if is_tf2: raise ImportError``).
+
+    >>> raisers_on_tf2(ast.parse("def need_tf1():\\n    if is_tf2:\\n        raise ImportError"))
+    frozenset({'need_tf1'})
+    """
+    body = tree.body if isinstance(tree, ast.Module) else []
+    return frozenset(
+        stmt.name
+        for stmt in body
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and _raises_on_tf2(stmt)
+    )

@@ -30,7 +30,7 @@ from tfcompat_gpu.lint.dispatch import (
     REF_HANDLERS,
 )
 from tfcompat_gpu.lint.flow import dotted_name
-from tfcompat_gpu.lint.guards import TF1, tf1_arm, try_guards
+from tfcompat_gpu.lint.guards import TF1, leaves_on_tf2, raisers_on_tf2, tf1_arm, try_guards
 from tfcompat_gpu.lint.tfcalls import (
     DISABLES,
     ENUMERATES,
@@ -76,9 +76,10 @@ class _Guard:
         self.step = step
 
 
-def _guarded_children(node: Any, kind: int) -> list[Any] | None:
+def _guarded_children(node: Any, kind: int, stack: list[Any]) -> list[Any] | None:
     """The children of a ``try`` / ``if`` in walk order with :class:`_Guard` markers around the
-    part a guard covers (see :mod:`.guards`); None when nothing is guarded."""
+    part a guard covers (see :mod:`.guards`); None when nothing is guarded.  An ``if`` whose
+    TensorFlow 2 arm leaves the block also guards the rest of the block, on the ``stack``."""
     if kind == _TRY:
         kinds = try_guards(node)
         if not kinds:
@@ -95,9 +96,79 @@ def _guarded_children(node: Any, kind: int) -> list[Any] | None:
     if arm == 0:
         return None
     tf1 = (TF1,)
+    if leaves_on_tf2(node, arm):
+        _guard_rest(node, stack)
     if arm == 1:
         return [node.test, _Guard(tf1, 1), *node.body, _Guard(tf1, -1), *node.orelse]
     return [node.test, *node.body, _Guard(tf1, 1), *node.orelse, _Guard(tf1, -1)]
+
+
+def _skipped_if(node: ast.If, stack: list[Any]) -> None:
+    """An ``if`` the text search skips (``if is_tf2: return``, no watched word in it) still
+    guards the rest of its block when its TensorFlow 2 arm leaves it."""
+    if node.body[-1].__class__ in _EXIT_CLASSES or (
+        node.orelse and node.orelse[-1].__class__ in _EXIT_CLASSES
+    ):
+        arm = tf1_arm(node.test)
+        if arm and leaves_on_tf2(node, arm):
+            _guard_rest(node, stack)
+
+
+_EXIT_CLASSES = frozenset({ast.Return, ast.Raise, ast.Continue, ast.Break, ast.Expr})
+
+
+def _guard_rest(node: ast.stmt, stack: list[Any]) -> None:
+    """Guard the statements after ``node`` in its block as TensorFlow 1 code (``node`` left the
+    block on TensorFlow 2).  They are the statements on top of the walk's stack: the same
+    indent, one after the other."""
+    end = len(stack)
+    line = node.end_lineno or node.lineno
+    while end > 0:
+        sibling = stack[end - 1]
+        if not isinstance(sibling, ast.stmt) or sibling.col_offset != node.col_offset:
+            break
+        if sibling.lineno <= line:
+            break
+        line = sibling.end_lineno or sibling.lineno
+        end -= 1
+    if end < len(stack):
+        stack.insert(end, _Guard((TF1,), -1))
+        stack.append(_Guard((TF1,), 1))
+
+
+def _function_children(node: Any, ctx: FileContext) -> list[Any] | None:
+    """A function's children with the statements after a first call to a function that raises
+    on TensorFlow 2 (:func:`~.guards.raisers_on_tf2`) guarded; None when it has none."""
+    body = node.body
+    first = 1 if _is_docstring(body[0]) and len(body) > 1 else 0
+    stmt = body[first]
+    if not (
+        stmt.__class__ is ast.Expr
+        and stmt.value.__class__ is ast.Call
+        and stmt.value.func.__class__ is ast.Name
+    ):
+        return None
+    if ctx.tf2_raisers is None:
+        ctx.tf2_raisers = raisers_on_tf2(ctx.tree) if ctx.tree is not None else frozenset()
+    if stmt.value.func.id not in ctx.tf2_raisers:
+        return None
+    tf1 = (TF1,)
+    return [
+        node.args,
+        *body[: first + 1],
+        _Guard(tf1, 1),
+        *body[first + 1 :],
+        _Guard(tf1, -1),
+        *node.decorator_list,
+    ]
+
+
+def _is_docstring(stmt: ast.stmt) -> bool:
+    return (
+        stmt.__class__ is ast.Expr
+        and stmt.value.__class__ is ast.Constant
+        and isinstance(stmt.value.value, str)
+    )
 
 
 class _Exit:
@@ -335,6 +406,8 @@ def walk(tree: ast.AST, ctx: FileContext, source: str | None = None) -> None:
                 0 < first <= last <= last_line
                 and pattern.search(text, starts[first - 1], starts[last]) is None
             ):
+                if cls is ast.If:
+                    _skipped_if(node, stack)
                 continue
         visitors = node_handlers.get(cls)
         if visitors:
@@ -347,11 +420,17 @@ def walk(tree: ast.AST, ctx: FileContext, source: str | None = None) -> None:
             if kind == _FUNC:
                 ctx.scopes.append(Scope())
                 push(_Exit(True, 0))
+                if cls is not ast.Lambda:
+                    guarded = _function_children(node, ctx)
+                    if guarded is not None:
+                        guarded.reverse()
+                        extend(guarded)
+                        continue
             elif kind == _LOOP:
                 ctx.loops.append(Loop(_targets(node.target), expr_key(node.iter, ctx.loops)))
                 push(_Exit(False, 1))
             elif kind in (_TRY, _IF):
-                guarded = _guarded_children(node, kind)
+                guarded = _guarded_children(node, kind, stack)
                 if guarded is not None:
                     guarded.reverse()
                     extend(guarded)
