@@ -223,6 +223,61 @@ def test_indented_cell_is_read_as_ipython_runs_it(
     assert f"{path}:cell 2:2:15: TFG003" in out
 
 
+def colab_automagic_notebook() -> nbformat.NotebookNode:
+    """A Colab-style notebook whose setup cells call magics without their ``%``."""
+    nb = new_notebook()
+    nb.cells = [
+        new_code_cell("pip install -q keras==2.3.1"),
+        new_code_cell("\nmatplotlib inline\n"),
+        new_code_cell("tensorflow_version 1.x"),
+        new_code_cell("import os\nimport tensorflow as tf"),
+        new_code_cell("os.environ['CUDA_VISIBLE_DEVCIES'] = '0'"),
+    ]
+    return nb
+
+
+def test_automagic_cells_are_not_python(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # IPython runs a one-line cell `pip install ...` as the %pip magic (automagic); read as
+    # Python it was a syntax error and the notebook went unchecked.
+    path = write(colab_automagic_notebook(), tmp_path / "colab.ipynb")
+    _, out = check([str(path)], capsys)
+    assert "TFG000" not in out
+    assert f"{path}:cell 5:1:12: TFG003" in out
+
+
+@pytest.mark.parametrize(
+    "cell",
+    [
+        pytest.param("pip install keras\nimport keras", id="in-a-longer-cell"),
+        pytest.param("matplotlib inline\n\n", id="with-a-blank-line-after"),
+        pytest.param("plot inline", id="not-a-magic"),
+    ],
+)
+def test_automagic_needs_a_one_line_cell(cell: str) -> None:
+    # IPython's automagic (its prefilter) runs only on a cell of one line: elsewhere such a
+    # line is the syntax error IPython raises too.
+    nb = new_notebook()
+    nb.cells = [new_code_cell(cell)]
+    assert read_notebook(nbformat.writes(nb)).program.startswith(cell.split("\n")[0])
+
+
+def test_automagic_python_stays_python() -> None:
+    nb = new_notebook()
+    nb.cells = [new_code_cell("time = 5"), new_code_cell("load(path)")]
+    assert read_notebook(nbformat.writes(nb)).program == "time = 5\nload(path)\n"
+
+
+def test_migrate_leaves_automagic_cells_as_they_are(tmp_path: Path) -> None:
+    nb = colab_automagic_notebook()
+    nb.cells.append(new_code_cell("opt = tf.keras.optimizers.Adam(lr=0.01)"))
+    path = write(nb, tmp_path / "colab.ipynb")
+    before = json.loads(path.read_text())
+    assert _migrate(["--write", str(path)]) == 0
+    after = json.loads(path.read_text())
+    assert [c["source"] for c in after["cells"][:5]] == [c["source"] for c in before["cells"][:5]]
+    assert "learning_rate=0.01" in "".join(after["cells"][5]["source"])
+
+
 def test_migrate_keeps_an_indented_cell_indented(tmp_path: Path) -> None:
     nb = new_notebook()
     nb.cells = [

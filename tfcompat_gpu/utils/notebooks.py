@@ -50,6 +50,115 @@ _INDENT = re.compile(r"[ \t]+")
 # input transformations as a cell's (IPython/core/magics/execution.py: time, timeit, prun,
 # capture).
 _PYTHON_BODY = re.compile(r"^%%(?:time|timeit|capture|prun)(?=[ \t\r\n]|$)")
+# IPython's line magics and shell aliases, which automagic runs without their ``%`` in a
+# one-line cell (``matplotlib inline``, ``pip install keras``, ``cd data``): IPython applies its
+# dynamic transformations (prefilter: automagic, aliases) only to a cell of one line
+# (InteractiveShell.transform_cell), so in a longer cell such a line is a syntax error.
+_MAGICS = frozenset(
+    [
+        "aimport",
+        "alias",
+        "alias_magic",
+        "autoawait",
+        "autocall",
+        "autoreload",
+        "automagic",
+        "autosave",
+        "bookmark",
+        "cat",
+        "cd",
+        "clear",
+        "colors",
+        "conda",
+        "config",
+        "connect_info",
+        "cp",
+        "debug",
+        "dhist",
+        "dirs",
+        "doctest_mode",
+        "ed",
+        "edit",
+        "env",
+        "gui",
+        "hist",
+        "history",
+        "killbgscripts",
+        "ldir",
+        "less",
+        "lf",
+        "lk",
+        "ll",
+        "load",
+        "load_ext",
+        "loadpy",
+        "logoff",
+        "logon",
+        "logstart",
+        "logstate",
+        "logstop",
+        "ls",
+        "lsmagic",
+        "lx",
+        "macro",
+        "magic",
+        "man",
+        "matplotlib",
+        "mkdir",
+        "more",
+        "mv",
+        "notebook",
+        "page",
+        "pastebin",
+        "pdb",
+        "pdef",
+        "pdoc",
+        "pfile",
+        "pinfo",
+        "pinfo2",
+        "pip",
+        "popd",
+        "pprint",
+        "precision",
+        "prun",
+        "psearch",
+        "psource",
+        "pushd",
+        "pwd",
+        "pycat",
+        "pylab",
+        "qtconsole",
+        "quickref",
+        "recall",
+        "rehashx",
+        "reload_ext",
+        "rep",
+        "rerun",
+        "reset",
+        "reset_selective",
+        "rm",
+        "rmdir",
+        "run",
+        "save",
+        "sc",
+        "set_env",
+        "store",
+        "sx",
+        "system",
+        "tb",
+        "tensorflow_version",
+        "time",
+        "timeit",
+        "unalias",
+        "unload_ext",
+        "who",
+        "who_ls",
+        "whos",
+        "xdel",
+        "xmode",
+    ]
+)
+_MAGIC_WORD = re.compile(r"[ \t]*([A-Za-z_]\w*)[ \t]+\S")
 _MASK = "pass  # tfcompat-gpu: IPython line {}"
 _MASKED = re.compile(r"^[ \t]*pass  # tfcompat-gpu: IPython line (\d+)$")
 
@@ -242,6 +351,8 @@ def _cell_program(own: list[str], masked: list[str]) -> _Cell:
                     cell.widths[n] += len(indent)
         first = next((n for n in range(start, len(lines)) if lines[n].strip()), len(lines))
         if first == len(lines) or not lines[first].startswith("%%"):
+            if _automagic(lines[first:]):
+                lines[first] = _mask_line(lines[first], masked)
             body = _mask_cell(lines[start:], masked)
             cell.lines.extend(body)
             cell.seals.extend([0] * len(body))
@@ -257,6 +368,22 @@ def _cell_program(own: list[str], masked: list[str]) -> _Cell:
         cell.lines.append(_mask_line(lines[first], masked))
         cell.seals.append(_NOT_BEFORE)
         start = first + 1
+
+
+def _automagic(lines: list[str]) -> bool:
+    """Whether ``lines``, a cell from its first non-blank line on, is one line that IPython
+    runs as a magic without its ``%`` (``matplotlib inline``): the cell is that one line, it
+    starts with a magic's name and an argument, and it is not Python."""
+    match = _MAGIC_WORD.match(lines[0]) if lines else None
+    if match is None or len("".join(lines).splitlines()) != 1:
+        return False
+    if match.group(1) not in _MAGICS:
+        return False
+    try:
+        compile(lines[0].strip(), "<cell>", "exec")
+    except SyntaxError:
+        return True
+    return False  # `time = 5`, `load(path)`: Python, which IPython leaves alone
 
 
 def _mask_cell(lines: list[str], masked: list[str]) -> list[str]:
