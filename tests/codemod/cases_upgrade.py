@@ -6,6 +6,13 @@ loops, tf.Session graph loops).  Each case: ``(id, before, after, [(line, warnin
 
 from __future__ import annotations
 
+# what tf1_legacy_keras puts at the top of a file that uses tf.layers or tf.nn.rnn_cell
+TF_KERAS = (
+    "# tf.layers / tf.nn.rnn_cell come from tf_keras on TensorFlow >= 2.16: pip install tf_keras\n"
+    "import os\n"
+    'os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")\n'
+)
+
 UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
     (
         "tensorflow-examples-left",
@@ -52,7 +59,7 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         "    outputs, _states = rnn.static_rnn(lstm, tf.split(X, 28, 0), dtype=tf.float32)\n"
         "    return outputs[-1], lstm.state_size\n"
         "cells = rnn.MultiRNNCell([rnn.DropoutWrapper(rnn.GRUCell(8))], state_is_tuple=True)\n",
-        "import tensorflow.compat.v1 as tf\n\n"
+        TF_KERAS + "import tensorflow.compat.v1 as tf\n\n"
         "tf.disable_v2_behavior()\n"
         "X = tf.placeholder('float', [None, 28, 28])\n"
         "def model(X, lstm_size):\n"
@@ -63,7 +70,7 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         "    return outputs[-1], lstm.state_size\n"
         "cells = tf.compat.v1.nn.rnn_cell.MultiRNNCell([tf.compat.v1.nn.rnn_cell.DropoutWrapper("
         "tf.compat.v1.nn.rnn_cell.GRUCell(8))], state_is_tuple=True)\n",
-        [(5, "tf.contrib.rnn.BasicLSTMCell is now tf.compat.v1.nn.rnn_cell.BasicLSTMCell")],
+        [(5, "tf.contrib.rnn.BasicLSTMCell comes from tf_keras on TensorFlow >= 2.16")],
     ),
     (
         # the cells imported by name (TensorFlow-Examples' bidirectional_rnn.py imports the
@@ -73,12 +80,12 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         "from tensorflow.contrib.rnn import LSTMCell as Cell, static_bidirectional_rnn\n"
         "x = tf.placeholder(tf.float32, [None, 5, 3])\n"
         "out = static_bidirectional_rnn(Cell(4), Cell(4), tf.unstack(x, 5, 1), dtype=tf.float32)\n",
-        "import tensorflow.compat.v1 as tf\n\n"
+        TF_KERAS + "import tensorflow.compat.v1 as tf\n\n"
         "tf.disable_v2_behavior()\n"
         "x = tf.placeholder(tf.float32, [None, 5, 3])\n"
         "out = tf.compat.v1.nn.static_bidirectional_rnn(tf.compat.v1.nn.rnn_cell.LSTMCell(4), "
         "tf.compat.v1.nn.rnn_cell.LSTMCell(4), tf.unstack(x, 5, 1), dtype=tf.float32)\n",
-        [(4, "[served by tf_keras only]")],
+        [(4, "LSTMCell comes from tf_keras")],
     ),
     (
         # sherjilozair/char-rnn-tensorflow's model.py: NASCell (contrib's own) beside the core
@@ -744,14 +751,14 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         "import tensorflow as tf\n"
         "cell = tf.contrib.rnn.BasicLSTMCell(8)\n"
         "x = tf.placeholder(tf.float32)\n",
-        "import tensorflow.compat.v1 as tf\n\ntf.disable_v2_behavior()\n"
+        TF_KERAS + "import tensorflow.compat.v1 as tf\n\ntf.disable_v2_behavior()\n"
         "cell = tf.compat.v1.nn.rnn_cell.BasicLSTMCell(8)\n"
         "x = tf.placeholder(tf.float32)\n",
         [
             (
                 2,
-                "tf.contrib.rnn.BasicLSTMCell is now tf.compat.v1.nn.rnn_cell.BasicLSTMCell: on "
-                "TensorFlow >= 2.16 it comes from tf_keras",
+                "tf.contrib.rnn.BasicLSTMCell comes from tf_keras on TensorFlow >= 2.16: "
+                'os.environ.setdefault("TF_USE_LEGACY_KERAS", "1") was put at the top',
             )
         ],
     ),
@@ -767,7 +774,7 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         "state = tf.contrib.rnn.LSTMStateTuple(_states.c, _states.h)\n"
         "cell2 = tf.contrib.rnn.NASCell(5)\n"
         "loss = tf.contrib.seq2seq.sequence_loss(logits=outputs, targets=Y, weights=weights)\n",
-        "import tensorflow.compat.v1 as tf\n\ntf.disable_v2_behavior()\n"
+        TF_KERAS + "import tensorflow.compat.v1 as tf\n\ntf.disable_v2_behavior()\n"
         "X = tf.placeholder(tf.float32, [None, 6, 5])\n"
         "cell = tf.compat.v1.nn.rnn_cell.BasicLSTMCell(num_units=5, state_is_tuple=True)\n"
         "initial_state = cell.zero_state(1, tf.float32)\n"
@@ -776,7 +783,7 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         "cell2 = tf.contrib.rnn.NASCell(5)\n"
         "loss = tf.contrib.seq2seq.sequence_loss(logits=outputs, targets=Y, weights=weights)\n",
         [
-            (3, "[served by tf_keras only]"),
+            (3, "BasicLSTMCell comes from tf_keras"),
             (7, "tf.contrib.rnn.NASCell left unchanged: it has no TF2 home"),
             (
                 8,
@@ -867,10 +874,11 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         "tf1-contrib-and-estimator-warned",
         "import tensorflow as tf\nx = tf.placeholder(tf.float32)\n"
         "y = tf.contrib.layers.fully_connected(x, 2)\nest = tf.estimator.Estimator(fn)\n",
-        "import tensorflow.compat.v1 as tf\n\ntf.disable_v2_behavior()\n"
+        TF_KERAS + "import tensorflow.compat.v1 as tf\n\ntf.disable_v2_behavior()\n"
         "x = tf.placeholder(tf.float32)\n"
-        "y = tf.contrib.layers.fully_connected(x, 2)\nest = tf.estimator.Estimator(fn)\n",
-        [(3, "tf.contrib was removed"), (4, "removed in TensorFlow 2.16")],
+        "y = tf.compat.v1.layers.dense(x, 2, activation=tf.nn.relu)\n"
+        "est = tf.estimator.Estimator(fn)\n",
+        [(3, "tf.layers.dense comes from tf_keras"), (4, "removed in TensorFlow 2.16")],
     ),
     (
         "tf1-session-config-and-graph",

@@ -38,7 +38,7 @@ from tfcompat_gpu.tfapi.keras_names import (
     keras2_backend_function,
     metric_keys,
 )
-from tfcompat_gpu.tfapi.tf1_names import V1_ONLY
+from tfcompat_gpu.tfapi.tf1_names import TF_KERAS_MODULES, V1_ONLY
 
 __all__ = [
     "V1_ONLY",
@@ -156,7 +156,7 @@ def _installed_version(*names: str) -> tuple[int, int] | None:
 
 
 _V1_KERAS = ("keras", "contrib.rnn")
-_V1_KERAS_MODULES = ("keras.", "layers.", "nn.rnn_cell.", "contrib.rnn.")
+_V1_KERAS_MODULES = ("keras.", *(m + "." for m in TF_KERAS_MODULES), "contrib.rnn.")
 
 
 class _Reader(ast.NodeVisitor):

@@ -8,7 +8,7 @@ submodules (``tf.compat.v1.train`` against ``tf.train``) are in
 
 from __future__ import annotations
 
-__all__ = ["TF1_ONLY", "V1_ONLY"]
+__all__ = ["TF1_ONLY", "TF_KERAS_MODULES", "V1_ONLY", "needs_tf_keras"]
 
 TF1_ONLY = frozenset(
     {
@@ -435,3 +435,17 @@ V1_ONLY = frozenset(
         "VERSION",
     }
 )
+
+TF_KERAS_MODULES: tuple[str, ...] = ("layers", "nn.rnn_cell")
+"""TF1 modules (under ``tf`` / ``tf.compat.v1``) that TensorFlow >= 2.16 serves from tf_keras
+only: tensorflow/_api/v2/compat/v1/__init__.py makes ``layers`` and ``nn.rnn_cell``
+``KerasLazyLoader``s (tensorflow/python/util/lazy_loader.py), whose names raise "`X` is not
+available with Keras 3." unless ``TF_USE_LEGACY_KERAS`` is set (to ``1``, ``true`` or ``True``)
+when TensorFlow is imported and tf_keras is installed.  ``run`` reads them as Keras use
+(``dropin/_auto.py``), ``migrate`` sets the variable for them (``tf1_legacy_keras``)."""
+
+
+def needs_tf_keras(rest: str) -> bool:
+    """Whether ``tf.<rest>`` (``rest`` without ``compat.v1.``) is one of :data:`TF_KERAS_MODULES`
+    or a name in one."""
+    return any(rest == module or rest.startswith(module + ".") for module in TF_KERAS_MODULES)

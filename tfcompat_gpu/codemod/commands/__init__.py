@@ -19,6 +19,7 @@ from tfcompat_gpu.codemod.commands.config_function_assignments import (
 )
 from tfcompat_gpu.codemod.commands.config_proto_to_configure import ConfigProtoToConfigureCommand
 from tfcompat_gpu.codemod.commands.contrib_distribute import ContribDistributeCommand
+from tfcompat_gpu.codemod.commands.contrib_layers import ContribLayersCommand
 from tfcompat_gpu.codemod.commands.contrib_rnn import ContribRnnCommand
 from tfcompat_gpu.codemod.commands.gpu_discovery import GpuDiscoveryCommand
 from tfcompat_gpu.codemod.commands.keras1_layer_arguments import Keras1LayerArgumentsCommand
@@ -35,6 +36,7 @@ from tfcompat_gpu.codemod.commands.keras_weight_files import KerasWeightFilesCom
 from tfcompat_gpu.codemod.commands.numpy_removed_names import NumpyRemovedNamesCommand
 from tfcompat_gpu.codemod.commands.rename_deprecated_config import RenameDeprecatedConfigCommand
 from tfcompat_gpu.codemod.commands.tf1_compat import Tf1CompatCommand
+from tfcompat_gpu.codemod.commands.tf1_legacy_keras import Tf1LegacyKerasCommand
 from tfcompat_gpu.codemod.commands.tf_private_imports import TfPrivateImportsCommand
 
 __all__ = [
@@ -43,6 +45,7 @@ __all__ = [
     "ConfigFunctionAssignmentsCommand",
     "ConfigProtoToConfigureCommand",
     "ContribDistributeCommand",
+    "ContribLayersCommand",
     "ContribRnnCommand",
     "GpuDiscoveryCommand",
     "Keras1LayerArgumentsCommand",
@@ -58,6 +61,7 @@ __all__ = [
     "NumpyRemovedNamesCommand",
     "RenameDeprecatedConfigCommand",
     "Tf1CompatCommand",
+    "Tf1LegacyKerasCommand",
     "TfPrivateImportsCommand",
     "command_name",
     "commands_for",
@@ -85,8 +89,10 @@ COMMANDS: tuple[type[MigrationCommand], ...] = (
     NumpyRemovedNamesCommand,
     TfPrivateImportsCommand,
     ContribRnnCommand,
-    # last: it decides on the module the others left
+    ContribLayersCommand,
+    # last: they decide on the module the others left
     Tf1CompatCommand,
+    Tf1LegacyKerasCommand,
 )
 
 

@@ -26,6 +26,7 @@ from tfcompat_gpu.codemod._base import MigrationCommand, Precheck
 from tfcompat_gpu.codemod._imports import without_aliases
 from tfcompat_gpu.codemod._libcst import cst
 from tfcompat_gpu.codemod._names import dotted, prefix_for, tf_root_alias, top_level_imports
+from tfcompat_gpu.codemod.commands.tf1_legacy_keras import LEGACY_KERAS_NAMES
 from tfcompat_gpu.codemod.commands.tf_private_imports import contrib_successor, rnn_import
 from tfcompat_gpu.tfapi.contrib_names import CONTRIB_RNN, RNN_CELLS
 
@@ -179,7 +180,11 @@ class ContribRnnCommand(MigrationCommand):
     def _tf_keras(self, node: cst.CSTNode, member: str) -> None:
         """Say once that the v1 cells come from tf_keras, as ``tf1_compat`` says of
         ``tf.nn.rnn_cell`` (the next run's warning, so it is the same)."""
-        if member not in RNN_CELLS or self.context.scratch.get(TF_KERAS_WARNED):
+        if member not in RNN_CELLS:
+            return
+        found = self.context.scratch.setdefault(LEGACY_KERAS_NAMES, [])
+        found.append((self.line_of(node), f"tf.contrib.rnn.{member}"))
+        if self.context.scratch.get(TF_KERAS_WARNED):
             return
         self.context.scratch[TF_KERAS_WARNED] = True
         self.warn_at(

@@ -30,11 +30,13 @@ from tfcompat_gpu.codemod._base import MigrationCommand, Precheck
 from tfcompat_gpu.codemod._libcst import cst, visit_with
 from tfcompat_gpu.codemod._names import dotted
 from tfcompat_gpu.codemod._triage import text_search
+from tfcompat_gpu.codemod.commands.contrib_layers import CONTRIB_LAYERS_DONE
 from tfcompat_gpu.codemod.commands.contrib_rnn import TF_KERAS_WARNED
+from tfcompat_gpu.codemod.commands.tf1_legacy_keras import VARIABLE
 from tfcompat_gpu.codemod.commands.tf_private_imports import contrib_successor
 from tfcompat_gpu.tfapi.names import canonical
 from tfcompat_gpu.tfapi.tf1_module_names import TF1_ONLY_IN
-from tfcompat_gpu.tfapi.tf1_names import TF1_ONLY
+from tfcompat_gpu.tfapi.tf1_names import TF1_ONLY, TF_KERAS_MODULES
 
 __all__ = ["EAGER_SAFE", "Tf1CompatCommand"]
 
@@ -60,7 +62,7 @@ _DISABLED = ("disable_v2_behavior", "disable_eager_execution")
 _ENABLED = ("enable_eager_execution", "enable_v2_behavior")
 # TF1 modules that TensorFlow >= 2.16 serves from tf_keras: on Keras 3 their names raise
 # "... is not available with Keras 3" (tensorflow/python/util/lazy_loader.py)
-_NEED_TF_KERAS = frozenset({"tensorflow.layers", "tensorflow.nn.rnn_cell"})
+_NEED_TF_KERAS = frozenset("tensorflow." + module for module in TF_KERAS_MODULES)
 # tf.contrib.distribute and tf.contrib.rnn: rewritten (or warned about) by contrib_distribute
 # and contrib_rnn
 _CONTRIB_OK = ("distribute", "rnn")
@@ -360,13 +362,17 @@ class Tf1CompatCommand(MigrationCommand):
     def leave_Attribute(
         self, original_node: cst.Attribute, updated_node: cst.Attribute
     ) -> cst.BaseExpression:
-        if original_node in self._xavier:
+        if original_node in self._xavier or original_node in self.context.scratch.get(
+            CONTRIB_LAYERS_DONE, ()
+        ):
             return updated_node
         for name in map(canonical, self.names_of(original_node)):  # tf.compat.v1 of compat.v1
             parts = name.split(".")
             if parts[0] != "tensorflow" or name in self._warned:
                 continue
             if name in _NEED_TF_KERAS:
+                if VARIABLE in self.source_text():
+                    continue  # the file asks for tf_keras itself (tf1_legacy_keras)
                 if name == "tensorflow.nn.rnn_cell":
                     if self.context.scratch.get(TF_KERAS_WARNED):
                         continue  # contrib_rnn said it of the cells it wrote
