@@ -54,10 +54,13 @@ _COMMENT = (
 )
 _LINE = f'os.environ.setdefault("{VARIABLE}", "1")'
 _WORDS = re.compile(r"\b(?:layers|rnn_cell|contrib|keras)\b")
+# What makes a file worth the command: a TF1 layers or cells module, or tf.contrib (whose
+# rewrites may write one); `keras.layers` is Keras' own module, not tf_keras only.
+_FILE_WORDS = re.compile(r"\b(?:rnn_cell|contrib)\b|(?<!keras\.)\blayers\b")
 
 
 def _wanted(text: str, tree: ast.Module | None = None) -> bool:
-    return "tensorflow" in text and VARIABLE not in text and _WORDS.search(text) is not None
+    return "tensorflow" in text and VARIABLE not in text and _FILE_WORDS.search(text) is not None
 
 
 def _relevant(statement: str) -> bool:
