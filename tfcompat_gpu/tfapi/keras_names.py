@@ -20,10 +20,12 @@ __all__ = [
     "KERAS2_METRIC_KEYS",
     "KERAS2_RENAMED",
     "KERAS3_UNKNOWN_METRICS",
+    "KERAS_INT_SIZES",
     "KERAS_LAYERS",
     "KERAS_LOSSES",
     "KERAS_MODELS",
     "KERAS_MOVED_MODULES",
+    "KERAS_ROOTS",
     "KERAS_UTILS",
     "OPTIMIZER_ALIASES",
     "OPTIMIZER_CLASSES",
@@ -50,6 +52,20 @@ OPTIMIZER_ALIASES: dict[str, str] = {
     "adam": "Adam",
     "adamax": "Adamax",
     "nadam": "Nadam",
+}
+
+# the Keras packages a Keras 3 migration reads layer names under
+KERAS_ROOTS = ("keras", "tensorflow.keras")
+
+# Keras 3 layers that check ``isinstance(size, int)`` (a NumPy integer fails it): class ->
+# (how many leading positional arguments are such sizes, their keywords).  Dense
+# (keras/src/layers/core/dense.py), Embedding (core/embedding.py), MultiHeadAttention
+# (attention/multi_head_attention.py), GroupNormalization (normalization/group_normalization.py)
+KERAS_INT_SIZES: dict[str, tuple[int, frozenset[str]]] = {
+    "Dense": (1, frozenset({"units"})),
+    "Embedding": (2, frozenset({"input_dim", "output_dim"})),
+    "MultiHeadAttention": (2, frozenset({"num_heads", "key_dim", "value_dim"})),
+    "GroupNormalization": (1, frozenset({"groups"})),
 }
 
 # Model methods Keras 3 removed (keras/src/trainers/trainer.py has only fit/evaluate/predict)
