@@ -26,6 +26,7 @@ __all__ = [
     "MOVED",
     "RENAMED",
     "build",
+    "control_flow_ops",
     "engine_getattr",
 ]
 
@@ -183,3 +184,21 @@ def build(package: str, old: str, name: str) -> types.ModuleType:
     module.__dict__.update(names)
     module.__all__ = sorted(exported)  # type: ignore[attr-defined]
     return module
+
+
+def control_flow_ops(module: types.ModuleType, current: Any) -> Any:
+    """Keras 2.0-2.2's ``K.control_flow_ops``: its TensorFlow backend imported TensorFlow's
+    ``control_flow_ops`` module, and code such as keras-yolo3's loss loops with
+    ``K.control_flow_ops.while_loop``.  TensorFlow 2 moved ``while_loop``, ``cond`` and
+    ``case`` out of that module; the backend gets a module holding what is left of it and those
+    three as TensorFlow 1 wrote them (``tf.compat.v1``, whose signatures these calls used)."""
+    from tfcompat_gpu.tfapi import _tf
+
+    tf = _tf.tf()
+    from tensorflow.python.ops import control_flow_ops as ops
+
+    namespace = types.ModuleType(f"{module.__name__}.control_flow_ops", ops.__doc__)
+    namespace.__dict__.update({k: v for k, v in vars(ops).items() if not k.startswith("__")})
+    for name in ("while_loop", "cond", "case"):
+        setattr(namespace, name, getattr(tf.compat.v1, name))
+    return namespace
