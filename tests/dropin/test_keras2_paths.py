@@ -180,3 +180,26 @@ def test_legacy_keras_and_tf1_in_every_import_order(tmp_path, order):
     run = run_script(tmp_path, ORDERS[order] + TAIL, "--legacy-keras", "--tf1")
     assert run.rc == 0, run.err
     assert run.result == {"y": [[3.0]], "optimizer": "SGD"}
+
+
+CONTROL_FLOW = """
+import tensorflow as tf
+from keras import backend as K
+from tests._child import emit
+
+i, total = K.control_flow_ops.while_loop(
+    lambda i, total: i < 4, lambda i, total: [i + 1, total + i], [tf.constant(0), tf.constant(0)]
+)
+picked = K.control_flow_ops.cond(tf.constant(True), lambda: tf.constant(1), lambda: tf.constant(2))
+emit({"loop": [int(i), int(total)], "cond": int(picked), "group": callable(K.control_flow_ops.group)})
+"""
+
+
+@pytest.mark.parametrize(
+    "flags", [("--legacy-keras", "--no-auto"), ("--no-auto",)], ids=["tf_keras", "keras3"]
+)
+def test_keras2_backend_control_flow_ops(tmp_path, flags):
+    # keras-yolo3's loss loops with K.control_flow_ops.while_loop (Keras 2.0-2.2's backend)
+    run = run_script(tmp_path, CONTROL_FLOW, *flags)
+    assert run.rc == 0, run.err
+    assert run.result == {"loop": [4, 6], "cond": 1, "group": True}
