@@ -155,7 +155,8 @@ def test_one_statement_training_two_models_compiled_differently_is_warned() -> N
         """
     )
     assert "trainable = True" not in code
-    assert len(warnings) == 1 and "[trainable after compile]" in warnings[0], warnings
+    assert len(warnings) == 1, warnings
+    assert "[trainable after compile]" in warnings[0]
     assert warnings[0].startswith("5: ")
 
 
@@ -176,7 +177,7 @@ def test_flat_metrics_of_a_model_with_a_loss_per_output_go_to_each_output() -> N
 
 
 def test_class_weight_per_output_is_warned() -> None:
-    code, warnings = _migrated(
+    _, warnings = _migrated(
         """
         import keras
         weights = [{0: 1, 1: 1}, {0: 2.0, 1: 0.5}]

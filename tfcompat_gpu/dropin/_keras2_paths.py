@@ -190,15 +190,16 @@ def control_flow_ops(module: types.ModuleType, current: Any) -> Any:
     """Keras 2.0-2.2's ``K.control_flow_ops``: its TensorFlow backend imported TensorFlow's
     ``control_flow_ops`` module, and code such as keras-yolo3's loss loops with
     ``K.control_flow_ops.while_loop``.  TensorFlow 2 moved ``while_loop``, ``cond`` and
-    ``case`` out of that module; the backend gets a module holding what is left of it and those
-    three as TensorFlow 1 wrote them (``tf.compat.v1``, whose signatures these calls used)."""
+    ``case`` out of that module; the backend gets a module holding them as TensorFlow 1 wrote
+    them (``tf.compat.v1``, whose signatures these calls used), and ``group`` and ``tuple``."""
     from tfcompat_gpu.tfapi import _tf
 
     tf = _tf.tf()
-    from tensorflow.python.ops import control_flow_ops as ops
-
-    namespace = types.ModuleType(f"{module.__name__}.control_flow_ops", ops.__doc__)
-    namespace.__dict__.update({k: v for k, v in vars(ops).items() if not k.startswith("__")})
+    namespace = types.ModuleType(
+        f"{module.__name__}.control_flow_ops", "Keras 2's K.control_flow_ops, from TensorFlow 1"
+    )
     for name in ("while_loop", "cond", "case"):
         setattr(namespace, name, getattr(tf.compat.v1, name))
+    namespace.group = tf.group  # type: ignore[attr-defined]
+    namespace.tuple = tf.tuple  # type: ignore[attr-defined]
     return namespace
