@@ -203,3 +203,35 @@ def test_keras2_backend_control_flow_ops(tmp_path, flags):
     run = run_script(tmp_path, CONTROL_FLOW, *flags)
     assert run.rc == 0, run.err
     assert run.result == {"loop": [4, 6], "cond": 1, "group": True}
+
+
+KERAS1_MERGE = """
+import numpy as np
+from keras.layers import Input, merge
+from keras.models import Model
+from tests._child import emit
+
+a, b = Input((3,)), Input((3,))
+outs = [merge([a, b], mode=m) for m in ("sum", "mul", "concat", "ave", "max")]
+outs.append(merge([a, b], mode="cos", dot_axes=1))
+outs.append(merge([a, b], mode=lambda p: p[0] - p[1], output_shape=lambda s: s[0]))
+model = Model([a, b], outs)
+got = model.predict([np.ones((1, 3)), 2 * np.ones((1, 3))], verbose=0)
+emit([np.round(x, 4).tolist() for x in got])
+"""
+
+
+def test_keras1_merge_function_builds_what_its_mode_meant(tmp_path):
+    # Keras 1's merge([a, b], mode=...) (adversarial autoencoders sample with a lambda mode);
+    # Keras 2 kept only the module of that name, which is not callable
+    run = run_script(tmp_path, KERAS1_MERGE, "--legacy-keras", "--no-auto")
+    assert run.rc == 0, run.err
+    assert run.result == [
+        [[3.0, 3.0, 3.0]],
+        [[2.0, 2.0, 2.0]],
+        [[1.0, 1.0, 1.0, 2.0, 2.0, 2.0]],
+        [[1.5, 1.5, 1.5]],
+        [[2.0, 2.0, 2.0]],
+        [[1.0]],
+        [[-1.0, -1.0, -1.0]],
+    ]
