@@ -212,6 +212,27 @@ def test_layer_sizes_from_numpy_become_ints() -> None:
     assert "e = Dense(int(np.prod(shape)))" in code
 
 
+def test_a_layer_size_named_once_from_numpy_becomes_an_int() -> None:
+    code, warnings = _migrated(
+        """
+        import numpy as np
+        from keras.layers import Dense
+
+        num_classes = np.max(y_train) + 1
+        m.add(Dense(num_classes, activation="softmax"))
+        width = 64
+        m.add(Dense(width))
+        twice = np.max(y_train)
+        twice = 3
+        m.add(Dense(twice))
+        """
+    )
+    assert warnings == ()
+    assert 'm.add(Dense(int(num_classes), activation="softmax"))' in code
+    assert "m.add(Dense(width))" in code
+    assert "m.add(Dense(twice))" in code
+
+
 def _keras3() -> bool:
     from importlib.metadata import PackageNotFoundError, version
 

@@ -6,8 +6,9 @@ and stops with "Received an invalid value for `units`, expected a positive integ
 (``Dense.__init__``, keras/src/layers/core/dense.py; ``Embedding.__init__`` does the same for
 ``input_dim`` and ``output_dim``).  The GAN scripts that size a layer by an image's pixel
 count (``Dense(np.prod(img_shape))``) stop there.  A size computed by a NumPy call is wrapped
-in ``int()``, which is what tf.keras did with it; a size held in a name is left as it is (it is
-an ``int`` far more often than not).
+in ``int()``, which is what tf.keras did with it, and so is a name assigned once from such an
+expression (``num_classes = np.max(y_train) + 1``, then ``Dense(num_classes)``); any other name
+is left as it is.
 """
 
 from __future__ import annotations
@@ -71,10 +72,38 @@ class KerasLayerSizesCommand(MigrationCommand):
                 )
         return updated_node.with_changes(args=args)
 
-    def _numpy_valued(self, node: cst.BaseExpression) -> bool:
-        """Whether ``node`` is a NumPy call, or arithmetic with one in it (``np.prod(s) * 2``)."""
+    def _numpy_valued(self, node: cst.BaseExpression, depth: int = 0) -> bool:
+        """Whether ``node`` is a NumPy call, arithmetic with one in it (``np.prod(s) * 2``), or
+        a name assigned once, from such an expression (``n = np.max(y) + 1``)."""
         if isinstance(node, cst.Call):
             return any(name.split(".")[0] == "numpy" for name in self.names_of(node.func))
         if isinstance(node, cst.BinaryOperation):
-            return self._numpy_valued(node.left) or self._numpy_valued(node.right)
+            return self._numpy_valued(node.left, depth) or self._numpy_valued(node.right, depth)
+        if isinstance(node, cst.Name) and depth < 3:
+            value = self._only_value(node)
+            return value is not None and self._numpy_valued(value, depth + 1)
         return False
+
+    def _only_value(self, node: cst.Name) -> cst.BaseExpression | None:
+        """The value of the one plain assignment ``node`` reads (``n = ...``), if that is all."""
+        scope = self.scope_of(node)
+        if scope is None:
+            return None
+        for access in scope.accesses[node.value]:
+            if access.node is not node:
+                continue
+            referents = list(access.referents)
+            if len(referents) != 1:
+                return None
+            target = getattr(referents[0], "node", None)  # an Assignment (not a builtin)
+            assign_target = self.parent(target) if isinstance(target, cst.Name) else None
+            assign = None if assign_target is None else self.parent(assign_target)
+            if (
+                isinstance(assign_target, cst.AssignTarget)
+                and assign_target.target is target
+                and isinstance(assign, cst.Assign)
+                and len(assign.targets) == 1
+            ):
+                return assign.value
+            return None
+        return None
