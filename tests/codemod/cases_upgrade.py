@@ -407,10 +407,22 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         [],
     ),
     (
-        "keras-preprocessing-text-left",
+        "keras-preprocessing-text-tf-keras",
         "from keras.preprocessing.text import Tokenizer\ntok = Tokenizer(num_words=100)\n",
-        "from keras.preprocessing.text import Tokenizer\ntok = Tokenizer(num_words=100)\n",
-        [(1, "[keras.preprocessing.text removed]")],
+        "from tensorflow.keras.preprocessing.text import Tokenizer\ntok = Tokenizer(num_words=100)\n",
+        [],
+    ),
+    (
+        "keras-preprocessing-image-generator-tf-keras",
+        "from keras.preprocessing.image import ImageDataGenerator, img_to_array\n"
+        "from keras.preprocessing import text, sequence\n"
+        "from keras.preprocessing.image import load_img\n"
+        "gen = ImageDataGenerator(rotation_range=10)\n",
+        "from tensorflow.keras.preprocessing.image import ImageDataGenerator, img_to_array\n"
+        "from tensorflow.keras.preprocessing import text, sequence\n"
+        "from keras.preprocessing.image import load_img\n"
+        "gen = ImageDataGenerator(rotation_range=10)\n",
+        [],
     ),
     (
         "keras1-objectives-module",

@@ -49,6 +49,8 @@ def test_the_upgrade_rewrites_are_the_keras_and_tf1_commands() -> None:
         "keras1_layer_arguments",
         "keras_module_paths",
         "keras_layer_weights",
+        "keras_layer_sizes",
+        "keras_compile_state",
         "keras_stateful_models",
         "keras_weight_files",
         "keras_callback_arguments",

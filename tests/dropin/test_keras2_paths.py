@@ -180,3 +180,58 @@ def test_legacy_keras_and_tf1_in_every_import_order(tmp_path, order):
     run = run_script(tmp_path, ORDERS[order] + TAIL, "--legacy-keras", "--tf1")
     assert run.rc == 0, run.err
     assert run.result == {"y": [[3.0]], "optimizer": "SGD"}
+
+
+CONTROL_FLOW = """
+import tensorflow as tf
+from keras import backend as K
+from tests._child import emit
+
+i, total = K.control_flow_ops.while_loop(
+    lambda i, total: i < 4, lambda i, total: [i + 1, total + i], [tf.constant(0), tf.constant(0)]
+)
+picked = K.control_flow_ops.cond(tf.constant(True), lambda: tf.constant(1), lambda: tf.constant(2))
+emit({"loop": [int(i), int(total)], "cond": int(picked), "group": callable(K.control_flow_ops.group)})
+"""
+
+
+@pytest.mark.parametrize(
+    "flags", [("--legacy-keras", "--no-auto"), ("--no-auto",)], ids=["tf_keras", "keras3"]
+)
+def test_keras2_backend_control_flow_ops(tmp_path, flags):
+    # keras-yolo3's loss loops with K.control_flow_ops.while_loop (Keras 2.0-2.2's backend)
+    run = run_script(tmp_path, CONTROL_FLOW, *flags)
+    assert run.rc == 0, run.err
+    assert run.result == {"loop": [4, 6], "cond": 1, "group": True}
+
+
+KERAS1_MERGE = """
+import numpy as np
+from keras.layers import Input, merge
+from keras.models import Model
+from tests._child import emit
+
+a, b = Input((3,)), Input((3,))
+outs = [merge([a, b], mode=m) for m in ("sum", "mul", "concat", "ave", "max")]
+outs.append(merge([a, b], mode="cos", dot_axes=1))
+outs.append(merge([a, b], mode=lambda p: p[0] - p[1], output_shape=lambda s: s[0]))
+model = Model([a, b], outs)
+got = model.predict([np.ones((1, 3)), 2 * np.ones((1, 3))], verbose=0)
+emit([np.round(x, 4).tolist() for x in got])
+"""
+
+
+def test_keras1_merge_function_builds_what_its_mode_meant(tmp_path):
+    # Keras 1's merge([a, b], mode=...) (adversarial autoencoders sample with a lambda mode);
+    # Keras 2 kept only the module of that name, which is not callable
+    run = run_script(tmp_path, KERAS1_MERGE, "--legacy-keras", "--no-auto")
+    assert run.rc == 0, run.err
+    assert run.result == [
+        [[3.0, 3.0, 3.0]],
+        [[2.0, 2.0, 2.0]],
+        [[1.0, 1.0, 1.0, 2.0, 2.0, 2.0]],
+        [[1.5, 1.5, 1.5]],
+        [[2.0, 2.0, 2.0]],
+        [[1.0]],
+        [[-1.0, -1.0, -1.0]],
+    ]

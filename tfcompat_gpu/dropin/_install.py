@@ -109,6 +109,12 @@ def _dim_ordering(name: str) -> Callable[[ModuleType, Any], Any]:
     return make
 
 
+def _control_flow_ops(module: ModuleType, current: Any) -> Any:
+    from tfcompat_gpu.dropin._keras2_paths import control_flow_ops
+
+    return control_flow_ops(module, current)
+
+
 def _numpy_getattr(module: ModuleType, current: Any) -> Any:
     from tfcompat_gpu.dropin import _numpy
 
@@ -175,6 +181,17 @@ MOVES: tuple[Move, ...] = (
         )
         for backend in KERAS_BACKENDS
         for name in ("image_dim_ordering", "set_image_dim_ordering")
+    ),
+    *(
+        Move(
+            backend,
+            "control_flow_ops",
+            _control_flow_ops,
+            only_if_missing=True,
+            why="Keras 2.0-2.2 code loops with K.control_flow_ops.while_loop (its backend's "
+            "import of TensorFlow's module, which no longer holds while_loop)",
+        )
+        for backend in KERAS_BACKENDS
     ),
     *(
         Move(

@@ -32,6 +32,7 @@ __all__ = [
     "OPTIMIZER_ALIASES",
     "REMOVED_METHODS",
     "keras2_metrics",
+    "keras2_optimizer",
     "model_init",
     "model_new",
     "predict_classes",
@@ -196,3 +197,43 @@ def keras2_metrics(kwargs: dict[str, Any]) -> dict[str, Any]:
         return kwargs
     renamed = _renamed(metrics)
     return kwargs if renamed == metrics else {**kwargs, "metrics": renamed}
+
+
+_compiled_into: Any = None  # weakref.WeakKeyDictionary: optimizer -> weakref to its model
+
+
+def keras2_optimizer(instance: Any, args: Any, kwargs: dict[str, Any]) -> tuple[Any, Any]:
+    """``compile()``'s arguments with a copy of an optimizer already compiled into another
+    model: Keras 2 gave each model its own slots (``get_updates``), so one optimizer could
+    serve a GAN's discriminator and its combined model; the optimizers of tf_keras and Keras 3
+    are built for the first model's variables and refuse the second's ("The optimizer cannot
+    recognize variable ...").  The copy (``from_config(get_config())``) has the same settings;
+    only the step count, which Keras 2 shared, is its own.  tf_keras's legacy optimizers,
+    which take any variable, are left shared.  Called by the drop-in's ``compile`` wrapper."""
+    global _compiled_into
+    given = "optimizer" in kwargs
+    optimizer = kwargs.get("optimizer") if given else (args[0] if args else None)
+    if (
+        optimizer is None
+        or isinstance(optimizer, (str, dict))
+        or not hasattr(optimizer, "get_config")
+        or ".legacy." in type(optimizer).__module__
+    ):
+        return args, kwargs
+    import weakref
+
+    if _compiled_into is None:
+        _compiled_into = weakref.WeakKeyDictionary()
+    try:
+        owner = _compiled_into.get(optimizer)
+        model = None if owner is None else owner()
+        if model is None or model is instance:
+            _compiled_into[optimizer] = weakref.ref(instance)
+            return args, kwargs
+    except TypeError:  # not weakly referable or not hashable: leave it as given
+        return args, kwargs
+    copy = type(optimizer).from_config(optimizer.get_config())
+    _compiled_into[copy] = weakref.ref(instance)
+    if given:
+        return args, {**kwargs, "optimizer": copy}
+    return (copy, *args[1:]), kwargs

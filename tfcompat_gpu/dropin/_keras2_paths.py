@@ -26,6 +26,7 @@ __all__ = [
     "MOVED",
     "RENAMED",
     "build",
+    "control_flow_ops",
     "engine_getattr",
 ]
 
@@ -160,6 +161,59 @@ def _submodules(module: types.ModuleType) -> list[types.ModuleType]:
     return out
 
 
+# Keras 1's merge() modes -> (the Keras 2 function, its keyword for the axis argument)
+_MERGE_MODES: dict[str, tuple[str, str | None]] = {
+    "sum": ("add", None),
+    "mul": ("multiply", None),
+    "ave": ("average", None),
+    "max": ("maximum", None),
+    "concat": ("concatenate", "axis"),
+    "dot": ("dot", "axes"),
+    "cos": ("dot", "axes"),
+}
+
+
+class _MergeModule(types.ModuleType):
+    """``keras.layers.merge``, which Keras 1 code calls: ``merge([a, b], mode='concat')``.
+
+    Keras 1's ``merge()`` (keras/engine/topology.py of Keras 1.2) made a ``Merge`` layer; Keras 2
+    kept the module ``keras.layers.merge`` under that name and dropped the function, so a call
+    of the module raises "'module' object is not callable".  A call builds what the mode
+    meant: the Keras 2 merge function of a named mode (``'cos'``: ``dot(normalize=True)``), or
+    ``Lambda(mode, output_shape=...)`` for a function (Keras 1 called it on the list)."""
+
+    def __call__(
+        self,
+        inputs: Any,
+        mode: Any = "sum",
+        concat_axis: int = -1,
+        dot_axes: Any = -1,
+        output_shape: Any = None,
+        output_mask: Any = None,
+        arguments: Any = None,
+        node_indices: Any = None,
+        tensor_indices: Any = None,
+        name: str | None = None,
+    ) -> Any:
+        layers = importlib.import_module(self.__name__.rpartition(".")[0])
+        if callable(mode):
+            lambda_layer = layers.Lambda(
+                mode, output_shape=output_shape, arguments=arguments or {}, name=name
+            )
+            return lambda_layer(inputs)
+        if mode not in _MERGE_MODES:
+            raise ValueError(f"merge(): unknown Keras 1 merge mode {mode!r}")
+        function, axis = _MERGE_MODES[mode]
+        kwargs: dict[str, Any] = {} if name is None else {"name": name}
+        if axis == "axis":
+            kwargs["axis"] = concat_axis
+        elif axis == "axes":
+            kwargs["axes"] = dot_axes
+            if mode == "cos":
+                kwargs["normalize"] = True
+        return getattr(layers, function)(inputs, **kwargs)
+
+
 def build(package: str, old: str, name: str) -> types.ModuleType:
     """The module ``keras.<old>`` was, filled from ``<package>.src`` as :data:`MOVED` says."""
     names: dict[str, Any] = {}
@@ -179,7 +233,27 @@ def build(package: str, old: str, name: str) -> types.ModuleType:
     for old_name, new_name in ALIASES.get(old, {}).items():
         if new_name in names and old_name not in names:
             names[old_name] = names[new_name]
-    module = types.ModuleType(name, f"Keras 2's keras.{old}, filled from {package}.src.")
+    kind = _MergeModule if old == "layers.merge" else types.ModuleType
+    module = kind(name, f"Keras 2's keras.{old}, filled from {package}.src.")
     module.__dict__.update(names)
     module.__all__ = sorted(exported)  # type: ignore[attr-defined]
     return module
+
+
+def control_flow_ops(module: types.ModuleType, current: Any) -> Any:
+    """Keras 2.0-2.2's ``K.control_flow_ops``: its TensorFlow backend imported TensorFlow's
+    ``control_flow_ops`` module, and code such as keras-yolo3's loss loops with
+    ``K.control_flow_ops.while_loop``.  TensorFlow 2 moved ``while_loop``, ``cond`` and
+    ``case`` out of that module; the backend gets a module holding them as TensorFlow 1 wrote
+    them (``tf.compat.v1``, whose signatures these calls used), and ``group`` and ``tuple``."""
+    from tfcompat_gpu.tfapi import _tf
+
+    tf = _tf.tf()
+    namespace = types.ModuleType(
+        f"{module.__name__}.control_flow_ops", "Keras 2's K.control_flow_ops, from TensorFlow 1"
+    )
+    for name in ("while_loop", "cond", "case"):
+        setattr(namespace, name, getattr(tf.compat.v1, name))
+    namespace.group = tf.group  # type: ignore[attr-defined]
+    namespace.tuple = tf.tuple  # type: ignore[attr-defined]
+    return namespace

@@ -283,10 +283,12 @@ def compile_with_distribute(wrapped: Any, instance: Any, args: Any, kwargs: Any)
     ``predict``/``*_on_batch`` run there, its own weights kept current; a warning names the fix
     (``with strategy.scope():``).  A model Keras cannot clone raises :class:`GPUConfigError`.
     """
-    from tfcompat_gpu.dropin._keras2_models import keras2_metrics
+    from tfcompat_gpu.dropin._keras2_models import keras2_metrics, keras2_optimizer
 
     kwargs = keras2_metrics(kwargs)  # metrics=['accuracy'] where the script reads 'acc'
     if "distribute" not in kwargs:
+        # one optimizer, several models (not the replica below: its template never trains)
+        args, kwargs = keras2_optimizer(instance, args, kwargs)
         _refuse_v1_optimizer(instance, args, kwargs)
         return wrapped(*args, **kwargs)
     kwargs = dict(kwargs)

@@ -19,15 +19,20 @@ __all__ = [
     "KERAS2_GRAPH_BACKEND",
     "KERAS2_METRIC_KEYS",
     "KERAS2_RENAMED",
+    "KERAS3_IMAGE",
+    "KERAS3_SEQUENCE",
     "KERAS3_UNKNOWN_METRICS",
+    "KERAS_INT_SIZES",
     "KERAS_LAYERS",
     "KERAS_LOSSES",
     "KERAS_MODELS",
     "KERAS_MOVED_MODULES",
+    "KERAS_ROOTS",
     "KERAS_UTILS",
     "OPTIMIZER_ALIASES",
     "OPTIMIZER_CLASSES",
     "OPTIMIZER_MODULES",
+    "TF_KERAS_PREPROCESSING",
     "keras2_backend_function",
     "metric_keys",
     "metric_renames",
@@ -51,6 +56,57 @@ OPTIMIZER_ALIASES: dict[str, str] = {
     "adamax": "Adamax",
     "nadam": "Nadam",
 }
+
+# the Keras packages a Keras 3 migration reads layer names under
+KERAS_ROOTS = ("keras", "tensorflow.keras")
+
+# Keras 3 layers that check ``isinstance(size, int)`` (a NumPy integer fails it): class ->
+# (how many leading positional arguments are such sizes, their keywords).  Dense
+# (keras/src/layers/core/dense.py), Embedding (core/embedding.py), MultiHeadAttention
+# (attention/multi_head_attention.py), GroupNormalization (normalization/group_normalization.py)
+KERAS_INT_SIZES: dict[str, tuple[int, frozenset[str]]] = {
+    "Dense": (1, frozenset({"units"})),
+    "Embedding": (2, frozenset({"input_dim", "output_dim"})),
+    "MultiHeadAttention": (2, frozenset({"num_heads", "key_dim", "value_dim"})),
+    "GroupNormalization": (1, frozenset({"groups"})),
+}
+
+# Keras 2 preprocessing modules -> the names TensorFlow's ``tf.keras`` still exports from them
+# with Keras 3 installed (keras/_tf_keras/keras/preprocessing/*/__init__.py: Keras 3's legacy
+# copies, keras/src/legacy/preprocessing/); Keras 3's own keras.preprocessing has no ``text`` and
+# only the image functions (keras/preprocessing/image/__init__.py)
+TF_KERAS_PREPROCESSING: dict[str, frozenset[str]] = {
+    "keras.preprocessing.text": frozenset(
+        {"Tokenizer", "hashing_trick", "one_hot", "text_to_word_sequence", "tokenizer_from_json"}
+    ),
+    "keras.preprocessing.image": frozenset(
+        {
+            "DirectoryIterator",
+            "ImageDataGenerator",
+            "Iterator",
+            "NumpyArrayIterator",
+            "apply_affine_transform",
+            "apply_brightness_shift",
+            "apply_channel_shift",
+            "array_to_img",
+            "img_to_array",
+            "load_img",
+            "random_brightness",
+            "random_channel_shift",
+            "random_rotation",
+            "random_shear",
+            "random_shift",
+            "random_zoom",
+            "save_img",
+            "smart_resize",
+        }
+    ),
+    "keras.preprocessing.sequence": frozenset(
+        {"TimeseriesGenerator", "make_sampling_table", "pad_sequences", "skipgrams"}
+    ),
+}
+KERAS3_IMAGE = frozenset({"array_to_img", "img_to_array", "load_img", "save_img", "smart_resize"})
+KERAS3_SEQUENCE = frozenset({"pad_sequences"})
 
 # Model methods Keras 3 removed (keras/src/trainers/trainer.py has only fit/evaluate/predict)
 GENERATOR_METHODS: dict[str, str] = {

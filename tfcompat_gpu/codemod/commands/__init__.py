@@ -27,7 +27,9 @@ from tfcompat_gpu.codemod.commands.keras_accuracy_keys import KerasAccuracyKeysC
 from tfcompat_gpu.codemod.commands.keras_backend_ops import KerasBackendOpsCommand
 from tfcompat_gpu.codemod.commands.keras_backend_values import KerasBackendValuesCommand
 from tfcompat_gpu.codemod.commands.keras_callback_arguments import KerasCallbackArgumentsCommand
+from tfcompat_gpu.codemod.commands.keras_compile_state import KerasCompileStateCommand
 from tfcompat_gpu.codemod.commands.keras_generator_methods import KerasGeneratorMethodsCommand
+from tfcompat_gpu.codemod.commands.keras_layer_sizes import KerasLayerSizesCommand
 from tfcompat_gpu.codemod.commands.keras_layer_weights import KerasLayerWeightsCommand
 from tfcompat_gpu.codemod.commands.keras_module_paths import KerasModulePathsCommand
 from tfcompat_gpu.codemod.commands.keras_optimizers import KerasOptimizersCommand
@@ -52,7 +54,9 @@ __all__ = [
     "KerasBackendOpsCommand",
     "KerasBackendValuesCommand",
     "KerasCallbackArgumentsCommand",
+    "KerasCompileStateCommand",
     "KerasGeneratorMethodsCommand",
+    "KerasLayerSizesCommand",
     "KerasLayerWeightsCommand",
     "KerasModulePathsCommand",
     "KerasOptimizersCommand",
@@ -80,12 +84,15 @@ COMMANDS: tuple[type[MigrationCommand], ...] = (
     Keras1LayerArgumentsCommand,
     KerasModulePathsCommand,
     KerasLayerWeightsCommand,
+    KerasLayerSizesCommand,
     KerasStatefulModelsCommand,
     KerasWeightFilesCommand,
     KerasCallbackArgumentsCommand,
     KerasAccuracyKeysCommand,
     KerasBackendValuesCommand,
     KerasBackendOpsCommand,
+    # after every command with a statement-level leave: it puts lines before statements
+    KerasCompileStateCommand,
     NumpyRemovedNamesCommand,
     TfPrivateImportsCommand,
     ContribRnnCommand,

@@ -3,13 +3,16 @@
 ``from keras.layers.core import Dense`` fails on Keras 3, whose only layer module is
 ``keras.layers`` (keras/api/layers/__init__.py); likewise ``keras.utils.np_utils``,
 ``keras.engine.*``.  A name moves only when Keras 3 exports it from the new module; one it does
-not (Keras 1's ``Merge``, ``keras.legacy``, ``keras.wrappers.scikit_learn``,
-``ImageDataGenerator``) is left alone with a warning that says what to use.
+not (Keras 1's ``Merge``, ``keras.legacy``, ``keras.wrappers.scikit_learn``) is left alone with
+a warning that says what to use.  Keras 2's ``Tokenizer`` and ``ImageDataGenerator``, which
+Keras 3's own ``keras.preprocessing`` dropped, are imported from TensorFlow's ``tf.keras``, which
+exports Keras 3's legacy copies of them (``tensorflow.keras.preprocessing.text``).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from tfcompat_gpu.codemod._base import MigrationCommand, Precheck
 from tfcompat_gpu.codemod._libcst import cst
@@ -17,11 +20,14 @@ from tfcompat_gpu.codemod._names import dotted
 from tfcompat_gpu.codemod._triage import text_search
 from tfcompat_gpu.tfapi.keras_names import (
     KERAS2_RENAMED,
+    KERAS3_IMAGE,
+    KERAS3_SEQUENCE,
     KERAS_LAYERS,
     KERAS_LOSSES,
     KERAS_MODELS,
     KERAS_MOVED_MODULES,
     KERAS_UTILS,
+    TF_KERAS_PREPROCESSING,
 )
 
 __all__ = ["KerasModulePathsCommand"]
@@ -43,11 +49,12 @@ _GONE: dict[str, str] = {
     "keras.wrappers.scikit_learn": "Keras 3 has no scikit-learn wrappers; use the scikeras "
     "package (scikeras.wrappers.KerasClassifier / KerasRegressor) [scikit-learn wrappers removed]",
     "keras.preprocessing.text": "Keras 3 has no keras.preprocessing.text (Tokenizer, one_hot, "
-    "text_to_word_sequence); use keras.layers.TextVectorization, or run the script as it is "
-    "with tfcompat-gpu run (tf_keras) [keras.preprocessing.text removed]",
-    "keras.preprocessing.image.ImageDataGenerator": "Keras 3 has no ImageDataGenerator; use "
-    "keras.utils.image_dataset_from_directory with augmentation layers, or tf_keras "
-    "[ImageDataGenerator removed]",
+    "text_to_word_sequence); import them from tensorflow.keras.preprocessing.text (Keras 3's "
+    "legacy copies), use keras.layers.TextVectorization, or run the script as it is with "
+    "tfcompat-gpu run (tf_keras) [keras.preprocessing.text removed]",
+    "keras.preprocessing.image.ImageDataGenerator": "Keras 3 has no ImageDataGenerator; import "
+    "it from tensorflow.keras.preprocessing.image (Keras 3's legacy copy), or use "
+    "keras.utils.image_dataset_from_directory with augmentation layers [ImageDataGenerator removed]",
 }
 
 
@@ -87,13 +94,39 @@ def _gone(full: str) -> str | None:
     return None
 
 
+# what Keras 3's own keras.preprocessing modules keep
+_KERAS3_KEEPS = {
+    "keras.preprocessing.text": frozenset[str](),
+    "keras.preprocessing.image": KERAS3_IMAGE,
+    "keras.preprocessing.sequence": KERAS3_SEQUENCE,
+}
+
+
+def _tf_keras_preprocessing(module: str, names: Sequence[cst.ImportAlias]) -> str | None:
+    """``tensorflow.keras.preprocessing.text`` for ``from keras.preprocessing.text import
+    Tokenizer``: with Keras 3 installed, TensorFlow's ``tf.keras`` still exports Keras 2's
+    preprocessing names (Keras 3's legacy copies of them), which Keras 3's own
+    ``keras.preprocessing`` dropped; ``from keras.preprocessing import text`` likewise.  None
+    where Keras 3 has every name, or tf.keras lacks one."""
+    spelled = [str(dotted(alias.name)) for alias in names]
+    if module == "keras.preprocessing":
+        wanted = {f"{module}.{name}" for name in spelled}
+        if wanted <= set(TF_KERAS_PREPROCESSING) and "keras.preprocessing.text" in wanted:
+            return "tensorflow.keras.preprocessing"
+        return None
+    exported = TF_KERAS_PREPROCESSING.get(module)
+    if exported is None or not set(spelled) <= exported or set(spelled) <= _KERAS3_KEEPS[module]:
+        return None
+    return "tensorflow." + module
+
+
 # the last part of each removed module (``recurrent`` in ``from keras.layers import recurrent``)
 _MODULE_NAMES = "|".join(sorted({m.rpartition(".")[2] for m in KERAS_MOVED_MODULES}))
 _KERAS_MODULE_TEXT = re.compile(
     r"\bkeras\.(?:layers\.\w+\s+import|utils\.\w+_utils|engine|legacy|wrappers|objectives)"
     r"|\bkeras\.utils\s+import\b|\bimport\s+.*\b(?:np_utils|Merge|objectives)\b"
     rf"|\bkeras(?:\.layers|\.utils)?\s+import\s+(?:\([^)]*|[^\n]*)\b(?:{_MODULE_NAMES})\b"
-    r"|ImageDataGenerator|CuDNN(?:LSTM|GRU)|preprocessing\.text"
+    r"|ImageDataGenerator|CuDNN(?:LSTM|GRU)|\bkeras\.preprocessing\b"
     r"|\b(?:mse|MSE|mae|MAE|mape|MAPE|msle|MSLE|kld|KLD|logcosh|kullback_leibler_divergence)\b"
 )
 
@@ -131,6 +164,9 @@ class KerasModulePathsCommand(MigrationCommand):
                     f"the names you use from {KERAS_MOVED_MODULES[module]} [star import]",
                 )
             return updated_node
+        legacy = _tf_keras_preprocessing(module, names)
+        if legacy is not None:
+            return updated_node.with_changes(module=cst.parse_expression(legacy))
         if module in KERAS_MOVED_MODULES:
             homes: set[str] = set()
             for alias in names:
