@@ -31,6 +31,7 @@ from tfcompat_gpu.codemod.commands.keras_compile_state import KerasCompileStateC
 from tfcompat_gpu.codemod.commands.keras_generator_methods import KerasGeneratorMethodsCommand
 from tfcompat_gpu.codemod.commands.keras_layer_sizes import KerasLayerSizesCommand
 from tfcompat_gpu.codemod.commands.keras_layer_weights import KerasLayerWeightsCommand
+from tfcompat_gpu.codemod.commands.keras_model_add_loss import KerasModelAddLossCommand
 from tfcompat_gpu.codemod.commands.keras_module_paths import KerasModulePathsCommand
 from tfcompat_gpu.codemod.commands.keras_optimizers import KerasOptimizersCommand
 from tfcompat_gpu.codemod.commands.keras_stateful_models import KerasStatefulModelsCommand
@@ -58,6 +59,7 @@ __all__ = [
     "KerasGeneratorMethodsCommand",
     "KerasLayerSizesCommand",
     "KerasLayerWeightsCommand",
+    "KerasModelAddLossCommand",
     "KerasModulePathsCommand",
     "KerasOptimizersCommand",
     "KerasStatefulModelsCommand",
@@ -91,6 +93,7 @@ COMMANDS: tuple[type[MigrationCommand], ...] = (
     KerasAccuracyKeysCommand,
     KerasBackendValuesCommand,
     KerasBackendOpsCommand,
+    KerasModelAddLossCommand,
     # after every command with a statement-level leave: it puts lines before statements
     KerasCompileStateCommand,
     NumpyRemovedNamesCommand,

@@ -64,14 +64,12 @@ _DEFINES = re.compile(
 )
 
 
-_GENERATOR_METHODS = re.compile(
-    r"_generator\s*\(|\bnb_epoch\b|\.predict_(?:proba|classes)\b|\.add_loss\s*\("
-)
+_GENERATOR_METHODS = re.compile(r"_generator\s*\(|\bnb_epoch\b|\.predict_(?:proba|classes)\b")
 
 
 class KerasGeneratorMethodsCommand(MigrationCommand):
     DESCRIPTION = "Model.fit_generator and its kin to fit / evaluate / predict (Keras 3)."
-    PRECHECK = Precheck.text(_GENERATOR_METHODS, "_generator", "nb_epoch", "predict_", "add_loss")
+    PRECHECK = Precheck.text(_GENERATOR_METHODS, "_generator", "nb_epoch", "predict_")
     UPGRADE = True
 
     def declared_changes(self) -> tuple[()]:
@@ -90,9 +88,6 @@ class KerasGeneratorMethodsCommand(MigrationCommand):
             return self._keras1_fit(updated_node)
         if method == "predict_proba":
             return self._predict_proba(updated_node)
-        if method == "add_loss":
-            self._add_loss(original_node, func)
-            return updated_node
         if method == "predict_classes" and "predict_classes" not in self._own:
             return self._predict_classes(original_node, updated_node)
         new = GENERATOR_METHODS.get(method)
@@ -170,21 +165,6 @@ class KerasGeneratorMethodsCommand(MigrationCommand):
                 "keras.utils.PyDataset with workers=/use_multiprocessing=) [queue arguments dropped]",
             )
         return updated_node.with_changes(func=func.with_changes(attr=cst.Name(new)), args=kept)
-
-    def _add_loss(self, node: cst.Call, func: cst.Attribute) -> None:
-        # Keras 2's VAE examples: vae.add_loss(K.mean(...)) on a functional model, from
-        # symbolic tensors; Keras 3's Functional.add_loss raises NotImplementedError
-        # (keras/src/models/functional.py).  A layer's own self.add_loss() still works.
-        owner = func.value
-        if isinstance(owner, cst.Name) and owner.value == "self":
-            return
-        self.warn_at(
-            node,
-            "add_loss(...) left unchanged: Keras 3 models take no add_loss() of symbolic "
-            "tensors (Functional.add_loss raises NotImplementedError); compute the loss in a "
-            "layer that calls self.add_loss() in call(), or in a custom train_step "
-            "[add_loss on a model]",
-        )
 
     @staticmethod
     def _keras1_fit(node: cst.Call) -> cst.Call:
