@@ -483,6 +483,50 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         ],
     ),
     (
+        # a VAE's sampling function and losses: the batch size from K.shape, the noise from
+        # keras.random, K.flatten of a loss's inputs
+        "keras-backend-vae-sampling",
+        "from keras import backend as K\n"
+        "def sample(args):\n"
+        "    mu, log_var = args\n"
+        "    n = K.shape(mu)[0]\n"
+        "    width = K.int_shape(mu)[1]\n"
+        "    eps = K.random_normal(shape=(n, width), mean=0., stddev=1.0)\n"
+        "    return mu + K.exp(0.5 * log_var) * eps\n"
+        "flat = K.flatten(y_true)\nnoise = K.random_uniform(K.shape(x), 0.0, 1.0)\n"
+        "w = K.truncated_normal((4, 3), stddev=0.05)\nr = K.ndim(x) + K.shape(x)[-1]\n",
+        "from keras import backend as K\nimport keras\n\n"
+        "def sample(args):\n"
+        "    mu, log_var = args\n"
+        "    n = keras.ops.shape(mu)[0]\n"
+        "    width = tuple(mu.shape)[1]\n"
+        "    eps = keras.random.normal(shape=(n, width), mean=0., stddev=1.0)\n"
+        "    return mu + keras.ops.exp(0.5 * log_var) * eps\n"
+        "flat = keras.ops.ravel(y_true)\nnoise = keras.random.uniform(keras.ops.shape(x), 0.0, 1.0)\n"
+        "w = keras.random.truncated_normal((4, 3), stddev=0.05)\n"
+        "r = keras.ops.ndim(x) + keras.ops.shape(x)[-1]\n",
+        [],
+    ),
+    (
+        # a seed (keyword or fifth argument) draws other numbers in keras.random; a whole
+        # K.shape or a slice of it is a tuple in Keras 3, a tensor in Keras 2
+        "keras-backend-random-seed-and-shape-left",
+        "from keras import backend as K\n"
+        "e = K.random_normal(shape=(2, 3), seed=42)\n"
+        "u = K.random_uniform((2, 3), 0.0, 1.0, 'float32', 7)\n"
+        "s = K.shape(x)\nh = K.shape(x)[1:]\n",
+        "from keras import backend as K\n"
+        "e = K.random_normal(shape=(2, 3), seed=42)\n"
+        "u = K.random_uniform((2, 3), 0.0, 1.0, 'float32', 7)\n"
+        "s = K.shape(x)\nh = K.shape(x)[1:]\n",
+        [
+            (2, "seed=keras.random.SeedGenerator(seed)"),
+            (3, "seed=keras.random.SeedGenerator(seed)"),
+            (4, "a tuple where Keras 2 gave a tensor"),
+            (5, "a tuple where Keras 2 gave a tensor"),
+        ],
+    ),
+    (
         # the checkpoint name of many Keras 2 tutorials, and a weights constant
         "weight-file-names-held-in-variables",
         "from keras.callbacks import ModelCheckpoint\n"

@@ -6,10 +6,11 @@ import pytest
 
 pytest.importorskip("libcst")
 
-from _support import assert_warnings
+from _support import assert_warnings, needs_tensorflow
 from cases_keras1 import KERAS1_CASES
 from cases_upgrade import UPGRADE_CASES
 
+from tests._child import run_py
 from tfcompat_gpu.codemod.api import migrate_source
 from tfcompat_gpu.codemod.commands import COMMANDS, command_name
 
@@ -96,3 +97,50 @@ def test_migrate_doc_before_after_is_the_migration(head: str, tail: str) -> None
         if "# stderr: script.py:" in line:
             number = line.split("script.py:")[1].split(":")[0]
             assert any(w.startswith(number + ": ") for w in result.warnings), result.warnings
+
+
+_VAE = """\
+import numpy as np
+from keras import backend as K
+from keras.layers import Dense, Input, Lambda
+from keras.models import Model
+
+
+def sampling(args):
+    z_mean, z_log_var = args
+    batch = K.shape(z_mean)[0]
+    dim = K.int_shape(z_mean)[1]
+    epsilon = K.random_normal(shape=(batch, dim))
+    return z_mean + K.exp(0.5 * z_log_var) * epsilon
+
+
+inputs = Input(shape=(6,))
+z_mean = Dense(2)(inputs)
+z_log_var = Dense(2)(inputs)
+z = Lambda(sampling)([z_mean, z_log_var])
+encoder = Model(inputs, z)
+encoder.compile(optimizer="adam", loss="mse")
+encoder.fit(np.ones((8, 6)), np.zeros((8, 2)), epochs=1, verbose=0)
+draws = encoder.predict(np.ones((5, 6)), verbose=0)
+flat = K.flatten(np.ones((2, 3), "float32"))
+kl = K.mean(K.sum(1 + z_log_var - K.square(z_mean) - K.exp(z_log_var), axis=-1))
+"""
+
+
+@pytest.mark.tf
+def test_migrated_vae_sampling_runs_on_keras3() -> None:
+    # the reparameterisation of Keras 2's VAE examples, in a Lambda without output_shape
+    needs_tensorflow()
+    result = migrate_source(_VAE, upgrade=True)
+    assert not result.warnings, result.warnings
+    out = run_py(
+        f"""
+        space = {{}}
+        exec({result.code!r}, space)
+        draws = space["draws"]
+        emit([list(draws.shape), bool((draws[0] != draws[1]).any()),
+              list(space["flat"].shape), list(space["kl"].shape)])
+        """
+    )
+    # one fresh draw per row (the batch size K.shape gave), a 1-D K.flatten, a scalar loss
+    assert out == [[5, 2], True, [6], []]

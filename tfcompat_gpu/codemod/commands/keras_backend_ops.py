@@ -7,9 +7,14 @@ becomes ``keras.ops.sum(x, axis=1, keepdims=True)`` where the two agree; where o
 differs, the Keras 2 default is written out (``K.concatenate(xs)`` concatenated on the last
 axis, ``keras.ops.concatenate`` on the first: ``keras.ops.concatenate(xs, axis=-1)``); a few
 changed name (``K.pow`` → ``keras.ops.power``, ``K.permute_dimensions`` →
-``keras.ops.transpose``, ``K.eval`` → ``keras.ops.convert_to_numpy``).  A call with other
-keywords, ``*args``, and every other function Keras 3 dropped (``K.int_shape``,
-``K.function``, ``K.gradients``, ...) is left with a warning that names what to write.
+``keras.ops.transpose``, ``K.eval`` → ``keras.ops.convert_to_numpy``, ``K.flatten`` →
+``keras.ops.ravel``).  ``K.random_normal`` / ``K.random_uniform`` / ``K.truncated_normal``
+without a seed become ``keras.random.normal`` / ``uniform`` / ``truncated_normal`` (same
+arguments); ``K.shape(x)`` becomes ``keras.ops.shape(x)`` where a tuple serves as well as
+Keras 2's tensor: indexed by an integer (``K.shape(z)[0]``, a VAE's batch size) or the shape
+of such a random call.  A call with other keywords, ``*args``, a seed, and every other
+function Keras 3 dropped (``K.function``, ``K.gradients``, ...) is left with a warning that
+names what to write.
 Only for Keras 3 (``migrate --keras 2`` leaves the backend alone).
 """
 
@@ -33,7 +38,7 @@ _SAME = frozenset(
         "ones_like", "zeros_like", "reshape", "sigmoid", "softplus", "softsign", "tanh",
         "softmax", "squeeze", "stack", "tile", "transpose", "stop_gradient", "one_hot", "dot",
         "elu", "categorical_crossentropy", "binary_crossentropy",
-        "sparse_categorical_crossentropy",
+        "sparse_categorical_crossentropy", "ndim",
     }
 )  # fmt: skip
 """Same name, same positional arguments and the same defaults in ``keras.ops``."""
@@ -43,7 +48,22 @@ _RENAMED = {
     "repeat_elements": "repeat",
     "eval": "convert_to_numpy",
     "gather": "take",
+    "flatten": "ravel",  # K.flatten: tf.reshape(x, [-1])
+    # keras.random (keras/src/random/random.py): the same (shape, mean|minval, stddev|maxval,
+    # dtype) with floatx for dtype=None; without a seed both draw new numbers on every call
+    "random_normal": "random.normal",
+    "random_uniform": "random.uniform",
+    "truncated_normal": "random.truncated_normal",
 }
+"""Keras 2 name → the ``keras.ops`` one (``random.…``: under ``keras`` itself)."""
+_RANDOM_KEYWORDS = {
+    "random_normal": frozenset({"shape", "mean", "stddev", "dtype"}),
+    "random_uniform": frozenset({"shape", "minval", "maxval", "dtype"}),
+    "truncated_normal": frozenset({"shape", "mean", "stddev", "dtype"}),
+}
+"""The keywords of the random functions that are exact: a ``seed`` is not (Keras 2's int seed
+seeded one op that drew new numbers on each run; an int seed in ``keras.random`` draws the
+same numbers on every call), nor a fifth positional argument (the seed)."""
 # Keras 2's default that keras.ops does not share: (position, keyword, value) written out
 _DEFAULTS: dict[str, tuple[int, str, str]] = {
     "argmax": (1, "axis", "-1"),
@@ -62,7 +82,12 @@ _KEYWORDS = frozenset({"axis", "keepdims", "from_logits", "dtype", "alpha"})
 _HINTS = {
     "int_shape": "tuple(x.shape)",
     "relu": "keras.ops.relu(x) for alpha=0, else keras.ops.leaky_relu(x, negative_slope=alpha)",
-    "shape": "keras.ops.shape(x)",
+    "shape": "keras.ops.shape(x), a tuple where Keras 2 gave a tensor",
+    "random_normal": "keras.random.normal(...) with seed=keras.random.SeedGenerator(seed)",
+    "random_uniform": "keras.random.uniform(...) with seed=keras.random.SeedGenerator(seed)",
+    "truncated_normal": (
+        "keras.random.truncated_normal(...) with seed=keras.random.SeedGenerator(seed)"
+    ),
     "variable": "keras.Variable(value)",
     "constant": "keras.ops.convert_to_tensor(value)",
     "l2_normalize": "keras.ops.normalize(x, axis=...) with the axis written out",
@@ -120,9 +145,46 @@ class KerasBackendOpsCommand(MigrationCommand):
                 return found
         return None
 
-    def _plan(self, call: cst.Call, function: str) -> tuple[str, list[cst.Arg]] | None:
+    def _shape_exact(self, call: cst.Call) -> bool:
+        """Whether ``K.shape(x)`` (``call``, of the original tree) means the same as
+        ``keras.ops.shape(x)``, a tuple where Keras 2 gave a tensor: indexed by an integer
+        (``K.shape(z)[0]``, the batch size) or the shape given to a ``K.random_*`` call."""
+        parent = self.parent(call)
+        if isinstance(parent, cst.Subscript) and parent.value is call:
+            if len(parent.slice) != 1 or not isinstance(parent.slice[0].slice, cst.Index):
+                return False
+            index = parent.slice[0].slice.value
+            if isinstance(index, cst.UnaryOperation) and isinstance(index.operator, cst.Minus):
+                index = index.expression
+            return isinstance(index, cst.Integer)
+        if isinstance(parent, cst.Arg) and parent.value is call:
+            outer = self.parent(parent)
+            if not isinstance(outer, cst.Call) or self._function(outer) not in _RANDOM_KEYWORDS:
+                return False
+            if parent.keyword is not None:
+                return parent.keyword.value == "shape"
+            return outer.args[0] is parent
+        return False
+
+    def _plan(
+        self, call: cst.Call, function: str, original: cst.Call
+    ) -> tuple[str, list[cst.Arg]] | None:
         """The ``keras.ops`` function and arguments for ``call``; None when not exact."""
         args = list(call.args)
+        if function == "shape":
+            alone = len(args) == 1 and args[0].keyword is None and not args[0].star
+            if not alone or not self._shape_exact(original):
+                return None
+            return function, [args[0].with_changes(comma=cst.MaybeSentinel.DEFAULT)]
+        random_keywords = _RANDOM_KEYWORDS.get(function)
+        if random_keywords is not None:
+            positional = [a for a in args if a.keyword is None]
+            keywords = [a.keyword.value for a in args if a.keyword is not None]
+            if any(a.star for a in args) or len(positional) > 4:
+                return None
+            if any(k not in random_keywords for k in keywords):
+                return None
+            return _RENAMED[function], args
         if function in _ONE_ARGUMENT:
             alone = len(args) == 1 and args[0].keyword is None and not args[0].star
             return (
@@ -175,7 +237,7 @@ class KerasBackendOpsCommand(MigrationCommand):
         function = self._function(call)
         if function is None or self.keras_major() < 3:
             return False
-        return self._plan(call, function) is not None
+        return self._plan(call, function, call) is not None
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
         function = self._function(original_node)
@@ -183,7 +245,7 @@ class KerasBackendOpsCommand(MigrationCommand):
             return updated_node
         if self.keras_major() < 3:
             return updated_node  # Keras 2 has them all
-        plan = self._plan(updated_node, function)
+        plan = self._plan(updated_node, function, original_node)
         if plan is None:
             if function in ("get_value", "set_value"):
                 return updated_node  # keras_backend_values rewrites or names them
@@ -217,6 +279,7 @@ class KerasBackendOpsCommand(MigrationCommand):
         if self._keras is None:
             need_import(self.context, "keras")
             self._keras = "keras"
+        where = name if "." in name else f"ops.{name}"  # random.normal: under keras
         return updated_node.with_changes(
-            func=cst.parse_expression(f"{self._keras}.ops.{name}"), args=args
+            func=cst.parse_expression(f"{self._keras}.{where}"), args=args
         )
