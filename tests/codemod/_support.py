@@ -25,6 +25,19 @@ def needs_tensorflow() -> None:
         pytest.skip("TensorFlow is not installed")
 
 
+def keras3(*, tf_keras_too: bool = False) -> bool:
+    """Whether ``import keras`` gives Keras 3 (and, with ``tf_keras_too``, whether ``tf.keras``
+    does as well: not where ``TF_USE_LEGACY_KERAS`` makes it tf_keras)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    if tf_keras_too and os.environ.get("TF_USE_LEGACY_KERAS", "") in ("1", "true", "True"):
+        return False
+    try:
+        return int(version("keras").split(".")[0]) >= 3
+    except PackageNotFoundError:
+        return False
+
+
 def run_file(
     path: Path, runner: tuple[str, ...] | None = None, timeout: float = 240
 ) -> subprocess.CompletedProcess[str]:

@@ -17,7 +17,7 @@ import pytest
 
 pytest.importorskip("libcst")
 
-from _support import NO_GPUS, migrate_cli, needs_tensorflow
+from _support import NO_GPUS, keras3, migrate_cli, needs_tensorflow
 
 from tests._child import run, run_script
 from tfcompat_gpu.codemod.api import migrate_source
@@ -233,19 +233,10 @@ def test_a_layer_size_named_once_from_numpy_becomes_an_int() -> None:
     assert "m.add(Dense(twice))" in code
 
 
-def _keras3() -> bool:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return int(version("keras").split(".")[0]) >= 3
-    except PackageNotFoundError:
-        return False
-
-
 @pytest.mark.tf
 def test_migrated_gan_script_trains_like_keras_2_with_plain_python(tmp_path: Path) -> None:
     needs_tensorflow()
-    if not _keras3():
+    if not keras3():
         pytest.skip("the migrated script targets Keras 3; keras here is Keras 2")
     copy = tmp_path / SCRIPT.name
     shutil.copy(SCRIPT, copy)

@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import json
 import textwrap
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 import pytest
 
 pytest.importorskip("libcst")
 
-from _support import NO_GPUS, migrate_cli, needs_tensorflow
+from _support import NO_GPUS, keras3, migrate_cli, needs_tensorflow
 
 from tests._child import run
 from tfcompat_gpu.codemod.api import migrate_source
@@ -153,17 +152,10 @@ json.dump(
 """
 
 
-def _keras3() -> bool:
-    try:
-        return int(version("keras").split(".")[0]) >= 3
-    except PackageNotFoundError:
-        return False
-
-
 @pytest.mark.tf
 def test_migrated_vae_trains_on_the_added_loss_with_plain_python(tmp_path: Path) -> None:
     needs_tensorflow()
-    if not _keras3():
+    if not keras3():
         pytest.skip("the migrated script targets Keras 3; keras here is Keras 2")
     script = tmp_path / "vae.py"
     script.write_text(SCRIPT.lstrip("\n"))

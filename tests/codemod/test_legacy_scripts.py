@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import ast
 import importlib.util
-import os
 import shutil
 import subprocess
 from concurrent.futures import ThreadPoolExecutor
@@ -22,7 +21,7 @@ import pytest
 
 pytest.importorskip("libcst")
 
-from _support import NO_GPUS, migrate_cli, needs_tensorflow
+from _support import NO_GPUS, keras3, migrate_cli, needs_tensorflow
 
 from tests._child import run
 from tfcompat_gpu.codemod.api import migrate_source
@@ -32,17 +31,6 @@ NAMES = sorted(p.name for p in SCRIPTS.glob("*.py"))
 # TF1 modules that TensorFlow >= 2.16 serves from tf_keras only: migrate says so, and the
 # script runs as the warning tells (tf_keras installed, TF_USE_LEGACY_KERAS=1)
 NEEDS_TF_KERAS = {"tf1_layers_losses.py", "tf1_rnn_cell.py"}
-
-
-def _keras3() -> bool:
-    from importlib.metadata import PackageNotFoundError, version
-
-    if os.environ.get("TF_USE_LEGACY_KERAS", "") in ("1", "true", "True"):
-        return False
-    try:
-        return int(version("keras").split(".")[0]) >= 3
-    except PackageNotFoundError:
-        return False
 
 
 def test_there_are_enough_scripts_of_each_kind() -> None:
@@ -79,7 +67,7 @@ def _run(path: Path) -> tuple[str, subprocess.CompletedProcess[str]]:
 @pytest.mark.tf
 def test_migrated_scripts_run_with_plain_python(tmp_path: Path) -> None:
     needs_tensorflow()
-    if not _keras3():
+    if not keras3(tf_keras_too=True):
         pytest.skip("the migrated scripts target Keras 3; keras here is Keras 2")
     copy = tmp_path / "scripts"
     shutil.copytree(SCRIPTS, copy)

@@ -22,6 +22,7 @@ from _support import (
     LEGACY,
     NO_GPUS,
     assert_warnings,
+    keras3,
     migrate_cli,
     needs_tensorflow,
     run_file,
@@ -86,14 +87,6 @@ class Legacy:
     keras2: bool = True
     """False: the migrated copy is Keras 3 code (``keras.ops``), which the Keras 2 that comes
     with TensorFlow < 2.16 cannot run."""
-
-
-def _keras3() -> bool:
-    import os
-    from importlib.metadata import version
-
-    legacy = os.environ.get("TF_USE_LEGACY_KERAS", "") in ("1", "true", "True")
-    return not legacy and int(version("keras").split(".")[0]) >= 3
 
 
 _DIFFERENT = "ask for different settings, but TensorFlow applies GPU options once per process"
@@ -209,7 +202,7 @@ def test_migrated_legacy_example_runs_and_is_clean(
         if finding.line not in expected.moved:
             assert written[finding.line - 1] in original.splitlines(), finding
 
-    if not expected.keras3 and _keras3():
+    if not expected.keras3 and keras3(tf_keras_too=True):
         return
     if not expected.keras2 and int(version("keras").split(".")[0]) < 3:
         return
