@@ -36,7 +36,7 @@ SCRIPT = r"""
     reg = l2_regularizer(0.5)(w)
     out = {"none": l2_regularizer(0.0)(w)}
     try:
-        tf.contrib.layers.batch_norm
+        tf.contrib.layers.conv2d
     except AttributeError as error:
         out["batch_norm"] = str(error)
     with tf.Session() as sess:
@@ -62,10 +62,10 @@ def test_contrib_layers_initializers_and_regularizers_draw_as_tf1():
     assert out["h_std"] == pytest.approx(math.sqrt(1.3 * 2 / 500) * 0.87962566103423978, rel=0.02)
     assert out["reg"] == pytest.approx(out["reg_expected"], rel=1e-5)
     assert out["none"] is None
-    assert "tf.contrib.layers.batch_norm: tf.contrib was removed" in out["batch_norm"]
+    assert "tf.contrib.layers.conv2d: tf.contrib was removed" in out["batch_norm"]
     assert "pip install tf-slim" in out["batch_norm"]
     assert (
-        "the drop-in provides flatten, fully_connected, l1_regularizer, l2_regularizer"
+        "the drop-in provides batch_norm, dropout, flatten, fully_connected, l1_regularizer"
         in out["batch_norm"]
     )
 
@@ -191,3 +191,96 @@ def test_fully_connected_and_flatten_compute_what_tf1s_did(tmp_path):
     np.testing.assert_array_equal(flat_seq, s.reshape(2, 15))
     # l2: 0.1 * sum(w ** 2) / 2, l1 on the biases: 0.5 * sum(|b|)
     assert loss == pytest.approx(0.1 * (w1**2).sum() / 2 + 0.5 * np.abs(b1).sum(), rel=1e-5)
+
+
+# lab-10-7-m's shape (fully_connected layers normalized by batch_norm and dropped out, their
+# arguments set once by arg_scope, is_training a placeholder, the moving averages updated in
+# place), with a convolution's output normalized in the default UPDATE_OPS way, small
+# synthetic arrays
+BATCH_NORM_SCRIPT = r"""
+    import numpy as np
+    import tensorflow as tf
+    from tensorflow.contrib.framework import arg_scope
+    from tensorflow.contrib.layers import batch_norm, dropout, flatten, fully_connected
+    from tests._child import emit
+
+    tf.set_random_seed(7)
+    rng = np.random.RandomState(0)
+    x_data = rng.randn(8, 4, 4, 1).astype(np.float32) * 3 + 1
+    y_data = np.eye(3, dtype=np.float32)[rng.randint(0, 3, 8)]
+    X = tf.placeholder(tf.float32, [None, 4, 4, 1])
+    Y = tf.placeholder(tf.float32, [None, 3])
+    train = tf.placeholder(tf.bool)
+    kernel = tf.get_variable("kernel", [3, 3, 1, 2], trainable=False)  # a fixed batch
+    conv = batch_norm(tf.nn.conv2d(X, kernel, [1, 1, 1, 1], "SAME"), decay=0.5, scale=True,
+                      is_training=train, activation_fn=tf.nn.relu)
+    params = {"is_training": train, "decay": 0.9, "updates_collections": None}
+    with arg_scope([fully_connected], activation_fn=tf.nn.relu, biases_initializer=None,
+                   normalizer_fn=batch_norm, normalizer_params=params):
+        with arg_scope([fully_connected, dropout], scope="inner"):
+            h1 = fully_connected(flatten(conv), 6, scope="h1")
+        h1 = dropout(h1, 0.7, is_training=train)
+        logits = fully_connected(h1, 3, activation_fn=None, scope="out")
+    loss = tf.reduce_mean(tf.nn.softmax_cross_entropy_with_logits_v2(labels=Y, logits=logits))
+    with tf.control_dependencies(tf.get_collection(tf.GraphKeys.UPDATE_OPS)):
+        step = tf.train.AdamOptimizer(0.05).minimize(loss)
+    errors = {}
+    for argument, value in [("param_initializers", {"beta": tf.ones_initializer()}),
+                            ("renorm", True), ("data_format", "NCHW")]:
+        try:
+            batch_norm(flatten(X), **{argument: value})
+        except ValueError as error:
+            errors[argument] = str(error)
+    found = {v.op.name: v for v in tf.global_variables()}
+    names = ["BatchNorm/moving_mean", "BatchNorm/moving_variance", "h1/BatchNorm/moving_mean",
+             "h1/BatchNorm/moving_variance", "h1/BatchNorm/beta"]
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        feed = {X: x_data, Y: y_data, train: True}
+        losses = [float(sess.run(loss, {**feed, train: False}))]
+        for _ in range(5):
+            sess.run(step, feed)
+            losses.append(float(sess.run(loss, {**feed, train: False})))
+        values = sess.run([found[name] for name in names])
+        h1_eval = sess.run(h1, {X: x_data, train: False})
+        pre = sess.run(tf.nn.conv2d(X, kernel, [1, 1, 1, 1], "SAME"), {X: x_data})
+    emit({
+        "variables": sorted(found), "model": sorted(v.op.name for v in tf.model_variables()),
+        "update_ops": len(tf.get_collection(tf.GraphKeys.UPDATE_OPS)), "losses": losses,
+        "values": [v.tolist() for v in values], "pre": pre.tolist(), "errors": errors,
+        "h1_eval": h1_eval.tolist(),
+    })
+"""
+
+
+def test_batch_norm_and_arg_scope_train_as_tf1s_did(tmp_path):
+    run = run_script(tmp_path, BATCH_NORM_SCRIPT)
+    assert run.rc == 0, run.err
+    out = run.result
+    bn = ["BatchNorm/beta", "BatchNorm/gamma", "BatchNorm/moving_mean", "BatchNorm/moving_variance"]
+    layers = ["h1/BatchNorm/beta", "h1/BatchNorm/moving_mean", "h1/BatchNorm/moving_variance"]
+    layers += [name.replace("h1", "out") for name in layers] + ["h1/weights", "out/weights"]
+    # TF1's names, no biases under a normalizer (biases_initializer=None from the scope), the
+    # inner scope's scope="h1" beaten by the call's, no gamma unless scale=True
+    assert [v for v in out["variables"] if "Adam" not in v and "power" not in v] == sorted(
+        [*bn, *layers, "kernel"]
+    )
+    assert out["model"] == sorted([*bn, *layers])
+    # the conv's two updates in UPDATE_OPS; the in-place (updates_collections=None) ones not
+    assert out["update_ops"] == 2
+    assert out["losses"][-1] < out["losses"][0]
+    mean, variance, h1_mean, h1_variance, h1_beta = (np.array(v) for v in out["values"])
+    # five training steps of a 0.5 decay on the same batch: the moving mean is 1 - 0.5**5 of
+    # the batch mean, the variance moves from 1 to the (Bessel-corrected) batch variance
+    pre = np.array(out["pre"]).reshape(-1, 2)
+    np.testing.assert_allclose(mean, (1 - 0.5**5) * pre.mean(0), rtol=1e-4, atol=1e-5)
+    expected = 0.5**5 + (1 - 0.5**5) * pre.var(0, ddof=1)
+    np.testing.assert_allclose(variance, expected, rtol=1e-4)
+    assert np.abs(h1_mean).sum() > 0  # updated in place
+    assert (h1_variance != 1).all()
+    assert np.abs(h1_beta).sum() > 0  # trained
+    assert np.array(out["h1_eval"]).shape == (8, 6)
+    assert set(out["errors"]) == {"param_initializers", "renorm", "data_format"}
+    for argument, message in out["errors"].items():
+        assert message.startswith(f"tf.contrib.layers.batch_norm({argument}=")
+        assert "pip install tf-slim" in message

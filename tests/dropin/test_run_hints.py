@@ -211,11 +211,11 @@ CONTRIB = r"""
 
     cases = {
         "import slim": "import tensorflow.contrib.slim as slim",
-        "from layers": "from tensorflow.contrib.layers import batch_norm",
+        "from layers": "from tensorflow.contrib.layers import conv2d",
         "from contrib": "from tensorflow.contrib import legacy_seq2seq",
         "eager": "import tensorflow.contrib.eager as tfe",
         "no successor": "import tensorflow.contrib.bayesflow",
-        "attribute": "tf.contrib.layers.batch_norm",
+        "attribute": "tf.contrib.layers.conv2d",
         "other import": "import tensorflow.nonexistent_module",
     }
     out = {}
@@ -233,7 +233,8 @@ def test_tf_contrib_modules_get_their_successor():
     removed = (
         "tfcompat-gpu run: hint: tf.contrib.{}: tf.contrib was removed in TensorFlow 2.0, and "
         "the drop-in provides only tf.contrib.distribute, tf.contrib.layers' initializers, "
-        "regularizers, fully_connected and flatten, tf.contrib.rnn's core cells and "
+        "regularizers, fully_connected, flatten, batch_norm and dropout, "
+        "tf.contrib.framework.arg_scope, tf.contrib.rnn's core cells and "
         "tf.contrib.seq2seq.sequence_loss. "
         "Use {} instead."
     )
@@ -249,7 +250,8 @@ def test_tf_contrib_modules_get_their_successor():
     assert out["no successor"][0] == (
         "tfcompat-gpu run: hint: tf.contrib.bayesflow: tf.contrib was removed in TensorFlow 2.0, "
         "and the drop-in provides only tf.contrib.distribute, tf.contrib.layers' initializers, "
-        "regularizers, fully_connected and flatten, tf.contrib.rnn's core cells and "
+        "regularizers, fully_connected, flatten, batch_norm and dropout, "
+        "tf.contrib.framework.arg_scope, tf.contrib.rnn's core cells and "
         "tf.contrib.seq2seq.sequence_loss. "
         "Use the TF2 module that replaced it."
     )

@@ -155,7 +155,7 @@ def _installed_version(*names: str) -> tuple[int, int] | None:
     return None
 
 
-_V1_KERAS = ("keras", "contrib.rnn")
+_V1_KERAS = ("keras", "contrib.rnn", "contrib.layers.batch_norm")
 _V1_KERAS_MODULES = ("keras.", *(m + "." for m in TF_KERAS_MODULES), "contrib.rnn.")
 
 
@@ -261,7 +261,8 @@ class _Reader(ast.NodeVisitor):
             if rest in _V1_KERAS or rest.startswith(_V1_KERAS_MODULES):
                 # tf.layers and tf.nn.rnn_cell are Keras' legacy layers and cells: tf_keras
                 # from TensorFlow 2.16 on (tensorflow/python/util/lazy_loader.py); the drop-in
-                # serves tf.contrib.rnn's cells from tf.nn.rnn_cell.
+                # serves tf.contrib.rnn's cells from tf.nn.rnn_cell, batch_norm from
+                # tf.layers.BatchNormalization.
                 self._note(self.reading.uses_keras, "tf." + rest, node)
             if rest in _GRAPH or rest.replace("compat.v1.", "", 1) in _GRAPH:
                 self._note(self.reading.graph, "tf." + rest, node)

@@ -5,7 +5,8 @@ that replaced it, with the TF1 arguments translated (``num_gpus`` becomes a devi
 ``AllReduceCrossDeviceOps("nccl")`` becomes ``NcclAllReduce``).  In graph mode (``tfcompat-gpu
 run --tf1``) the strategies are the ``tf.compat.v1.distribute`` ones, which v1 graphs and
 Keras' v1 training loops need.  Of ``tf.contrib.layers``, the initializers, regularizers,
-``fully_connected`` and ``flatten`` are served (:mod:`tfcompat_gpu.dropin._contrib_layers`); of
+``fully_connected``, ``flatten``, ``batch_norm`` and ``dropout`` are served, with
+``tf.contrib.framework.arg_scope`` (:mod:`tfcompat_gpu.dropin._contrib_layers`); of
 ``tf.contrib.rnn``, the core cells and static RNN functions (their v1 homes), and of
 ``tf.contrib.seq2seq``, ``sequence_loss`` (:mod:`tfcompat_gpu.dropin._contrib_rnn`).  Any other
 ``tf.contrib`` name raises an ``AttributeError`` that says so and names the module's successor
@@ -26,6 +27,7 @@ __all__ = [
     "NAMES",
     "contrib_module",
     "distribute_module",
+    "framework_module",
     "layers_module",
     "removed_message",
     "rnn_module",
@@ -34,6 +36,7 @@ __all__ = [
 
 CONTRIB = "tensorflow.contrib"
 DISTRIBUTE = "tensorflow.contrib.distribute"
+FRAMEWORK_MODULE = "tensorflow.contrib.framework"
 LAYERS_MODULE = "tensorflow.contrib.layers"
 RNN_MODULE = "tensorflow.contrib.rnn"
 SEQ2SEQ_MODULE = "tensorflow.contrib.seq2seq"
@@ -203,6 +206,14 @@ def _layers_getattr(name: str) -> Any:
     raise _missing("layers", name, sorted(FUNCTIONS))
 
 
+def _framework_getattr(name: str) -> Any:
+    from tfcompat_gpu.dropin._contrib_layers import FRAMEWORK
+
+    if name in FRAMEWORK:
+        return FRAMEWORK[name]
+    raise _missing("framework", name, sorted(FRAMEWORK))
+
+
 def _rnn_getattr(name: str) -> Any:
     from tfcompat_gpu.dropin import _contrib_rnn
     from tfcompat_gpu.tfapi.contrib_names import CONTRIB_RNN
@@ -245,6 +256,8 @@ def _distribute_getattr(name: str) -> Any:
 def _contrib_getattr(name: str) -> Any:
     if name == "distribute":
         return distribute_module()
+    if name == "framework":
+        return framework_module()
     if name == "layers":
         return layers_module()
     if name == "rnn":
@@ -265,7 +278,7 @@ def removed_message(name: str) -> str:
     return (
         f"tf.contrib.{name}: tf.contrib was removed in TensorFlow 2.0, and the drop-in provides "
         "only tf.contrib.distribute, tf.contrib.layers' initializers, regularizers, "
-        "fully_connected and flatten, "
+        "fully_connected, flatten, batch_norm and dropout, tf.contrib.framework.arg_scope, "
         f"tf.contrib.rnn's core cells and tf.contrib.seq2seq.sequence_loss. {use}"
     )
 
@@ -285,7 +298,8 @@ def _module(name: str, doc: str, getattr_: Any, all_: Any = None) -> ModuleType:
 
 _ALL = {
     DISTRIBUTE: sorted(NAMES),
-    CONTRIB: ["distribute", "layers", "rnn", "seq2seq"],
+    CONTRIB: ["distribute", "framework", "layers", "rnn", "seq2seq"],
+    FRAMEWORK_MODULE: ["add_arg_scope", "arg_scope"],
 }
 
 
@@ -328,13 +342,22 @@ def seq2seq_module() -> ModuleType:
     )
 
 
+def framework_module() -> ModuleType:
+    """The ``tensorflow.contrib.framework`` module object: ``arg_scope``, ``add_arg_scope``."""
+    return _module(
+        FRAMEWORK_MODULE,
+        "tf.contrib.framework of TF 1.x: arg_scope and add_arg_scope, by tfcompat_gpu.",
+        _framework_getattr,
+    )
+
+
 def layers_module() -> ModuleType:
     """The ``tensorflow.contrib.layers`` module object: its initializers and regularizers,
-    ``fully_connected`` and ``flatten``."""
+    ``fully_connected``, ``flatten``, ``batch_norm`` and ``dropout``."""
     return _module(
         LAYERS_MODULE,
-        "tf.contrib.layers of TF 1.x: its initializers, regularizers, fully_connected and "
-        "flatten, by tfcompat_gpu.",
+        "tf.contrib.layers of TF 1.x: its initializers, regularizers, fully_connected, "
+        "flatten, batch_norm and dropout, by tfcompat_gpu.",
         _layers_getattr,
         _layers_all,
     )
@@ -350,11 +373,11 @@ def distribute_module() -> ModuleType:
 
 
 def contrib_module() -> ModuleType:
-    """The ``tensorflow.contrib`` module object: ``distribute`` and part of ``layers``, ``rnn``
-    and ``seq2seq``."""
+    """The ``tensorflow.contrib`` module object: ``distribute`` and part of ``framework``,
+    ``layers``, ``rnn`` and ``seq2seq``."""
     return _module(
         CONTRIB,
-        "tf.contrib of TF 1.x: tf.contrib.distribute and parts of layers, rnn and seq2seq, by "
-        "tfcompat_gpu.",
+        "tf.contrib of TF 1.x: tf.contrib.distribute and parts of framework, layers, rnn and "
+        "seq2seq, by tfcompat_gpu.",
         _contrib_getattr,
     )

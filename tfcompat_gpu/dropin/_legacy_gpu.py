@@ -81,6 +81,7 @@ def _contrib(module: ModuleType, current: Any) -> Any:
 _DISCOVERY = "tfcompat_gpu.dropin._discovery"
 _CONTRIB_MODULES = (
     "tensorflow.contrib.distribute",
+    "tensorflow.contrib.framework",
     "tensorflow.contrib.layers",
     "tensorflow.contrib.rnn",
     "tensorflow.contrib.seq2seq",
@@ -189,6 +190,8 @@ class _Finder(_LoaderBase):
             return _contrib.contrib_module()
         if spec.name == "tensorflow.contrib.distribute":
             return _contrib.distribute_module()
+        if spec.name == "tensorflow.contrib.framework":
+            return _contrib.framework_module()
         if spec.name == "tensorflow.contrib.layers":
             return _contrib.layers_module()
         if spec.name == "tensorflow.contrib.rnn":
