@@ -31,13 +31,13 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         "import tensorflow as tf\n"
         "from tensorflow.contrib import rnn\n"
         "import tensorflow.contrib.eager as tfe\n"
-        "from tensorflow.contrib.layers import flatten\n"
+        "from tensorflow.contrib.layers import batch_norm\n"
         "x = tf.placeholder(tf.float32, [None, 4])\n"
         "cell = rnn.LayerNormBasicLSTMCell(8)\n",
         "import tensorflow.compat.v1 as tf\n"
         "from tensorflow.contrib import rnn\n"
         "import tensorflow.contrib.eager as tfe\n"
-        "from tensorflow.contrib.layers import flatten\n\n"
+        "from tensorflow.contrib.layers import batch_norm\n\n"
         "tf.disable_v2_behavior()\n"
         "x = tf.placeholder(tf.float32, [None, 4])\n"
         "cell = rnn.LayerNormBasicLSTMCell(8)\n",
@@ -829,7 +829,7 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         "outputs, _states = tf.nn.dynamic_rnn(cell, X, initial_state=initial_state)\n"
         "state = tf.contrib.rnn.LSTMStateTuple(_states.c, _states.h)\n"
         "cell2 = tf.contrib.rnn.NASCell(5)\n"
-        "loss = tf.contrib.seq2seq.sequence_loss(logits=outputs, targets=Y, weights=weights)\n",
+        "loss = tf.contrib.seq2seq.sequence_loss(outputs, Y, weights, softmax_loss_function=f)\n",
         TF_KERAS + "import tensorflow.compat.v1 as tf\n\ntf.disable_v2_behavior()\n"
         "X = tf.placeholder(tf.float32, [None, 6, 5])\n"
         "cell = tf.compat.v1.nn.rnn_cell.BasicLSTMCell(num_units=5, state_is_tuple=True)\n"
@@ -837,14 +837,14 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         "outputs, _states = tf.nn.dynamic_rnn(cell, X, initial_state=initial_state)\n"
         "state = tf.compat.v1.nn.rnn_cell.LSTMStateTuple(_states.c, _states.h)\n"
         "cell2 = tf.contrib.rnn.NASCell(5)\n"
-        "loss = tf.contrib.seq2seq.sequence_loss(logits=outputs, targets=Y, weights=weights)\n",
+        "loss = tf.contrib.seq2seq.sequence_loss(outputs, Y, weights, softmax_loss_function=f)\n",
         [
             (3, "BasicLSTMCell comes from tf_keras"),
             (7, "tf.contrib.rnn.NASCell left unchanged: it has no TF2 home"),
             (
                 8,
-                "tf.contrib.seq2seq left unchanged: tf.contrib was removed in TensorFlow 2.0: use "
-                "tensorflow_addons' tfa.seq2seq",
+                "tf.contrib.seq2seq.sequence_loss left unchanged: it has no TF2 name and the "
+                "rewrite to tf.compat.v1 ops covers only literal True/False averaging flags",
             ),
         ],
     ),

@@ -13,7 +13,7 @@ tensorflow/python/ops/rnn.py) have an exact home in the v1 API (:data:`CONTRIB_R
 
 from __future__ import annotations
 
-__all__ = ["CONTRIB_RNN", "CONTRIB_SUCCESSORS", "RNN_CELLS"]
+__all__ = ["CONTRIB_RNN", "CONTRIB_SUCCESSORS", "RNN_CELLS", "SEQUENCE_LOSS_PARAMETERS"]
 
 _TF_SLIM = "pip install tf-slim"
 
@@ -89,3 +89,18 @@ CONTRIB_RNN: dict[str, str] = {
 """``tf.contrib.rnn.<name>`` -> its home under ``tf.compat.v1`` (the same object in TF 1.x); the
 other names (``NASCell``, ``LayerNormBasicLSTMCell``, ``EmbeddingWrapper``, ``LSTMBlockCell``,
 ``stack_bidirectional_dynamic_rnn``, ...) were contrib's own and have none."""
+
+SEQUENCE_LOSS_PARAMETERS: tuple[str, ...] = (
+    "logits",
+    "targets",
+    "weights",
+    "average_across_timesteps",
+    "average_across_batch",
+    "sum_over_timesteps",
+    "sum_over_batch",
+    "softmax_loss_function",
+    "name",
+)
+"""``tf.contrib.seq2seq.sequence_loss``'s parameters in order (TF 1.15,
+tensorflow/contrib/seq2seq/python/ops/loss.py): the ones ``run``'s stand-in takes and
+``migrate`` reads a call's arguments by."""

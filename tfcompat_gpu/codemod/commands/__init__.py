@@ -21,6 +21,7 @@ from tfcompat_gpu.codemod.commands.config_proto_to_configure import ConfigProtoT
 from tfcompat_gpu.codemod.commands.contrib_distribute import ContribDistributeCommand
 from tfcompat_gpu.codemod.commands.contrib_layers import ContribLayersCommand
 from tfcompat_gpu.codemod.commands.contrib_rnn import ContribRnnCommand
+from tfcompat_gpu.codemod.commands.contrib_seq2seq import ContribSeq2seqCommand
 from tfcompat_gpu.codemod.commands.gpu_discovery import GpuDiscoveryCommand
 from tfcompat_gpu.codemod.commands.keras1_layer_arguments import Keras1LayerArgumentsCommand
 from tfcompat_gpu.codemod.commands.keras_accuracy_keys import KerasAccuracyKeysCommand
@@ -50,6 +51,7 @@ __all__ = [
     "ContribDistributeCommand",
     "ContribLayersCommand",
     "ContribRnnCommand",
+    "ContribSeq2seqCommand",
     "GpuDiscoveryCommand",
     "Keras1LayerArgumentsCommand",
     "KerasBackendOpsCommand",
@@ -100,6 +102,7 @@ COMMANDS: tuple[type[MigrationCommand], ...] = (
     TfPrivateImportsCommand,
     ContribRnnCommand,
     ContribLayersCommand,
+    ContribSeq2seqCommand,
     # last: they decide on the module the others left
     Tf1CompatCommand,
     Tf1LegacyKerasCommand,

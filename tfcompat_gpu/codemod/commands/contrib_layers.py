@@ -23,6 +23,13 @@ A call is rewritten only when each argument has such a home: ``normalizer_fn``,
 are named as ``dense`` names them (``dense/kernel``, not contrib's ``fully_connected/weights``):
 a checkpoint written by the TF1 script does not restore into the migrated one by name.
 
+The names imported are rewritten too: ``from tensorflow.contrib import layers`` with
+``layers.fully_connected(...)``, and ``from tensorflow.contrib.layers import fully_connected,
+flatten`` with ``fully_connected(...)``, through the module-level ``import tensorflow as tf`` of
+the file; the import goes.  An import is rewritten only when every read of what it binds is such
+a call with a home for each argument (an import nothing reads goes as well): else the import
+and its reads are left, with the ``tf.contrib removed`` warning.
+
 ``tf.compat.v1.layers`` is served by tf_keras only from TensorFlow 2.16 on: the names written
 are handed to ``tf1_legacy_keras`` (:data:`~.tf1_legacy_keras.LEGACY_KERAS_NAMES`).
 """
@@ -33,14 +40,16 @@ import ast
 import re
 
 from tfcompat_gpu.codemod._base import MigrationCommand, Precheck
+from tfcompat_gpu.codemod._imports import without_aliases
 from tfcompat_gpu.codemod._libcst import cst
-from tfcompat_gpu.codemod._names import prefix_for
+from tfcompat_gpu.codemod._names import dotted, prefix_for, tf_root_alias, top_level_imports
 from tfcompat_gpu.codemod.commands.tf1_legacy_keras import LEGACY_KERAS_NAMES
+from tfcompat_gpu.codemod.commands.tf_private_imports import contrib_successor, layers_import
 
 __all__ = ["CONTRIB_LAYERS_DONE", "ContribLayersCommand"]
 
 CONTRIB_LAYERS_DONE = "tfcompat_gpu.contrib_layers_done"
-"""Scratch key: the ``tf.contrib.layers`` nodes of the calls rewritten (``tf1_compat`` does not
+"""Scratch key: the ``tf.contrib.X`` nodes of the calls rewritten (``tf1_compat`` does not
 warn about them)."""
 
 _MODULE = "tensorflow.contrib.layers."
@@ -68,10 +77,12 @@ _FULLY_CONNECTED: tuple[tuple[str, str | None], ...] = (
 )
 _FUNCTIONS = {"flatten": ("flatten", _FLATTEN), "fully_connected": ("dense", _FULLY_CONNECTED)}
 _CALL = re.compile(r"\bcontrib\b[\s\S]*?\blayers\b[\s\S]*?\b(?:flatten|fully_connected)\b")
+_IMPORT = re.compile(r"\bfrom\s+tensorflow\s*\.\s*contrib\b[\s\S]*?\blayers\b")
+_PACKAGE = "tensorflow.contrib.layers"
 
 
 def _wanted(text: str, tree: ast.Module | None = None) -> bool:
-    return "contrib" in text and _CALL.search(text) is not None
+    return "contrib" in text and (_CALL.search(text) or _IMPORT.search(text)) is not None
 
 
 class ContribLayersCommand(MigrationCommand):
@@ -82,12 +93,106 @@ class ContribLayersCommand(MigrationCommand):
     PRECHECK = Precheck(_wanted, lambda statement: _CALL.search(statement) is not None)
     UPGRADE = True
 
-    def declared_changes(self) -> tuple[()]:
-        return ()  # every call it changes is in a statement PRECHECK finds relevant
+    def declared_changes(self) -> list[cst.CSTNode]:
+        # a call of a name imported may sit in a statement PRECHECK finds irrelevant (an alias)
+        return [*self._of_imports, *self._drop]
 
     def visit_Module(self, node: cst.Module) -> None:
         self._calls: dict[cst.Call, tuple[str, list[cst.Arg]]] = {}  # call -> new func, args
         self._done: set[cst.CSTNode] = self.context.scratch.setdefault(CONTRIB_LAYERS_DONE, set())
+        self._of_imports: list[cst.Call] = []
+        self._drop: set[cst.ImportFrom] = set()
+        root = tf_root_alias(node)
+        for _, small in top_level_imports(node):
+            if isinstance(small, cst.ImportFrom) and layers_import(small):
+                self._plan_import(small, root)
+
+    def _plan_import(self, node: cst.ImportFrom, root: str | None) -> None:
+        """Each call of the names ``node`` binds and its new code; the import left (and said)
+        if one has no home or the file has no ``tensorflow`` name to write it through."""
+        assert node.module is not None
+        assert not isinstance(node.names, cst.ImportStar)
+        module = dotted(node.module)
+        scope = self.scope_of(node)
+        calls: dict[cst.Call, tuple[str, list[cst.Arg]]] = {}
+        left: list[str] = []
+        for alias in node.names:
+            bound = alias.evaluated_alias or alias.evaluated_name
+            whole = module != _PACKAGE  # from tensorflow.contrib import layers
+            if not whole and alias.evaluated_name not in _FUNCTIONS:
+                left.append(alias.evaluated_name)
+                continue
+            reads = (
+                [access.node for a in scope.assignments[bound] for access in a.references]
+                if scope is not None
+                else []
+            )
+            for read in reads:
+                func: cst.CSTNode | None = read
+                name = alias.evaluated_name
+                if whole:
+                    func = self.parent(read)
+                    if not isinstance(func, cst.Attribute) or func.value is not read:
+                        left.append(bound)
+                        continue
+                    name = func.attr.value
+                call = self.parent(func) if func is not None else None
+                planned = (
+                    self._planned(call, name, root)
+                    if isinstance(call, cst.Call) and call.func is func and root is not None
+                    else None
+                )
+                if planned is None:
+                    left.append(f"{bound}.{name}" if whole else bound)
+                    continue
+                assert isinstance(call, cst.Call)
+                calls[call] = planned
+        if left or root is None:
+            why = (
+                f"{', '.join(sorted(set(left)))}: no call with a TF2 home for each argument"
+                if left
+                else "the file has no module-level `import tensorflow as tf` to write the v1 "
+                "names through"
+            )
+            self.warn_at(
+                node,
+                f"from {module} import ... left unchanged: TensorFlow 2.0 removed "
+                f"tensorflow.contrib, so the import raises ModuleNotFoundError; {why}: "
+                f"{contrib_successor('layers')} [tf.contrib removed]",
+            )
+            return
+        self._calls.update(calls)
+        self._of_imports.extend(calls)
+        self._drop.add(node)
+        found = self.context.scratch.setdefault(LEGACY_KERAS_NAMES, [])
+        for call, (func_code, _) in calls.items():
+            found.append((self.line_of(call), "tf.layers." + func_code.rpartition(".")[2]))
+
+    def _planned(
+        self, node: cst.Call, function: str, prefix: str
+    ) -> tuple[str, list[cst.Arg]] | None:
+        """The new function and arguments of a call of contrib's ``function``, or None when
+        it has no home."""
+        if function not in _FUNCTIONS:
+            return None
+        new_name, parameters = _FUNCTIONS[function]
+        args = _arguments(node, parameters)
+        if args is None:
+            return None
+        if new_name == "dense" and not any(
+            a.keyword and a.keyword.value == "activation" for a in args
+        ):
+            relu = cst.parse_expression(prefix + "nn.relu")
+            args.insert(2, cst.Arg(value=relu, keyword=cst.Name("activation"), equal=_equal()))
+        v1 = prefix if prefix.endswith("compat.v1.") else prefix + "compat.v1."
+        return f"{v1}layers.{new_name}", args
+
+    def leave_ImportFrom(
+        self, original_node: cst.ImportFrom, updated_node: cst.ImportFrom
+    ) -> cst.BaseSmallStatement | cst.RemovalSentinel:
+        if original_node not in self._drop or isinstance(updated_node.names, cst.ImportStar):
+            return updated_node
+        return without_aliases(updated_node, set(range(len(updated_node.names))))
 
     def visit_Call(self, node: cst.Call) -> bool:
         func = node.func
@@ -98,21 +203,14 @@ class ContribLayersCommand(MigrationCommand):
             return True
         prefix = prefix_for(func, name)
         if prefix is None:
+            return True  # layers.X of an import: planned (or warned) with it
+        planned = self._planned(node, func.attr.value, prefix)
+        if planned is None:
             return True
-        new_name, parameters = _FUNCTIONS[func.attr.value]
-        args = _arguments(node, parameters)
-        if args is None:
-            return True
-        if new_name == "dense" and not any(
-            a.keyword and a.keyword.value == "activation" for a in args
-        ):
-            relu = cst.parse_expression(prefix + "nn.relu")
-            args.insert(2, cst.Arg(value=relu, keyword=cst.Name("activation"), equal=_equal()))
-        v1 = prefix if prefix.endswith("compat.v1.") else prefix + "compat.v1."
-        self._calls[node] = (f"{v1}layers.{new_name}", args)
+        self._calls[node] = planned
         self._done.add(func.value)
         found = self.context.scratch.setdefault(LEGACY_KERAS_NAMES, [])
-        found.append((self.line_of(node), f"tf.layers.{new_name}"))
+        found.append((self.line_of(node), "tf.layers." + planned[0].rpartition(".")[2]))
         return True
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:

@@ -39,6 +39,7 @@ __all__ = [
     "SESSION_MODULES",
     "TfPrivateImportsCommand",
     "contrib_successor",
+    "layers_import",
     "rnn_import",
 ]
 
@@ -124,7 +125,9 @@ class TfPrivateImportsCommand(MigrationCommand):
     def leave_ImportFrom(
         self, original_node: cst.ImportFrom, updated_node: cst.ImportFrom
     ) -> cst.ImportFrom:
-        if original_node.module is None or original_node.relative or rnn_import(original_node):
+        if original_node.module is None or original_node.relative:
+            return updated_node
+        if rnn_import(original_node) or layers_import(original_node):
             return updated_node
         module = dotted(original_node.module)
         names = _names(original_node)
@@ -239,6 +242,17 @@ def rnn_import(node: cst.ImportFrom) -> bool:
     if module == "tensorflow.contrib.rnn":
         return True
     return module == "tensorflow.contrib" and [dotted(a.name) for a in node.names] == ["rnn"]
+
+
+def layers_import(node: cst.ImportFrom) -> bool:
+    """``from tensorflow.contrib import layers [as l]`` or ``from tensorflow.contrib.layers import
+    ...``: an import ``contrib_layers`` rewrites or warns about, not this command."""
+    if node.module is None or node.relative or isinstance(node.names, cst.ImportStar):
+        return False
+    module = dotted(node.module)
+    if module == "tensorflow.contrib.layers":
+        return True
+    return module == "tensorflow.contrib" and [dotted(a.name) for a in node.names] == ["layers"]
 
 
 def _no_contrib(module: str) -> str:
