@@ -290,6 +290,7 @@ import numpy as np
 import tensorflow as tf
 from tensorflow.contrib import rnn
 
+tf.set_random_seed(0)  # the initial weights: five steps must lower the loss on every run
 X = tf.placeholder(tf.float32, [None, 5, 3])
 Y = tf.placeholder(tf.float32, [None, 2])
 cells = [rnn.DropoutWrapper(rnn.BasicLSTMCell(4, state_is_tuple=True), output_keep_prob=1.0)
