@@ -194,8 +194,20 @@ def _leading_os_import(body: Sequence[cst.BaseStatement], at: int) -> int | None
     return None
 
 
+# Python 3.9 has no sys.stdlib_module_names: the modules scripts import before TensorFlow most
+# often.  A standard module missing here only means a new `import os` above the imports.
+_COMMON_STDLIB = frozenset(
+    {
+        "__future__", "argparse", "collections", "copy", "csv", "datetime", "functools",
+        "glob", "itertools", "json", "logging", "math", "os", "pathlib", "pickle", "random",
+        "re", "shutil", "subprocess", "sys", "time", "typing", "warnings",
+    }
+)  # fmt: skip
+_STDLIB: frozenset[str] = getattr(sys, "stdlib_module_names", _COMMON_STDLIB)
+
+
 def _stdlib(name: str) -> bool:
-    return name.partition(".")[0] in sys.stdlib_module_names
+    return name.partition(".")[0] in _STDLIB
 
 
 def _is_docstring(statement: cst.BaseStatement) -> bool:
