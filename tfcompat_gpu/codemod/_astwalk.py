@@ -19,11 +19,25 @@ __all__ = [
     "MATCH_CAPTURES",
     "NAMED_BINDINGS",
     "children",
+    "dotted",
     "named_bindings",
     "nested_statements",
     "statement_spans",
     "walk",
 ]
+
+
+def dotted(node: ast.expr) -> str | None:
+    """``a.b.c`` for a chain of Names and Attributes, else None."""
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    parts.append(node.id)
+    return ".".join(reversed(parts))
+
 
 DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 """The statements that open a scope of their own."""

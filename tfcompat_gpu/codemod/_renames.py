@@ -16,7 +16,13 @@ from __future__ import annotations
 import ast
 from collections import Counter
 
-from tfcompat_gpu.codemod._astwalk import DEFINITIONS, nested_statements, statement_spans, walk
+from tfcompat_gpu.codemod._astwalk import (
+    DEFINITIONS,
+    nested_statements,
+    statement_spans,
+    walk,
+)
+from tfcompat_gpu.codemod._astwalk import dotted as _ast_dotted
 from tfcompat_gpu.codemod._io import has_bare_cr, split_lines
 from tfcompat_gpu.tfapi.names import DEPRECATED_NAMES, canonical
 
@@ -58,17 +64,6 @@ def spelled_prefix(code: str | None, canonical_name: str) -> str | None:
     if code.endswith("." + rest):
         return code[: -len(rest)]
     return None
-
-
-def _dotted(node: ast.expr) -> str | None:
-    parts: list[str] = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name):
-        return None
-    parts.append(node.id)
-    return ".".join(reversed(parts))
 
 
 def _bindings(tree: ast.Module) -> tuple[Counter[str], set[str]]:
@@ -154,7 +149,7 @@ class TextRenamer:
                 in_fstrings.update(walk(node))
             if not isinstance(node, ast.Attribute):
                 continue
-            spelled = _dotted(node)
+            spelled = _ast_dotted(node)
             if spelled is None or _MARK not in spelled:
                 continue  # a name not spelled through it is never renamed
             root, _, rest = spelled.partition(".")

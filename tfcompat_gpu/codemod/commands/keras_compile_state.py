@@ -31,6 +31,7 @@ import ast
 import re
 from dataclasses import dataclass, field
 
+from tfcompat_gpu.codemod._astwalk import dotted as _ast_dotted
 from tfcompat_gpu.codemod._base import MigrationCommand, Precheck
 from tfcompat_gpu.codemod._libcst import cst
 from tfcompat_gpu.codemod._names import dotted
@@ -53,15 +54,6 @@ def _relevant(text: str) -> bool:
         or ".trainable" in text
         or any(f".{name}" in text for name in _TRAIN)
     )
-
-
-def _dotted(node: ast.expr) -> str | None:
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute):
-        owner = _dotted(node.value)
-        return None if owner is None else f"{owner}.{node.attr}"
-    return None
 
 
 @dataclass
@@ -134,7 +126,7 @@ class _Reader(ast.NodeVisitor):
                 and isinstance(node.value, ast.Constant)
                 and isinstance(node.value.value, bool)
             ):
-                key = _dotted(target.value)
+                key = _ast_dotted(target.value)
                 unit = None if key is None else self._unit(key)
                 if unit is not None and key is not None:
                     unit.flags.append((node.lineno, key, node.value.value, self._body[id(node)]))
@@ -151,7 +143,7 @@ class _Reader(ast.NodeVisitor):
 
     def visit_Call(self, node: ast.Call) -> None:
         func = node.func
-        key = _dotted(func.value) if isinstance(func, ast.Attribute) else None
+        key = _ast_dotted(func.value) if isinstance(func, ast.Attribute) else None
         statement = self._statement
         if key is not None and statement is not None and isinstance(func, ast.Attribute):
             unit = self._unit(key)
@@ -164,7 +156,7 @@ class _Reader(ast.NodeVisitor):
                     self._body.get(id(statement), -1) if statement_is_call(statement, node) else -1
                 )
                 unit.compiles.append(
-                    (node.lineno, key, None if optimizer is None else _dotted(optimizer), body)
+                    (node.lineno, key, None if optimizer is None else _ast_dotted(optimizer), body)
                 )
                 self._flat_metrics(node)
             elif unit is not None and func.attr in _TRAIN:
