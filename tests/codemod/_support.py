@@ -25,6 +25,20 @@ def needs_tensorflow() -> None:
         pytest.skip("TensorFlow is not installed")
 
 
+def migrated_twice(source: str) -> tuple[str, tuple[str, ...]]:
+    """``source`` (dedented) migrated with ``upgrade=True``: the code and the warnings; a second
+    run must change nothing."""
+    import textwrap
+
+    from tfcompat_gpu.codemod.api import migrate_source
+
+    source = textwrap.dedent(source).lstrip("\n")
+    result = migrate_source(source, upgrade=True)
+    again = migrate_source(result.code, upgrade=True)
+    assert again.code == result.code, "a second run changed the code again"
+    return result.code, result.warnings
+
+
 def keras3(*, tf_keras_too: bool = False) -> bool:
     """Whether ``import keras`` gives Keras 3 (and, with ``tf_keras_too``, whether ``tf.keras``
     does as well: not where ``TF_USE_LEGACY_KERAS`` makes it tf_keras)."""

@@ -17,20 +17,11 @@ import pytest
 
 pytest.importorskip("libcst")
 
-from _support import NO_GPUS, keras3, migrate_cli, needs_tensorflow
+from _support import NO_GPUS, keras3, migrate_cli, migrated_twice, needs_tensorflow
 
 from tests._child import run, run_script
-from tfcompat_gpu.codemod.api import migrate_source
 
 SCRIPT = Path(__file__).resolve().parent / "legacy_scripts" / "keras2_gan_combined.py"
-
-
-def _migrated(source: str) -> tuple[str, tuple[str, ...]]:
-    source = textwrap.dedent(source).lstrip("\n")
-    result = migrate_source(source, upgrade=True)
-    again = migrate_source(result.code, upgrade=True)
-    assert again.code == result.code, "a second run changed the code again"
-    return result.code, result.warnings
 
 
 CLASS_GAN = """
@@ -58,7 +49,7 @@ class GAN:
 
 
 def test_gan_models_train_with_the_flags_of_their_compile() -> None:
-    code, warnings = _migrated(CLASS_GAN)
+    code, warnings = migrated_twice(CLASS_GAN)
     assert warnings == ()
     assert (
         "        for _ in range(3):\n"
@@ -76,7 +67,7 @@ def test_gan_models_train_with_the_flags_of_their_compile() -> None:
 
 
 def test_module_level_gan_and_a_generator_frozen_then_thawed() -> None:
-    code, warnings = _migrated(
+    code, warnings = migrated_twice(
         """
         import keras
         from keras.optimizers import RMSprop
@@ -139,13 +130,13 @@ def test_module_level_gan_and_a_generator_frozen_then_thawed() -> None:
     ids=["flags-in-loop", "fine-tuning", "transfer"],
 )
 def test_code_that_already_trains_with_its_compile_flags_is_left(source: str) -> None:
-    code, warnings = _migrated(source)
+    code, warnings = migrated_twice(source)
     assert code == textwrap.dedent(source).lstrip("\n")
     assert warnings == ()
 
 
 def test_one_statement_training_two_models_compiled_differently_is_warned() -> None:
-    code, warnings = _migrated(
+    code, warnings = migrated_twice(
         """
         import keras
         d.compile(loss="mse", optimizer="adam")
@@ -161,7 +152,7 @@ def test_one_statement_training_two_models_compiled_differently_is_warned() -> N
 
 
 def test_flat_metrics_of_a_model_with_a_loss_per_output_go_to_each_output() -> None:
-    code, warnings = _migrated(
+    code, warnings = migrated_twice(
         """
         import keras
         losses = ["binary_crossentropy", "sparse_categorical_crossentropy"]
@@ -177,7 +168,7 @@ def test_flat_metrics_of_a_model_with_a_loss_per_output_go_to_each_output() -> N
 
 
 def test_class_weight_per_output_is_warned() -> None:
-    _, warnings = _migrated(
+    _, warnings = migrated_twice(
         """
         import keras
         weights = [{0: 1, 1: 1}, {0: 2.0, 1: 0.5}]
@@ -191,7 +182,7 @@ def test_class_weight_per_output_is_warned() -> None:
 
 
 def test_layer_sizes_from_numpy_become_ints() -> None:
-    code, warnings = _migrated(
+    code, warnings = migrated_twice(
         """
         import numpy as np
         from keras.layers import Dense, Embedding
@@ -213,7 +204,7 @@ def test_layer_sizes_from_numpy_become_ints() -> None:
 
 
 def test_a_layer_size_named_once_from_numpy_becomes_an_int() -> None:
-    code, warnings = _migrated(
+    code, warnings = migrated_twice(
         """
         import numpy as np
         from keras.layers import Dense

@@ -9,27 +9,16 @@ nothing), then end to end: a small Keras 2 VAE script, migrated, must train with
 from __future__ import annotations
 
 import json
-import textwrap
 from pathlib import Path
 
 import pytest
 
 pytest.importorskip("libcst")
 
-from _support import NO_GPUS, keras3, migrate_cli, needs_tensorflow
+from _support import NO_GPUS, keras3, migrate_cli, migrated_twice, needs_tensorflow
 
 from tests._child import run
-from tfcompat_gpu.codemod.api import migrate_source
 from tfcompat_gpu.codemod.commands.keras_model_add_loss import LAYER
-
-
-def _migrated(source: str) -> tuple[str, tuple[str, ...]]:
-    source = textwrap.dedent(source).lstrip("\n")
-    result = migrate_source(source, upgrade=True)
-    again = migrate_source(result.code, upgrade=True)
-    assert again.code == result.code, "a second run changed the code again"
-    return result.code, result.warnings
-
 
 VAE_MAIN = """
 '''A VAE.'''
@@ -50,7 +39,7 @@ if __name__ == '__main__':
 
 
 def test_functional_model_add_loss_becomes_a_layer_below_the_imports() -> None:
-    code, warnings = _migrated(VAE_MAIN)
+    code, warnings = migrated_twice(VAE_MAIN)
     assert not [w for w in warnings if "add_loss" in w], warnings
     head, _, rest = code.partition(f"class {LAYER}(keras.layers.Layer):")
     assert rest, code
@@ -67,7 +56,7 @@ def test_functional_model_add_loss_becomes_a_layer_below_the_imports() -> None:
 
 
 def test_one_layer_for_several_models_and_none_for_a_layer_s_own_loss() -> None:
-    code, _ = _migrated(
+    code, _ = migrated_twice(
         """
         import keras
         from keras.layers import Layer
@@ -108,7 +97,7 @@ def test_one_layer_for_several_models_and_none_for_a_layer_s_own_loss() -> None:
 )
 def test_other_add_loss_of_a_model_left_with_a_warning(statement: str) -> None:
     source = f"import keras\nfrom keras.models import Model\n\nvae = Model(a, b)\n{statement}\n"
-    code, warnings = _migrated(source)
+    code, warnings = migrated_twice(source)
     assert statement in code
     assert LAYER not in code
     assert [w for w in warnings if w.startswith("5: ") and "[add_loss on a model]" in w], warnings
