@@ -85,6 +85,28 @@ def test_one_layer_for_several_models_and_none_for_a_layer_s_own_loss() -> None:
     assert f"other = keras.Model(other.inputs, {LAYER}()([0.5 * kl, *other.outputs])" in code
 
 
+def test_a_model_held_by_an_attribute_is_rewritten_too() -> None:
+    # the class-based VAEs of many projects: self.vae = Model(...); self.vae.add_loss(...)
+    code, warnings = migrated_twice(
+        """
+        from keras import backend as K
+        from keras.models import Model
+
+
+        class PriceVAE:
+            def build(self, inputs, outputs, kl):
+                self.vae = Model(inputs, outputs, name="vae")
+                self.vae.add_loss(K.mean(kl))
+                self.vae.compile(optimizer="adam")
+        """
+    )
+    assert not [w for w in warnings if "add_loss" in w], warnings
+    assert (
+        f"self.vae = keras.Model(self.vae.inputs, {LAYER}()([keras.ops.mean(kl), "
+        "*self.vae.outputs]), name=self.vae.name)"
+    ) in code
+
+
 @pytest.mark.parametrize(
     "statement",
     [

@@ -13,10 +13,10 @@ becomes::
 with ``_AddModelLoss``, a layer without weights that adds its first input as a loss and
 returns the others, defined once below the file's imports.  The new model holds the same
 layers, so their weights, ``fit`` / ``predict`` and ``save_weights`` are what they were; with
-one output it returns that output, not a list.  Only a name bound in the file to a ``Model(...)``
-call is rewritten, with one positional loss that is not a ``lambda`` (Keras 2 also took
-zero-argument callables, which only a layer's own code can call); any other ``add_loss`` of a
-model is left with a warning.
+one output it returns that output, not a list.  Only a name or an attribute (``self.vae``) bound
+in the file to a ``Model(...)`` call is rewritten, with one positional loss that is not a
+``lambda`` (Keras 2 also took zero-argument callables, which only a layer's own code can call);
+any other ``add_loss`` of a model is left with a warning.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ import re
 from tfcompat_gpu.codemod._base import MigrationCommand, Precheck
 from tfcompat_gpu.codemod._imports import need_import
 from tfcompat_gpu.codemod._libcst import cst
+from tfcompat_gpu.codemod._names import dotted
 
 __all__ = ["LAYER", "KerasModelAddLossCommand"]
 
@@ -42,8 +43,8 @@ class {LAYER}(keras.layers.Layer):
 '''
 _TEXT = re.compile(r"\.add_loss\s*\(")
 _KERAS = re.compile(r"\bkeras\b")
-# names bound to a functional model: `vae = Model(...)`, `model = keras.models.Model(...)`
-_FUNCTIONAL = re.compile(r"^[ \t]*([A-Za-z_]\w*)[ \t]*=[ \t]*(?:[\w.]+\.)?Model[ \t]*\(", re.M)
+# names bound to a functional model: `vae = Model(...)`, `self.vae = keras.models.Model(...)`
+_FUNCTIONAL = re.compile(r"^[ \t]*([A-Za-z_][\w.]*)[ \t]*=[ \t]*(?:[\w.]+\.)?Model[ \t]*\(", re.M)
 _TAG = "[add_loss on a model]"
 
 
@@ -86,9 +87,10 @@ class KerasModelAddLossCommand(MigrationCommand):
         if _is_self(owner):
             return updated_node  # a layer's or a subclassed model's own loss: Keras 3 keeps it
         args = cst.ensure_type(call, cst.Call).args
+        name = dotted(owner)
         if (
-            not isinstance(owner, cst.Name)
-            or owner.value not in self._functional
+            name is None
+            or name not in self._functional
             or len(args) != 1
             or args[0].keyword is not None
             or args[0].star
@@ -96,7 +98,6 @@ class KerasModelAddLossCommand(MigrationCommand):
         ):
             self._warn(original_node)
             return updated_node
-        name = owner.value
         loss = self.module.code_for_node(args[0].value)
         new = cst.parse_statement(
             f"{name} = keras.Model({name}.inputs, {LAYER}()([{loss}, *{name}.outputs]), "
