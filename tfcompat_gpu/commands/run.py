@@ -271,12 +271,14 @@ def _auto(
         from tfcompat_gpu.dropin import _keras2_models
 
         _keras2_models.read_metric_keys(reading.metric_keys)
+    lines = script.notebook.where if script.notebook is not None else None
     choice = _auto.choose(
         reading,
         script.code_path,
         tf1=tf1,
         legacy_keras=legacy_keras,
         soft_placement=soft,
+        lines=lines,
     )
     for note in choice.notes:
         print(note, file=sys.stderr)
@@ -292,6 +294,7 @@ def _auto(
                 tf1=tf1,
                 legacy_keras=True,  # as if given: nothing more to choose for Keras
                 soft_placement=soft,
+                lines=lines,
             )
             choice = dataclasses.replace(choice, notes=())
     if choice.message is None:
@@ -360,10 +363,16 @@ class _Script:
 
     (A plain class, not a dataclass: ``dataclasses`` costs some ms at every start.)"""
 
-    __slots__ = ("code_path", "folders", "path0", "source", "spec")
+    __slots__ = ("code_path", "folders", "notebook", "path0", "source", "spec")
 
     def __init__(
-        self, code_path: str, path0: str, folders: tuple[str, ...], source: bytes, spec: Any = None
+        self,
+        code_path: str,
+        path0: str,
+        folders: tuple[str, ...],
+        source: bytes,
+        spec: Any = None,
+        notebook: Any = None,
     ) -> None:
         self.code_path = code_path
         """File name the code is compiled under (its frames carry it; ``__file__``)."""
@@ -374,6 +383,14 @@ class _Script:
         """The script's folders as given and resolved (``--tf1`` hands them the v1 API)."""
         self.source = source
         self.spec = spec
+        self.notebook = notebook
+        """A :class:`~._run_notebook.NotebookScript` for a ``.ipynb`` file, run cell by cell."""
+
+    def codes(self) -> list[tuple[str, bytes | str]]:
+        """(file name, text) of each piece to compile and run in turn."""
+        if self.notebook is not None:
+            return list(self.notebook.cells)
+        return [(self.code_path, self.source)]
 
     def __repr__(self) -> str:
         return f"_Script({self.code_path!r}, path0={self.path0!r}, folders={self.folders!r})"
@@ -398,7 +415,16 @@ class _Script:
             if zipfile.is_zipfile(path):
                 return cls._main_of(arg, path)
         real = os.path.dirname(os.path.realpath(path))
-        return cls(path, real, tuple(dict.fromkeys((os.path.dirname(path), real))), source)
+        folders = tuple(dict.fromkeys((os.path.dirname(path), real)))
+        if path.lower().endswith(".ipynb"):
+            from tfcompat_gpu.commands._run_notebook import read_script
+
+            try:
+                notebook = read_script(path, source)
+            except ValueError as exc:
+                raise _CannotRunError(str(exc), 2) from None
+            return cls(path, real, folders, notebook.program, notebook=notebook)
+        return cls(path, real, folders, source)
 
     @classmethod
     def _main_of(cls, arg: str, path: str) -> _Script:
@@ -445,9 +471,21 @@ def _run(
         }
     )
     sys.modules["__main__"] = main_module
+    names = {script.code_path}
+    if script.notebook is not None:
+        from tfcompat_gpu.commands._run_notebook import display_function
+
+        script.notebook.remember_lines()
+        names.update(name for name, _ in script.notebook.cells)
+        note = script.notebook.note(script.code_path)
+        if note:
+            _voice.say("run", "note", note)
+        main_module.__dict__["display"] = display_function()
     try:
         try:
-            code = compile(script.source, script.code_path, "exec", dont_inherit=True)
+            codes = [
+                compile(text, name, "exec", dont_inherit=True) for name, text in script.codes()
+            ]
         except (SyntaxError, ValueError) as exc:  # as Python shows it: no traceback above it
             import traceback
 
@@ -457,7 +495,8 @@ def _run(
             main_module.__dict__["__builtins__"] = v1.builtins_for_script()
             v1.start_local()
         try:
-            exec(code, main_module.__dict__)
+            for code in codes:  # a notebook's cells in turn, in one namespace
+                exec(code, main_module.__dict__)
         finally:
             if v1 is not None:
                 v1.stop_local()
@@ -465,7 +504,7 @@ def _run(
         raise
     except BaseException as exc:  # shown as Python shows it, from the script's frames on
         tb = exc.__traceback__
-        while tb is not None and tb.tb_frame.f_code.co_filename != script.code_path:
+        while tb is not None and tb.tb_frame.f_code.co_filename not in names:
             tb = tb.tb_next
         script_tb = tb or exc.__traceback__
         exc.__traceback__ = script_tb  # what sys.excepthook shows
@@ -474,7 +513,13 @@ def _run(
             # with the script's frames only.
             _show_without_tool_frames(exc, script_tb)
             raise
-        sys.excepthook(type(exc), exc, script_tb)
+        if script.notebook is not None and sys.excepthook is sys.__excepthook__:
+            # Python's own hook reads source lines from files; a cell's are in linecache.
+            import traceback
+
+            traceback.print_exception(type(exc), exc, script_tb)
+        else:
+            sys.excepthook(type(exc), exc, script_tb)
         from tfcompat_gpu.dropin._hints import Flags, hint  # only a failure needs them
 
         flags = Flags(

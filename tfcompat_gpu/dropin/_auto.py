@@ -27,7 +27,7 @@ import ast
 import importlib.util
 import os
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 
 from tfcompat_gpu.dropin._keras2_models import LAYER_ALIASES, OPTIMIZER_ALIASES, REMOVED_METHODS
@@ -89,8 +89,9 @@ class Evidence:
     path: str
     line: int
 
-    def show(self, main: str) -> str:
-        where = f"line {self.line}"
+    def show(self, main: str, lines: Callable[[int], str] | None = None) -> str:
+        """``what, line N`` (``lines`` may name it: a notebook's cell) or ``what, file.py:N``."""
+        where = lines(self.line) if lines is not None else f"line {self.line}"
         if os.path.abspath(self.path) != os.path.abspath(main):
             where = f"{os.path.basename(self.path)}:{self.line}"
         return f"{self.what}, {where}"
@@ -501,11 +502,12 @@ def choose(
     soft_placement: bool | None,
     gpu_count: int | None = None,
     count_gpus: bool = True,
+    lines: Callable[[int], str] | None = None,
 ) -> Choice:
     """What to turn on beyond what the flags say; explicit flags and settings always win.
 
     ``soft_placement`` is the setting already in force (flags, ``--config``, environment):
-    auto mode only fills it in when it is None.
+    auto mode only fills it in when it is None.  ``lines`` names a line of ``main``.
     """
     reasons: list[str] = []
     using: list[str] = []
@@ -518,14 +520,14 @@ def choose(
     in_graph = (tf1 or want_tf1) and bool(reading.uses_keras) and keras3
     want_keras = not legacy_keras and (bool(reading.keras2) or in_graph)
     if want_tf1:
-        reasons.append(f"TF1 graph code ({reading.tf1[0].show(main)})")
+        reasons.append(f"TF1 graph code ({reading.tf1[0].show(main, lines)})")
         using.append("the v1 API")
     if want_keras:
         if reading.keras2:
-            reasons.append(f"Keras 2 API ({reading.keras2[0].show(main)})")
+            reasons.append(f"Keras 2 API ({reading.keras2[0].show(main, lines)})")
         else:
             reasons.append(
-                f"Keras in a v1 graph ({reading.uses_keras[0].show(main)}; Keras 3 cannot run there)"
+                f"Keras in a v1 graph ({reading.uses_keras[0].show(main, lines)}; Keras 3 cannot run there)"
             )
         using.append("tf_keras" if keras3 else "Keras 2's old names")
     want_soft = False
@@ -538,7 +540,7 @@ def choose(
                 if (index is not None and index >= count) or (index is None and count == 0):
                     have = "no GPU" if count == 0 else f"{count} GPU{'s' if count > 1 else ''}"
                     reasons.append(
-                        f"ops pinned to a GPU this machine lacks ({evidence.show(main)}; {have} here)"
+                        f"ops pinned to a GPU this machine lacks ({evidence.show(main, lines)}; {have} here)"
                     )
                     using.append("soft placement")
                     want_soft = True
@@ -548,14 +550,14 @@ def choose(
         message = (
             f"tfcompat-gpu run: {_join(reasons)}: using {_join(using)} (--no-auto turns this off)"
         )
-    return Choice(want_tf1, want_keras, want_soft, message, tuple(_notes(reading, main)))
+    return Choice(want_tf1, want_keras, want_soft, message, tuple(_notes(reading, main, lines)))
 
 
 def _join(parts: list[str]) -> str:
     return parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} and {parts[-1]}"
 
 
-def _notes(reading: Reading, main: str) -> Iterator[str]:
+def _notes(reading: Reading, main: str, lines: Callable[[int], str] | None) -> Iterator[str]:
     if reading.estimator:
         version = _installed_version(
             "tensorflow", "tensorflow-cpu", "tensorflow-gpu", "tensorflow-intel", "tf-nightly"
@@ -564,28 +566,28 @@ def _notes(reading: Reading, main: str) -> Iterator[str]:
             shown = ".".join(map(str, version))
             yield (
                 "tfcompat-gpu run: warning: this script uses tf.estimator "
-                f"({reading.estimator[0].show(main)}), "
+                f"({reading.estimator[0].show(main, lines)}), "
                 f"which TensorFlow 2.16 removed (this is TensorFlow {shown}): run it on TensorFlow "
                 "2.15 with `tfcompat-gpu run --tf1`, or port it to Keras"
             )
     if reading.scipy and importlib.util.find_spec("scipy") is None:
         yield (
             "tfcompat-gpu run: warning: this script needs scipy "
-            f"({reading.scipy[0].show(main)}: its image transforms use scipy.ndimage), which "
+            f"({reading.scipy[0].show(main, lines)}: its image transforms use scipy.ndimage), which "
             "Keras 2 installed and tf_keras does not: pip install scipy (or pip install "
             '"tfcompat-gpu[legacy-keras]")'
         )
     if reading.tutorials:
         yield (
             "tfcompat-gpu run: warning: this script imports tensorflow.examples "
-            f"({reading.tutorials[0].show(main)}), which TensorFlow 2 no longer ships: "
+            f"({reading.tutorials[0].show(main, lines)}), which TensorFlow 2 no longer ships: "
             "load MNIST with tf.keras.datasets.mnist.load_data() instead of "
             "input_data.read_data_sets()"
         )
     if reading.tensorboard and importlib.util.find_spec("tensorboard") is None:
         yield (
             "tfcompat-gpu run: warning: this script needs tensorboard "
-            f"({reading.tensorboard[0].show(main)}), "
+            f"({reading.tensorboard[0].show(main, lines)}), "
             "which TensorFlow no longer installs: pip install tensorboard "
             '(or pip install "tfcompat-gpu[legacy-keras]")'
         )

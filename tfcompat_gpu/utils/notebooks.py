@@ -274,7 +274,8 @@ class Notebook:
                 waiting.setdefault(at, []).extend(put(owner[at], new[j1:j2]))
         return cells
 
-    def _unmask(self, line: str) -> str:
+    def unmask(self, line: str) -> str:
+        """The notebook's own text of a masked program line; ``line`` itself otherwise."""
         match = _MASKED.match(line.rstrip("\r\n"))
         if match is None:
             return line
@@ -287,7 +288,7 @@ class Notebook:
         key = self.source_key
         for number, lines in self._cells_of(new_program).items():
             cell = cells[number - 1]
-            text = "".join(self._unmask(line) for line in lines)
+            text = "".join(self.unmask(line) for line in lines)
             original = cell.get(key, "")
             joined = original if isinstance(original, str) else "".join(original)
             if text.endswith("\n") and not joined.endswith("\n"):
