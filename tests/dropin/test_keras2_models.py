@@ -371,3 +371,55 @@ def test_keras2_names_tensorflow_2_dropped_run_without_flags(tmp_path):
         "optimizer": "RMSprop",
         "schedule": "InverseTimeDecay",  # Keras 2's decay=, as run gives it on tf_keras
     }
+
+
+# A course's way to a local copy of a dataset (Coursera "TensorFlow in Practice" notebooks):
+# the name holds a folder. Keras 2 joined it to the cache folder; Keras 3 raises ValueError.
+LOCAL_COPY_SCRIPT = """
+import os
+from os import getcwd
+import tensorflow as tf
+import keras
+from keras.src.datasets import mnist
+from tests._child import emit
+
+local = f"{getcwd()}/../data/train.txt"
+emit({
+    "tf.keras": tf.keras.utils.get_file(local, "http://nowhere.invalid/train.txt"),
+    "keras": keras.utils.get_file(fname=local, origin="http://nowhere.invalid/train.txt"),
+    # the name keras.datasets.mnist.load_data(path=...) calls
+    "mnist": mnist.get_file(local, origin="http://nowhere.invalid/train.txt", file_hash=None),
+    "relative": keras.utils.get_file(
+        "sub/test.txt", "http://nowhere.invalid/test.txt", cache_dir=os.path.abspath("cache")
+    ),
+    "plain": keras.utils.get_file(
+        "test.txt", "http://nowhere.invalid/test.txt", cache_subdir=os.path.abspath("cache/flat")
+    ),
+})
+"""
+
+
+@pytest.mark.skipif(_major("keras") < 3, reason="Keras 2 reads such names itself")
+@pytest.mark.parametrize("runner", [True, False])
+def test_get_file_with_a_folder_in_the_name_finds_the_local_copy(tmp_path, runner):
+    work = tmp_path / "work"
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "train.txt").write_text("local copy\n")
+    (work / "cache" / "datasets" / "sub").mkdir(parents=True)
+    (work / "cache" / "datasets" / "sub" / "test.txt").write_text("cached\n")
+    (work / "cache" / "flat").mkdir()
+    (work / "cache" / "flat" / "test.txt").write_text("flat\n")
+    run = run_script(work, LOCAL_COPY_SCRIPT, runner=runner)
+    if not runner:  # what plain python on Keras 3 does: the reason for the drop-in's answer
+        assert run.rc == 1
+        assert "Paths are no longer accepted" in run.err
+        return
+    assert run.rc == 0, run.err
+    local = str(work / ".." / "data" / "train.txt")
+    assert run.result == {
+        "tf.keras": local,
+        "keras": local,
+        "mnist": local,
+        "relative": str(work / "cache" / "datasets" / "sub" / "test.txt"),
+        "plain": str(work / "cache" / "flat" / "test.txt"),
+    }

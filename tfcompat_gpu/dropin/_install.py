@@ -346,6 +346,18 @@ MOVES: tuple[Move, ...] = (
         for module in ("tf_keras.layers", "keras.layers")
         for alias, name in _keras2_models.LAYER_ALIASES.items()
     ),
+    *(
+        Move(
+            module,
+            "get_file",
+            _keras2_models.keras2_get_file,
+            only_if_missing=False,
+            why="Keras 2 scripts load a local copy with mnist.load_data(path='/data/mnist.npz') "
+            "or get_file('folder/file'); Keras 3 refuses a folder in the name: it becomes "
+            "cache_subdir, the same file",
+        )
+        for module in _keras2_models.KERAS3_GET_FILE_MODULES
+    ),
     Move(
         "numpy",
         "__getattr__",

@@ -8,6 +8,12 @@
 * ``Sequential.predict_classes(x)`` and ``predict_proba(x)``, removed in TensorFlow 2.6: the
   class index (argmax of the predictions, or the 0.5 threshold for one output) and the
   predictions, as Keras 2's ``Sequential`` computed them.  Added where missing.
+* ``get_file(fname="folder/file.npz")`` and ``keras.datasets.mnist.load_data(path=...)`` with a
+  folder in the name (``f"{getcwd()}/../tmp2/mnist.npz"``, a course's way to a local copy):
+  Keras 2 joined the name to the cache folder, so an absolute one was used as it was and a
+  relative one landed under ``~/.keras/datasets``; Keras 3 raises ``ValueError: Paths are no
+  longer accepted``.  The name is split into Keras 3's ``cache_subdir`` (absolute: used as
+  it is) and the file's own name, which is the same file (``keras/src/utils/file_utils.py``).
 * ``metrics=['accuracy']`` or ``['mae']`` in a script that reads the keys Keras 2.0-2.2 logged
   them under (``history['acc']``, ``monitor='val_mean_absolute_error'``): Keras 2.3 and later
   log those metrics as ``accuracy`` and ``mae``, so the script fails with ``KeyError`` or its
@@ -27,10 +33,12 @@ if TYPE_CHECKING:
     from typing import Any
 
 __all__ = [
+    "KERAS3_GET_FILE_MODULES",
     "LAYER_ALIASES",
     "MODEL_KEYWORDS",
     "OPTIMIZER_ALIASES",
     "REMOVED_METHODS",
+    "keras2_get_file",
     "keras2_metrics",
     "keras2_optimizer",
     "model_init",
@@ -62,6 +70,69 @@ LAYER_ALIASES = {"CuDNNLSTM": "LSTM", "CuDNNGRU": "GRU"}
 same defaults (``recurrent_activation='sigmoid'``; GRU ``reset_after=True``), and run anywhere."""
 
 _renames: dict[str, str] = {}
+
+KERAS3_GET_FILE_MODULES = (
+    "keras.src.utils.file_utils",
+    "keras.src.utils",
+    "keras.utils",
+    "keras._tf_keras.keras.utils",
+    *(
+        f"keras.src.datasets.{name}"
+        for name in (
+            "boston_housing",
+            "california_housing",
+            "cifar10",
+            "cifar100",
+            "fashion_mnist",
+            "imdb",
+            "mnist",
+            "reuters",
+        )
+    ),
+)
+"""Keras 3 modules holding a ``get_file`` of their own (imported by name from file_utils)."""
+_GET_FILE_SUBDIR = 5  # get_file(fname, origin, untar, md5_hash, file_hash, cache_subdir, ...)
+
+
+def keras2_get_file(module: ModuleType, current: Any) -> Any:
+    """Keras 3's ``get_file`` taking a ``fname`` with a folder in it, as Keras 2 did."""
+    import os
+    import sys
+
+    if "keras.src.utils.file_utils" not in sys.modules or getattr(current, "_keras2_paths", False):
+        return current  # Keras 2 (no file_utils) reads such names itself; or done already
+
+    def get_file(*args: Any, **kwargs: Any) -> Any:
+        fname = args[0] if args else kwargs.get("fname")
+        if isinstance(fname, os.PathLike):
+            fname = os.fspath(fname)
+        if not isinstance(fname, str):
+            return current(*args, **kwargs)
+        folder, name = os.path.split(fname)
+        if not folder or not name:
+            return current(*args, **kwargs)
+        if len(args) > _GET_FILE_SUBDIR:
+            subdir = args[_GET_FILE_SUBDIR]
+        else:
+            subdir = kwargs.get("cache_subdir", "datasets")
+        # Keras 2: os.path.join(cache_dir, cache_subdir, fname); an absolute fname wins there,
+        # an absolute cache_subdir here.
+        subdir = os.path.join(subdir, folder)
+        given = list(args)
+        if given:
+            given[0] = name
+        else:
+            kwargs = {**kwargs, "fname": name}
+        if len(given) > _GET_FILE_SUBDIR:
+            given[_GET_FILE_SUBDIR] = subdir
+        else:
+            kwargs = {**kwargs, "cache_subdir": subdir}
+        return current(*given, **kwargs)
+
+    get_file.__doc__ = current.__doc__
+    get_file.__wrapped__ = current  # type: ignore[attr-defined]
+    get_file._keras2_paths = True  # type: ignore[attr-defined]
+    return get_file
 
 
 def same_as(name: str) -> Callable[[ModuleType, Any], Any]:
