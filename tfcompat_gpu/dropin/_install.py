@@ -346,6 +346,19 @@ MOVES: tuple[Move, ...] = (
         for module in ("tf_keras.layers", "keras.layers")
         for alias, name in _keras2_models.LAYER_ALIASES.items()
     ),
+    *(
+        Move(
+            module,
+            name,
+            _keras2_models.models_name(name),
+            only_if_missing=True,
+            why="Keras 2.0-2.3 scripts import Input from keras.models, and a star import of it "
+            "gave K and np: its models.py imported them at module level",
+        )
+        # tf_keras' own, the one `keras.models` is under the v1 API, Keras 2 itself
+        for module in ("tf_keras.models", "tf_keras.api._v1.keras.models", "keras.models")
+        for name in _keras2_models.MODELS_NAMES
+    ),
     Move(
         "numpy",
         "__getattr__",
