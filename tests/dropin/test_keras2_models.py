@@ -374,7 +374,7 @@ def test_keras2_names_tensorflow_2_dropped_run_without_flags(tmp_path):
 
 
 # an attention block as Keras 2.0 scripts wrote it: layers by a star import of keras.layers.core,
-# Input, Model, K and np by one of keras.models, and K.function in a helper (the v1 API)
+# Input, Model, K and np by one of keras.models
 MODELS_STAR_SCRIPT = """
     from keras.layers.core import *
     from keras.models import *
@@ -387,8 +387,7 @@ MODELS_STAR_SCRIPT = """
     model = Model(inputs, Dense(1)(Flatten()(weighted)))
     model.compile(optimizer="adam", loss="mse")
     model.fit(np.ones((8, steps, 3)), np.ones((8, 1)), epochs=1, verbose=0)
-    read = K.function([model.input, K.learning_phase()], [model.output])
-    emit({"shape": list(read([np.ones((2, steps, 3)), 0.0])[0].shape)})
+    emit({"shape": list(model.predict(np.ones((2, steps, 3)), verbose=0).shape)})
 """
 
 
