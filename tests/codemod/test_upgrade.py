@@ -48,6 +48,7 @@ def test_the_upgrade_rewrites_are_the_keras_and_tf1_commands() -> None:
         "keras_optimizers",
         "keras_generator_methods",
         "keras1_layer_arguments",
+        "keras1_merge_calls",
         "keras_module_paths",
         "keras_layer_weights",
         "keras_layer_sizes",

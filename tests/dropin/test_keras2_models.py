@@ -423,3 +423,45 @@ def test_get_file_with_a_folder_in_the_name_finds_the_local_copy(tmp_path, runne
         "relative": str(work / "cache" / "datasets" / "sub" / "test.txt"),
         "plain": str(work / "cache" / "flat" / "test.txt"),
     }
+
+
+# an attention block as Keras 2.0 scripts wrote it: layers by a star import of keras.layers.core,
+# Input, Model, K and np by one of keras.models
+MODELS_STAR_SCRIPT = """
+    from keras.layers.core import *
+    from keras.models import *
+    from tests._child import emit
+
+    steps = 5
+    inputs = Input(shape=(steps, 3))
+    scores = Dense(steps, activation="softmax")(Permute((2, 1))(inputs))
+    weighted = Lambda(lambda x: x[0] * K.permute_dimensions(x[1], (0, 2, 1)))([inputs, scores])
+    model = Model(inputs, Dense(1)(Flatten()(weighted)))
+    model.compile(optimizer="adam", loss="mse")
+    model.fit(np.ones((8, steps, 3)), np.ones((8, 1)), epochs=1, verbose=0)
+    emit({"shape": list(model.predict(np.ones((2, steps, 3)), verbose=0).shape)})
+"""
+
+
+@needs_tf_keras
+def test_keras_models_star_import_gives_input_k_and_np(tmp_path):
+    run = run_script(tmp_path, MODELS_STAR_SCRIPT)
+    assert run.rc == 0, run.err
+    assert run.result == {"shape": [2, 1]}
+
+
+@needs_tf_keras
+def test_input_imported_from_keras_models_runs(tmp_path):
+    run = run_script(
+        tmp_path,
+        """
+        from keras.layers import Dense
+        from keras.models import Input, Model
+        from tests._child import emit
+
+        i = Input(shape=(4,))
+        emit({"outputs": Model(i, Dense(2)(i)).output_shape[-1]})
+        """,
+    )
+    assert run.rc == 0, run.err
+    assert run.result == {"outputs": 2}

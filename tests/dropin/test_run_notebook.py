@@ -15,7 +15,9 @@ import pytest
 from tests._child import run
 
 
-def _cell(source: str, kind: str = "code", outputs: list[object] | None = None) -> dict[str, object]:
+def _cell(
+    source: str, kind: str = "code", outputs: list[object] | None = None
+) -> dict[str, object]:
     cell: dict[str, object] = {
         "cell_type": kind,
         "metadata": {},
@@ -129,4 +131,5 @@ def test_a_tf1_notebook_gets_the_v1_api_and_auto_mode_names_the_cell(tmp_path):
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[-1] == "[2.0, 2.0, 2.0]"
     chosen = [line for line in done.stderr.splitlines() if "--no-auto" in line]
-    assert chosen and "tf.placeholder, cell 3 line 1" in chosen[0], done.stderr
+    assert chosen, done.stderr
+    assert "tf.placeholder, cell 3 line 1" in chosen[0]

@@ -358,6 +358,19 @@ MOVES: tuple[Move, ...] = (
         )
         for module in _keras2_models.KERAS3_GET_FILE_MODULES
     ),
+    *(
+        Move(
+            module,
+            name,
+            _keras2_models.models_name(name),
+            only_if_missing=True,
+            why="Keras 2.0-2.3 scripts import Input from keras.models, and a star import of it "
+            "gave K and np: its models.py imported them at module level",
+        )
+        # tf_keras' own, the one `keras.models` is under the v1 API, Keras 2 itself
+        for module in ("tf_keras.models", "tf_keras.api._v1.keras.models", "keras.models")
+        for name in _keras2_models.MODELS_NAMES
+    ),
     Move(
         "numpy",
         "__getattr__",

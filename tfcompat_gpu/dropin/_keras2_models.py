@@ -21,6 +21,11 @@
   for ``'acc'`` or ``'mean_absolute_error'``, which Keras logs under that name (the drop-in's one
   ``compile`` wrapper does it), as ``tfcompat-gpu migrate`` writes it; the table is
   ``tfapi.keras_names.KERAS2_METRIC_KEYS``.
+* ``from keras.models import Input`` and ``from keras.models import *``: Keras 2.0-2.3's
+  keras/models.py imported ``Input``, ``InputLayer``, ``Layer``, the backend as ``K``, the
+  optimizers module and NumPy as ``np`` at module level (without ``__all__``), so scripts import
+  ``Input`` from there, and a star import gave ``K`` and ``np`` too; tf_keras' ``keras.models``
+  holds only the model functions.  The names are added where missing (:data:`MODELS_NAMES`).
 """
 
 from __future__ import annotations
@@ -35,6 +40,7 @@ if TYPE_CHECKING:
 __all__ = [
     "KERAS3_GET_FILE_MODULES",
     "LAYER_ALIASES",
+    "MODELS_NAMES",
     "MODEL_KEYWORDS",
     "OPTIMIZER_ALIASES",
     "REMOVED_METHODS",
@@ -43,6 +49,7 @@ __all__ = [
     "keras2_optimizer",
     "model_init",
     "model_new",
+    "models_name",
     "predict_classes",
     "predict_proba",
     "read_metric_keys",
@@ -68,6 +75,17 @@ OPTIMIZER_ALIASES = {
 LAYER_ALIASES = {"CuDNNLSTM": "LSTM", "CuDNNGRU": "GRU"}
 """Keras 2's cuDNN-only layers -> the layers that use cuDNN by themselves on a GPU with the
 same defaults (``recurrent_activation='sigmoid'``; GRU ``reset_after=True``), and run anywhere."""
+
+MODELS_NAMES: dict[str, tuple[str, str]] = {
+    "Input": ("layers", "Input"),
+    "InputLayer": ("layers", "InputLayer"),
+    "Layer": ("layers", "Layer"),
+    "K": ("backend", ""),
+    "optimizers": ("optimizers", ""),
+    "np": ("", ""),
+}
+"""The names Keras 2.0-2.3's ``keras.models`` had beside the model functions -> (the module of
+the Keras package that holds it, the attribute, or "" for the module itself; ``np``: NumPy)."""
 
 _renames: dict[str, str] = {}
 
@@ -142,6 +160,23 @@ def same_as(name: str) -> Callable[[ModuleType, Any], Any]:
         return getattr(module, name)
 
     make.__name__ = f"same_as_{name}"
+    return make
+
+
+def models_name(name: str) -> Callable[[ModuleType, Any], Any]:
+    """A move's ``make`` that binds :data:`MODELS_NAMES` ``name`` in a ``<root>.models`` module."""
+
+    def make(module: ModuleType, current: Any) -> Any:
+        import importlib
+
+        where, attr = MODELS_NAMES[name]
+        if not where:
+            return importlib.import_module("numpy")
+        root = module.__name__.partition(".")[0]
+        found = importlib.import_module(f"{root}.{where}")
+        return getattr(found, attr) if attr else found
+
+    make.__name__ = f"keras2_models_{name}"
     return make
 
 

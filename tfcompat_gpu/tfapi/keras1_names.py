@@ -15,6 +15,8 @@ __all__ = [
     "KERAS1_KEYWORDS",
     "KERNEL_DIMS",
     "LAYER_CLASSES",
+    "MERGE_FUNCTIONS",
+    "MERGE_MODES",
 ]
 
 _WEIGHTS = {
@@ -166,3 +168,21 @@ DROPPED: dict[str, tuple[str, ...]] = {
     "Conv2DTranspose": ("output_shape",),
 }
 """Keras 1 keywords Keras 2 accepted and ignored, per Keras 2 class (interfaces.py)."""
+
+MERGE_FUNCTIONS = frozenset(
+    {"keras.layers.merge", "keras.engine.merge", "keras.engine.topology.merge"}
+)
+"""Where Keras 1 code imports ``merge()`` from (keras/layers/__init__.py of Keras 1.2 exported
+the function of keras/engine/topology.py)."""
+
+MERGE_MODES: dict[str, tuple[str, str | None]] = {
+    "sum": ("add", None),
+    "mul": ("multiply", None),
+    "ave": ("average", None),
+    "max": ("maximum", None),
+    "concat": ("concatenate", "axis"),
+    "dot": ("dot", "axes"),
+    "cos": ("dot", "axes"),
+}
+"""Keras 1 ``merge()`` modes -> (the Keras 2 merge function, its keyword for the axis argument:
+``concat_axis`` -> ``axis``, ``dot_axes`` -> ``axes``); ``'cos'`` is ``dot(normalize=True)``."""

@@ -24,6 +24,7 @@ from tfcompat_gpu.codemod.commands.contrib_rnn import ContribRnnCommand
 from tfcompat_gpu.codemod.commands.contrib_seq2seq import ContribSeq2seqCommand
 from tfcompat_gpu.codemod.commands.gpu_discovery import GpuDiscoveryCommand
 from tfcompat_gpu.codemod.commands.keras1_layer_arguments import Keras1LayerArgumentsCommand
+from tfcompat_gpu.codemod.commands.keras1_merge_calls import Keras1MergeCallsCommand
 from tfcompat_gpu.codemod.commands.keras_accuracy_keys import KerasAccuracyKeysCommand
 from tfcompat_gpu.codemod.commands.keras_backend_ops import KerasBackendOpsCommand
 from tfcompat_gpu.codemod.commands.keras_backend_values import KerasBackendValuesCommand
@@ -54,6 +55,7 @@ __all__ = [
     "ContribSeq2seqCommand",
     "GpuDiscoveryCommand",
     "Keras1LayerArgumentsCommand",
+    "Keras1MergeCallsCommand",
     "KerasBackendOpsCommand",
     "KerasBackendValuesCommand",
     "KerasCallbackArgumentsCommand",
@@ -86,6 +88,7 @@ COMMANDS: tuple[type[MigrationCommand], ...] = (
     KerasOptimizersCommand,
     KerasGeneratorMethodsCommand,
     Keras1LayerArgumentsCommand,
+    Keras1MergeCallsCommand,
     KerasModulePathsCommand,
     KerasLayerWeightsCommand,
     KerasLayerSizesCommand,

@@ -87,6 +87,11 @@ def _module_import(alias: cst.ImportAlias, full: str) -> cst.ImportFrom:
     )
 
 
+# names Keras 2.0-2.3's keras/models.py imported (``from keras.models import Input``) that
+# Keras 3's keras.models does not export -> their Keras 3 module
+_MODELS_ELSEWHERE = {"Input": "keras.layers", "InputLayer": "keras.layers", "Layer": "keras.layers"}
+
+
 def _gone(full: str) -> str | None:
     for name, why in _GONE.items():
         if full == name or full.startswith(name + "."):
@@ -127,6 +132,7 @@ _KERAS_MODULE_TEXT = re.compile(
     r"|\bkeras\.utils\s+import\b|\bimport\s+.*\b(?:np_utils|Merge|objectives)\b"
     rf"|\bkeras(?:\.layers|\.utils)?\s+import\s+(?:\([^)]*|[^\n]*)\b(?:{_MODULE_NAMES})\b"
     r"|ImageDataGenerator|CuDNN(?:LSTM|GRU)|\bkeras\.preprocessing\b"
+    r"|\bkeras\.models\s+import\s+(?:\([^)]*|[^\n]*)\b(?:Input|InputLayer|Layer)\b"
     r"|\b(?:mse|MSE|mae|MAE|mape|MAPE|msle|MSLE|kld|KLD|logcosh|kullback_leibler_divergence)\b"
 )
 
@@ -193,6 +199,10 @@ class KerasModulePathsCommand(MigrationCommand):
                 )
                 return updated_node
             return updated_node.with_changes(module=cst.parse_expression(homes.pop()))
+        if module == "keras.models" and any(
+            str(dotted(alias.name)) in _MODELS_ELSEWHERE for alias in names
+        ):
+            return self._models_elsewhere(updated_node, names)
         if module in ("keras.layers", "keras.losses") and any(
             f"{module}.{dotted(alias.name)}" in KERAS2_RENAMED for alias in names
         ):
@@ -221,6 +231,43 @@ class KerasModulePathsCommand(MigrationCommand):
         else:
             kept[-1] = kept[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
             first, extra = updated_node.with_changes(names=kept), moved
+        if extra:
+            self._extra[id(first)] = extra
+        return first
+
+    def _models_elsewhere(
+        self, node: cst.ImportFrom, names: Sequence[cst.ImportAlias]
+    ) -> cst.ImportFrom:
+        """``from keras.models import Input, Model`` -> ``from keras.models import Model`` and
+        ``from keras.layers import Input``: the names Keras 2's models.py imported from
+        elsewhere go to the Keras 3 module that exports them."""
+        moved: dict[str, list[cst.ImportAlias]] = {}
+        kept: list[cst.ImportAlias] = []
+        for alias in names:
+            home = _MODELS_ELSEWHERE.get(str(dotted(alias.name)))
+            if home is None:
+                kept.append(alias)
+            else:
+                moved.setdefault(home, []).append(
+                    alias.with_changes(comma=cst.MaybeSentinel.DEFAULT)
+                )
+        imports = [
+            cst.ImportFrom(
+                module=cst.parse_expression(home),  # type: ignore[arg-type]
+                names=[
+                    a.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+                    if i < len(aliases) - 1
+                    else a
+                    for i, a in enumerate(aliases)
+                ],
+            )
+            for home, aliases in moved.items()
+        ]
+        if not kept:
+            first, *extra = imports
+        else:
+            kept[-1] = kept[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+            first, extra = node.with_changes(names=kept), imports
         if extra:
             self._extra[id(first)] = extra
         return first
