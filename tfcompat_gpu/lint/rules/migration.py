@@ -90,10 +90,11 @@ def _method_calls(ctx: FileContext) -> None:
                     if isinstance(target, ast.Name):
                         built.append((node.lineno, target.id))
     keras_built = {(_scope(functions, line), name) for line, name in built}
+    keras_file = any(qual.partition(".")[0] in _KERAS_ROOTS for qual in ctx.aliases.values())
     for call in calls:
         func = call.func
         assert isinstance(func, ast.Attribute)
-        if estimators and func.attr == "predict_proba":
+        if func.attr == "predict_proba" and (estimators or not keras_file):
             receiver = func.value
             if not (
                 isinstance(receiver, ast.Name)
@@ -110,8 +111,10 @@ def _scope(functions: list[tuple[int, int]], line: int) -> int:
 
 # Libraries whose models have a predict_proba() of their own: scikit-learn's estimators, the
 # gradient-boosting packages, the Keras scikit-learn wrappers (KerasClassifier).  A file that
-# imports one has predict_proba() reported only on a name bound to a TensorFlow / Keras call
-# (``model = Sequential()``, ``model = keras.models.load_model(...)``).
+# imports one, or that imports neither TensorFlow nor Keras, has predict_proba() reported only
+# on a name bound to a TensorFlow / Keras call (``model = Sequential()``, ``model =
+# keras.models.load_model(...)``).
+_KERAS_ROOTS = frozenset({"tensorflow", "keras", "tf_keras"})
 _ESTIMATOR_ROOTS = frozenset({"sklearn", "xgboost", "lightgbm", "catboost", "scikeras"})
 _NOT_ESTIMATORS = frozenset(
     {"metrics", "preprocessing", "datasets", "utils", "feature_extraction", "decomposition"}
