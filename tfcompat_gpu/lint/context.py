@@ -95,6 +95,9 @@ class FileContext:
         self.tf2_raisers: frozenset[str] | None = None
         """The module's functions that raise on TensorFlow 2 (:func:`.guards.raisers_on_tf2`),
         found when a function first calls one; None until then."""
+        self.tf1_helpers: frozenset[ast.stmt] | None = None
+        """The module's private functions only TensorFlow 1 calls (:func:`.guards.tf1_helpers`),
+        found at the first private function; None until then."""
         self.guards = [0, 0, 0]
         """How many guards of each kind (:mod:`.guards`) enclose the statement being walked: a
         ``try`` catching ImportError, one catching AttributeError, a TensorFlow 1 version arm."""

@@ -22,6 +22,13 @@ does a first statement calling a function of the module that raises on TensorFlo
 (``def err_if_tf2(): if is_tf2: raise ImportError(...)``, then ``err_if_tf2()`` at the top of
 each function that imports from ``tensorflow.contrib``).
 
+Graph code behind ``if tf.executing_eagerly():`` (true on TensorFlow 2) counts as the TensorFlow 1
+arm, so does the TensorFlow 1 side of a conditional expression (``tf.global_variables() if not
+is_tf2 else tf.compat.v1.global_variables()``) and the body of a private helper that only such
+arms call (:func:`tf1_helpers`).  Both arms of an ``if hasattr(tf, "ConfigProto"):`` probe
+(:func:`probes`), and what follows one whose body leaves the block, are guarded like a ``try``
+catching AttributeError.
+
 The walk (:mod:`.walker`) asks :func:`try_guards` of each ``try`` and :func:`tf1_arm` of each
 ``if``, and counts how many such guards enclose the statement it is in
 (:attr:`FileContext.guards <tfcompat_gpu.lint.context.FileContext.guards>`); reporting a name
@@ -43,9 +50,12 @@ __all__ = [
     "MAYBE_ABSENT",
     "TF1",
     "guarded",
+    "leaves",
     "leaves_on_tf2",
+    "probes",
     "raisers_on_tf2",
     "tf1_arm",
+    "tf1_helpers",
     "try_guards",
 ]
 
@@ -104,6 +114,11 @@ def guarded(guards: list[int], code: str, node: ast.AST) -> bool:
 _VERSION = re.compile(r"(?i)^_*(?:tf|tensorflow)_?(?:version|ver)|^_*(?:get_)?tf_version")
 _TF2_FLAG = re.compile(r"(?i)^_*(?:is_|use_|using_)?(?:tf|tensorflow)_?v?2(?:_enabled)?$")
 _TF1_FLAG = re.compile(r"(?i)^_*(?:is_|use_|using_)?(?:tf|tensorflow)_?v?1x?$")
+# tf.executing_eagerly(), context.executing_eagerly(), a helper _executing_eagerly(): true on
+# TensorFlow 2 (outside a tf.function); graph code runs where it is false.
+_EAGER = frozenset(
+    {"executing_eagerly", "_executing_eagerly", "executing_eagerly_outside_functions"}
+)
 
 
 def _names(node: ast.AST) -> list[str]:
@@ -209,7 +224,10 @@ def _arm(test: ast.AST) -> int:
         if isinstance(func, ast.Attribute) and func.attr == "enabled":
             names = _names(func.value)
             return 2 if names and names[0] == "tf2" else 0  # tensorflow.python.tf2.enabled()
-        return _arm(func) if not test.args else 0  # type: ignore[attr-defined]
+        if test.args:  # type: ignore[attr-defined]
+            return 0
+        name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+        return 2 if name in _EAGER else _arm(func)
     if cls is ast.Name or cls is ast.Attribute:
         name = test.id if cls is ast.Name else test.attr  # type: ignore[attr-defined]
         if _TF2_FLAG.match(name):
@@ -229,9 +247,36 @@ def tf1_arm(test: ast.AST) -> int:
     1
     >>> tf1_arm(ast.parse("tf.__version__.startswith('2')").body[0].value)
     2
+    >>> tf1_arm(ast.parse("tf.executing_eagerly()").body[0].value)
+    2
     """
     arm = _arm(test)
     return 1 if arm == 1 else 2 if arm == 2 else 0
+
+
+def probes(test: ast.AST, aliases: dict[str, str]) -> bool:
+    """Whether ``test`` asks ``hasattr`` of a TensorFlow / Keras module: ``if hasattr(tf,
+    "ConfigProto")`` runs its body only where the name exists, and its ``else`` only where it
+    does not, so each arm is written for the TensorFlow that has (or lacks) the name.
+
+    >>> probes(ast.parse("hasattr(tf.random, 'set_seed')").body[0].value, {"tf": "tensorflow"})
+    True
+    >>> probes(ast.parse("hasattr(args, 'gpu')").body[0].value, {"tf": "tensorflow"})
+    False
+    """
+    for sub in ast.walk(test):
+        if (
+            isinstance(sub, ast.Call)
+            and isinstance(sub.func, ast.Name)
+            and sub.func.id == "hasattr"
+            and len(sub.args) == 2
+        ):
+            root = sub.args[0]
+            while root.__class__ is ast.Attribute:
+                root = root.value
+            if root.__class__ is ast.Name and root.id in aliases:
+                return True
+    return False
 
 
 # -- early exits -----------------------------------------------------------------------------
@@ -240,7 +285,7 @@ _EXITS = (ast.Return, ast.Raise, ast.Continue, ast.Break)
 _EXIT_CALLS = frozenset({"exit", "quit", "sys.exit", "os._exit"})
 
 
-def _leaves(body: list[ast.stmt]) -> bool:
+def leaves(body: list[ast.stmt]) -> bool:
     """Whether a block always leaves: it ends in ``return``, ``raise``, ``continue``,
     ``break`` or an exit call (``sys.exit()``)."""
     if not body:
@@ -264,7 +309,7 @@ def _leaves(body: list[ast.stmt]) -> bool:
 def leaves_on_tf2(node: ast.If, arm: int) -> bool:
     """Whether the TensorFlow 2 arm of ``node`` (``arm`` as :func:`tf1_arm` gave it) always
     leaves the block, so that what follows the ``if`` runs only on TensorFlow 1."""
-    return _leaves(node.orelse if arm == 1 else node.body)
+    return leaves(node.orelse if arm == 1 else node.body)
 
 
 def _raises_on_tf2(func: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
@@ -291,3 +336,51 @@ def raisers_on_tf2(tree: ast.AST) -> frozenset[str]:
         for stmt in body
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and _raises_on_tf2(stmt)
     )
+
+
+# A word a version test needs: tf.__version__, VERSION, is_tf2, TF1, tf_version(), tf.executing_eagerly().
+_VERSION_WORD = re.compile(
+    r"__version__|VERSION|executing_eagerly|(?i:tf|tensorflow)_?(?:v?[12]|ver)"
+)
+
+
+def tf1_helpers(tree: ast.AST, source: str | None = None) -> frozenset[ast.stmt]:
+    """The module's private functions (``def _pin_gpu_tf1(): ...``) named only in the TensorFlow
+    1 arms of version tests (``_pin_gpu_tf2() if is_tf2 else _pin_gpu_tf1()``): their bodies are
+    TensorFlow 1 code.  A public function may be called from other modules, so only names
+    starting with ``_`` count.
+
+    >>> tree = ast.parse("def _old(): pass\\nconfig = _new() if is_tf2 else _old()")
+    >>> [f.name for f in tf1_helpers(tree)]
+    ['_old']
+    """
+    body = tree.body if isinstance(tree, ast.Module) else []
+    helpers = {
+        stmt.name: stmt
+        for stmt in body
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name[:1] == "_"
+    }
+    if not helpers or (source is not None and _VERSION_WORD.search(source) is None):
+        return frozenset()
+    inside: set[str] = set()
+    outside: set[str] = set()
+    stack: list[tuple[ast.AST, bool]] = [(tree, False)]
+    while stack:
+        node, tf1 = stack.pop()
+        cls = node.__class__
+        if cls is ast.Name:
+            if node.id in helpers:  # type: ignore[attr-defined]
+                (inside if tf1 else outside).add(node.id)  # type: ignore[attr-defined]
+            continue
+        if cls is ast.If or cls is ast.IfExp:
+            arm = tf1_arm(node.test)  # type: ignore[attr-defined]
+            if arm:
+                then, other = node.body, node.orelse  # type: ignore[attr-defined]
+                stack.append((node.test, tf1))  # type: ignore[attr-defined]
+                for part in then if isinstance(then, list) else [then]:
+                    stack.append((part, tf1 or arm == 1))
+                for part in other if isinstance(other, list) else [other]:
+                    stack.append((part, tf1 or arm == 2))
+                continue
+        stack.extend((child, tf1) for child in ast.iter_child_nodes(node))
+    return frozenset(helpers[name] for name in inside - outside)

@@ -30,7 +30,17 @@ from tfcompat_gpu.lint.dispatch import (
     REF_HANDLERS,
 )
 from tfcompat_gpu.lint.flow import dotted_name
-from tfcompat_gpu.lint.guards import TF1, leaves_on_tf2, raisers_on_tf2, tf1_arm, try_guards
+from tfcompat_gpu.lint.guards import (
+    ATTR,
+    TF1,
+    leaves,
+    leaves_on_tf2,
+    probes,
+    raisers_on_tf2,
+    tf1_arm,
+    tf1_helpers,
+    try_guards,
+)
 from tfcompat_gpu.lint.tfcalls import (
     DISABLES,
     ENUMERATES,
@@ -76,10 +86,14 @@ class _Guard:
         self.step = step
 
 
-def _guarded_children(node: Any, kind: int, stack: list[Any]) -> list[Any] | None:
-    """The children of a ``try`` / ``if`` in walk order with :class:`_Guard` markers around the
-    part a guard covers (see :mod:`.guards`); None when nothing is guarded.  An ``if`` whose
-    TensorFlow 2 arm leaves the block also guards the rest of the block, on the ``stack``."""
+def _guarded_children(
+    node: Any, kind: int, stack: list[Any], aliases: dict[str, str]
+) -> list[Any] | None:
+    """The children of a ``try`` / ``if`` / ``a if test else b`` in walk order with
+    :class:`_Guard` markers around the part a guard covers (see :mod:`.guards`); None when
+    nothing is guarded.  An ``if`` whose TensorFlow 2 arm leaves the block also guards the rest
+    of the block, on the ``stack``; both arms of an ``if hasattr(tf, ...)`` probe are guarded
+    like a ``try`` catching AttributeError."""
     if kind == _TRY:
         kinds = try_guards(node)
         if not kinds:
@@ -94,8 +108,29 @@ def _guarded_children(node: Any, kind: int, stack: list[Any]) -> list[Any] | Non
         ]
     arm = tf1_arm(node.test)
     if arm == 0:
+        test = node.test
+        if node.__class__ is ast.If and probes(test, aliases):
+            attr = (ATTR,)
+            if not node.orelse and leaves(node.body):
+                _guard_rest(node, stack, attr)  # if hasattr(tf.random, "set_seed"): return
+            if test.__class__ is ast.BoolOp and test.op.__class__ is ast.And:
+                # hasattr(tf, "contrib") and hasattr(tf.contrib, "eager"): the first part
+                # guards the rest of the test as well.
+                return [
+                    test.values[0],
+                    _Guard(attr, 1),
+                    *test.values[1:],
+                    *node.body,
+                    *node.orelse,
+                    _Guard(attr, -1),
+                ]
+            return [test, _Guard(attr, 1), *node.body, *node.orelse, _Guard(attr, -1)]
         return None
     tf1 = (TF1,)
+    if node.__class__ is ast.IfExp:
+        if arm == 1:
+            return [node.test, _Guard(tf1, 1), node.body, _Guard(tf1, -1), node.orelse]
+        return [node.test, node.body, _Guard(tf1, 1), node.orelse, _Guard(tf1, -1)]
     if leaves_on_tf2(node, arm):
         _guard_rest(node, stack)
     if arm == 1:
@@ -117,9 +152,9 @@ def _skipped_if(node: ast.If, stack: list[Any]) -> None:
 _EXIT_CLASSES = frozenset({ast.Return, ast.Raise, ast.Continue, ast.Break, ast.Expr})
 
 
-def _guard_rest(node: ast.stmt, stack: list[Any]) -> None:
+def _guard_rest(node: ast.stmt, stack: list[Any], kinds: tuple[int, ...] = (TF1,)) -> None:
     """Guard the statements after ``node`` in its block as TensorFlow 1 code (``node`` left the
-    block on TensorFlow 2).  They are the statements on top of the walk's stack: the same
+    block on TensorFlow 2), or with the other guard ``kinds``.  They are the statements on top of the walk's stack: the same
     indent, one after the other."""
     end = len(stack)
     line = node.end_lineno or node.lineno
@@ -132,14 +167,22 @@ def _guard_rest(node: ast.stmt, stack: list[Any]) -> None:
         line = sibling.end_lineno or sibling.lineno
         end -= 1
     if end < len(stack):
-        stack.insert(end, _Guard((TF1,), -1))
-        stack.append(_Guard((TF1,), 1))
+        stack.insert(end, _Guard(kinds, -1))
+        stack.append(_Guard(kinds, 1))
 
 
 def _function_children(node: Any, ctx: FileContext) -> list[Any] | None:
     """A function's children with the statements after a first call to a function that raises
-    on TensorFlow 2 (:func:`~.guards.raisers_on_tf2`) guarded; None when it has none."""
+    on TensorFlow 2 (:func:`~.guards.raisers_on_tf2`) guarded, or all of them in a helper only
+    TensorFlow 1 calls (:func:`~.guards.tf1_helpers`); None when nothing is guarded."""
     body = node.body
+    if node.name[:1] == "_":
+        if ctx.tf1_helpers is None:
+            tree = ctx.tree
+            ctx.tf1_helpers = tf1_helpers(tree, ctx.source) if tree is not None else frozenset()
+        if node in ctx.tf1_helpers:
+            tf1 = (TF1,)
+            return [node.args, _Guard(tf1, 1), *body, _Guard(tf1, -1), *node.decorator_list]
     first = 1 if _is_docstring(body[0]) and len(body) > 1 else 0
     stmt = body[first]
     if not (
@@ -254,6 +297,7 @@ _KIND: dict[type, int] = {
     ast.DictComp: _COMP,
     ast.Try: _TRY,
     ast.If: _IF,
+    ast.IfExp: _IF,
     _Guard: _GUARD,
 }
 if hasattr(ast, "TryStar"):
@@ -430,7 +474,7 @@ def walk(tree: ast.AST, ctx: FileContext, source: str | None = None) -> None:
                 ctx.loops.append(Loop(_targets(node.target), expr_key(node.iter, ctx.loops)))
                 push(_Exit(False, 1))
             elif kind in (_TRY, _IF):
-                guarded = _guarded_children(node, kind, stack)
+                guarded = _guarded_children(node, kind, stack, aliases)
                 if guarded is not None:
                     guarded.reverse()
                     extend(guarded)

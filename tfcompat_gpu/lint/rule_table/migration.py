@@ -73,7 +73,10 @@ MIGRATION: tuple[Rule, ...] = (
         severity="error",
         message="`{used}` was removed in Keras 3; {instead}",
         what="Checks for calls of `fit_generator`, `evaluate_generator`, `predict_generator`, "
-        "`predict_proba` and `predict_classes`, and for Keras 1's `nb_epoch=`.",
+        "`predict_proba` and `predict_classes`, and for Keras 1's `nb_epoch=`. `predict_proba` "
+        "is also a scikit-learn estimator's method: in a file that imports scikit-learn (or "
+        "XGBoost, LightGBM, a Keras scikit-learn wrapper), or neither TensorFlow nor Keras, it is "
+        "reported only on a name bound to a Keras model there (`model = Sequential(...)`).",
         why="Keras 3 models have only `fit`, `evaluate` and `predict`: the script stops with "
         "`AttributeError`. Their queue arguments (`workers`, `use_multiprocessing`, "
         "`max_queue_size`) moved to `keras.utils.PyDataset`.",

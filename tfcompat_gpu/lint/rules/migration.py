@@ -71,9 +71,74 @@ def _method_calls(ctx: FileContext) -> None:
         return
     if not isinstance(ctx.tree, ast.Module):
         return
+    calls: list[ast.Call] = []
+    estimators = False
+    functions: list[tuple[int, int]] = []
+    built: list[tuple[int, str]] = []
     for node in ast.walk(ctx.tree):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-            _method(ctx, node, node.func)
+        if isinstance(node, ast.Call):
+            if isinstance(node.func, ast.Attribute):
+                calls.append(node)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            estimators = estimators or _imports_estimators(node)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            functions.append((node.lineno, node.end_lineno or node.lineno))
+        elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
+            qual = ctx.resolve(node.value.func)
+            if qual is not None and not any(w in qual for w in _WRAPPERS):
+                for target in node.targets:
+                    if isinstance(target, ast.Name):
+                        built.append((node.lineno, target.id))
+    keras_built = {(_scope(functions, line), name) for line, name in built}
+    keras_file = any(qual.partition(".")[0] in _KERAS_ROOTS for qual in ctx.aliases.values())
+    for call in calls:
+        func = call.func
+        assert isinstance(func, ast.Attribute)
+        if func.attr == "predict_proba" and (estimators or not keras_file):
+            receiver = func.value
+            if not (
+                isinstance(receiver, ast.Name)
+                and (_scope(functions, call.lineno), receiver.id) in keras_built
+            ):
+                continue  # maybe a scikit-learn estimator's own predict_proba()
+        _method(ctx, call, func)
+
+
+def _scope(functions: list[tuple[int, int]], line: int) -> int:
+    """The first line of the innermost function around ``line`` (0: the module)."""
+    return max((start for start, end in functions if start <= line <= end), default=0)
+
+
+# Libraries whose models have a predict_proba() of their own: scikit-learn's estimators, the
+# gradient-boosting packages, the Keras scikit-learn wrappers (KerasClassifier).  A file that
+# imports one, or that imports neither TensorFlow nor Keras, has predict_proba() reported only
+# on a name bound to a TensorFlow / Keras call (``model = Sequential()``, ``model =
+# keras.models.load_model(...)``).
+_KERAS_ROOTS = frozenset({"tensorflow", "keras", "tf_keras"})
+_ESTIMATOR_ROOTS = frozenset({"sklearn", "xgboost", "lightgbm", "catboost", "scikeras"})
+_NOT_ESTIMATORS = frozenset(
+    {"metrics", "preprocessing", "datasets", "utils", "feature_extraction", "decomposition"}
+)
+_WRAPPERS = ("wrappers.scikit_learn", "scikeras")
+
+
+def _imports_estimators(node: ast.Import | ast.ImportFrom) -> bool:
+    if isinstance(node, ast.Import):
+        modules = [alias.name for alias in node.names]
+    else:
+        if node.level or not node.module:
+            return False
+        if any(w in node.module for w in _WRAPPERS):
+            return True
+        modules = [node.module]
+        if node.module == "sklearn.model_selection":
+            # only the searches wrap an estimator; train_test_split, KFold do not
+            return any(alias.name.endswith("SearchCV") for alias in node.names)
+    for module in modules:
+        root, _, rest = module.partition(".")
+        if root in _ESTIMATOR_ROOTS and rest.partition(".")[0] not in _NOT_ESTIMATORS:
+            return True
+    return False
 
 
 def _method(ctx: FileContext, node: ast.Call, func: ast.Attribute) -> None:
