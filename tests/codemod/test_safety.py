@@ -72,6 +72,8 @@ def test_read_only_is_skipped_even_as_root(
             f"{target}: skipped: {'the file' if where == 'file' else 'its folder'} is read-only"
             in err
         )
+        # the summary counts only the file really rewritten
+        assert "migrate: 1 of 2 files changed" in err
         assert target.read_text() == LEGACY
         assert (tmp_path / "z.py").read_text() == MIGRATED
     finally:
