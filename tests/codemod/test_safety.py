@@ -21,6 +21,7 @@ from _support import SAMPLE_LEGACY as LEGACY
 from _support import SAMPLE_MIGRATED as MIGRATED
 
 from tests._child import cli
+from tfcompat_gpu.codemod._io import Skip, read_source, write_source
 from tfcompat_gpu.commands.migrate import main
 
 
@@ -72,11 +73,27 @@ def test_read_only_is_skipped_even_as_root(
             f"{target}: skipped: {'the file' if where == 'file' else 'its folder'} is read-only"
             in err
         )
+        # the summary counts only the file really rewritten
+        assert "migrate: 1 of 2 files changed" in err
         assert target.read_text() == LEGACY
         assert (tmp_path / "z.py").read_text() == MIGRATED
     finally:
         locked.chmod(0o755)
         target.chmod(0o644)
+
+
+def test_a_file_changed_between_read_and_write_is_left_as_the_user_saved_it(
+    tmp_path: Path,
+) -> None:
+    target = tmp_path / "a.py"
+    target.write_text(LEGACY)
+    source = read_source(str(target))
+    saved = LEGACY + "x = 1  # saved in the editor meanwhile\n"
+    target.write_text(saved)
+    with pytest.raises(Skip, match="it changed while it was being migrated"):
+        write_source(source, source.encode(MIGRATED))
+    assert target.read_text() == saved
+    assert [p.name for p in tmp_path.iterdir()] == ["a.py"]  # no temporary file left
 
 
 def test_mode_is_kept(tmp_path: Path) -> None:

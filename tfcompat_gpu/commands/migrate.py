@@ -246,6 +246,9 @@ def _migrate_file(job: _Job) -> _Outcome:
     except Exception as error:  # a bug on one file must not stop the run
         outcome.messages.append(f"{path}: skipped: internal error ({error!r})")
         outcome.failed = True
+    if outcome.failed:  # a file whose new text could not be written is not a changed file
+        outcome.changed = False
+        outcome.diff = b""
     return outcome
 
 

@@ -31,6 +31,7 @@ from typing import Any
 
 from tfcompat_gpu.lint.registry import RULES_BY_CODE
 from tfcompat_gpu.lint.report import Finding
+from tfcompat_gpu.utils.files import read_bytes
 
 __all__ = ["CACHE_DIR_ENV", "FileCache", "content_key", "default_cache_dir", "fingerprint"]
 
@@ -114,11 +115,7 @@ def _valid_entry(value: object) -> bool:
 def _load(path: str, stamp: str, valid: Callable[[object], bool]) -> dict[str, Any]:
     """The entries of a cache file; empty when it is missing, foreign, or damaged in any way."""
     try:
-        with open(path, "rb") as handle:
-            data = handle.read(_MAX_BYTES + 1)
-        if len(data) > _MAX_BYTES:
-            return {}
-        loaded = json.loads(data)
+        loaded = json.loads(read_bytes(path, _MAX_BYTES))  # never blocks on a FIFO
     except (OSError, ValueError, RecursionError):
         return {}
     if not (

@@ -99,8 +99,9 @@ def _toml(path: str) -> dict[str, Any]:
         import tomllib
     else:  # pragma: no cover
         import tomli as tomllib
-    with open(path, "rb") as handle:
-        data: dict[str, Any] = tomllib.load(handle)
+    from tfcompat_gpu.utils.files import read_bytes
+
+    data: dict[str, Any] = tomllib.loads(read_bytes(path).decode("utf-8"))
     return data
 
 
@@ -129,6 +130,15 @@ def load_config(path: str | None) -> LintConfig:
             f"{path}: unknown key(s) in [tool.tfcompat-gpu.lint]: {', '.join(sorted(unknown))}; "
             f"expected one of {', '.join(sorted(KEYS))}"
         )
+    try:
+        return _config(path, table)
+    except ConfigError as exc:
+        if str(exc).startswith(f"{path}:"):
+            raise
+        raise ConfigError(f"{path}: [tool.tfcompat-gpu.lint]: {exc}") from None
+
+
+def _config(path: str, table: dict[str, Any]) -> LintConfig:
     config = LintConfig(root=os.path.dirname(os.path.abspath(path)), path=path)
     if "select" in table:
         config.select = _strings(table["select"], "select")

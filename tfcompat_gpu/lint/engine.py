@@ -137,7 +137,12 @@ def check_bytes(
     if not (may_trigger(data) if relevant is None else relevant):
         # No rule can fire in these bytes (see lint.prefilter): only make sure they are text.
         try:
-            data.decode("utf-8") if is_notebook(path) else decode_source(data)
+            if is_notebook(path):  # reading the JSON is cheap; a broken notebook is a TFG000
+                read_notebook(data.decode("utf-8-sig"))
+            else:
+                decode_source(data)
+        except NotebookError as exc:
+            return _unreadable(path, f"cannot read the notebook: {exc}")
         except SyntaxError as exc:
             return _unreadable(path, exc.msg)
         except UnicodeDecodeError as exc:

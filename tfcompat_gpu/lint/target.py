@@ -22,6 +22,10 @@ import sys
 from collections.abc import Iterable
 from typing import Any, NamedTuple
 
+from tfcompat_gpu.utils.files import read_bytes
+from tfcompat_gpu.utils.numbers import INT_TEXT, parse_int
+from tfcompat_gpu.utils.shown import shown_value
+
 __all__ = ["Decision", "TargetError", "Targets", "infer_target", "parse_target"]
 
 _TF1_LAST = (1, 15)
@@ -39,11 +43,13 @@ class TargetError(ValueError):
 
 def parse_target(value: str) -> tuple[int, int]:
     """``"1.15"`` -> ``(1, 15)``; ``"1"`` is the last TensorFlow 1, ``"2"`` TensorFlow 2.0."""
-    match = re.fullmatch(r"\s*(?:tf|tensorflow)?\s*(\d+)(?:\.(\d+|x|\*))?(?:\.\d[\w.]*)?\s*", value)
+    match = re.fullmatch(
+        rf"\s*(?:tf|tensorflow)?\s*({INT_TEXT})(?:\.({INT_TEXT}|x|\*)(?:\.\d[\w.]*)?)?\s*", value
+    )
     if match is None or int(match.group(1)) not in (1, 2):
         raise TargetError(
             "Expected a TensorFlow version such as '1.15' or '2.16'. "
-            f"Received: target-version={value!r}"
+            f"Received: target-version={shown_value(value)}"
         )
     major = int(match.group(1))
     minor = match.group(2)
@@ -58,7 +64,7 @@ def _capped(major: int, minor: int) -> tuple[int, int]:
 
 def _upper(op: str, version: str) -> tuple[int, int] | None:
     """The newest (major, minor) one clause of a requirement allows, or None (no bound)."""
-    parts = [int(p) for p in version.split(".") if p.isdigit()]
+    parts = [n for n in map(parse_int, version.split(".")) if n is not None]
     if not parts:
         return None
     major = parts[0]
@@ -104,8 +110,7 @@ def _toml(path: str) -> dict[str, Any]:
     else:  # pragma: no cover
         import tomli as tomllib
     try:
-        with open(path, "rb") as handle:
-            data: dict[str, Any] = tomllib.load(handle)
+        data: dict[str, Any] = tomllib.loads(_read(path, strict=True))
     except Exception:  # a broken file declares nothing the lint can use
         return {}
     return data
@@ -137,8 +142,8 @@ def _pyproject_texts(path: str) -> list[str]:
 def _setup_cfg_texts(path: str) -> list[str]:
     parser = configparser.ConfigParser(interpolation=None)
     try:
-        parser.read(path, encoding="utf-8")
-    except (configparser.Error, UnicodeDecodeError, OSError):
+        parser.read_string(_read(path, strict=True), path)
+    except (configparser.Error, UnicodeDecodeError):
         return []
     texts = []
     if parser.has_option("options", "install_requires"):
@@ -148,12 +153,13 @@ def _setup_cfg_texts(path: str) -> list[str]:
     return texts
 
 
-def _read(path: str) -> str:
+def _read(path: str, strict: bool = False) -> str:
+    """A project file's text ("" when it cannot be read); never blocks on a FIFO."""
     try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            return handle.read(1024 * 1024)
+        data = read_bytes(path, max_bytes=4 * 1024 * 1024)
     except OSError:
         return ""
+    return data.decode("utf-8", "strict" if strict else "replace")
 
 
 _MENTION = re.compile(rf"(?<![\w-]){_NAMES}(?![\w-])", re.IGNORECASE)
@@ -172,7 +178,7 @@ def _image_target(image: str) -> tuple[bool, tuple[int, int] | None]:
     tag = match.group("tag").lower()
     if re.search(r"(?:^|-)tf1(?:-|$)", tag):  # NGC: 20.06-tf1-py3
         return True, _TF1_LAST
-    version = re.match(r"(\d+)\.(\d+)", tag)
+    version = re.match(rf"({INT_TEXT})\.({INT_TEXT})", tag)
     if version is not None and not re.search(r"(?:^|-)tf2(?:-|$)", tag):
         major, minor = int(version.group(1)), int(version.group(2))
         if major in (1, 2):  # tensorflow/tensorflow:1.15.2-gpu-py3; NGC tags are YY.MM

@@ -18,6 +18,10 @@ from typing import Any
 from tfcompat_gpu.errors import GPUConfigError
 from tfcompat_gpu.machine.launchers import LauncherInfo
 from tfcompat_gpu.utils.numbers import INT_TEXT, parse_int
+from tfcompat_gpu.utils.shown import shown_value
+
+_MAX_NODES = 1 << 20
+"""More nodes than any SLURM step has: a longer task list is a mistake, not a cluster."""
 
 __all__ = [
     "COORDINATED",
@@ -64,9 +68,10 @@ def tf_config_cluster(environ: Mapping[str, str]) -> Cluster | None:
     )
     try:
         data = json.loads(raw)
-    except ValueError as exc:
+    except (ValueError, RecursionError) as exc:
+        why = "nested too deeply" if isinstance(exc, RecursionError) else exc
         raise GPUConfigError(
-            f"TF_CONFIG: {expected}. Received: TF_CONFIG={raw!r} ({exc})."
+            f"TF_CONFIG: {expected}. Received: TF_CONFIG={shown_value(raw)} ({why})."
         ) from None
     if not isinstance(data, dict):
         # TensorFlow's resolver calls .get() on the parsed value
@@ -123,7 +128,13 @@ def tasks_per_node(raw: str) -> list[int]:
                 "SLURM_STEP_TASKS_PER_NODE: expected a SLURM task list such as '2(x3),1'. "
                 f"Received: SLURM_STEP_TASKS_PER_NODE={raw!r}."
             )
-        counts += [int(match.group(1))] * int(match.group(2) or 1)
+        repeat = int(match.group(2) or 1)
+        if len(counts) + repeat > _MAX_NODES:
+            raise GPUConfigError(
+                f"SLURM_STEP_TASKS_PER_NODE: expected at most {_MAX_NODES} nodes. "
+                f"Received: SLURM_STEP_TASKS_PER_NODE={shown_value(raw)}."
+            )
+        counts += [int(match.group(1))] * repeat
     return counts
 
 

@@ -34,6 +34,7 @@ from tfcompat_gpu.settings.options import (
     parse_text,
     unknown_setting,
 )
+from tfcompat_gpu.utils.shown import shown_value
 
 if TYPE_CHECKING:
     from typing_extensions import Self
@@ -242,12 +243,23 @@ class GPUConfig:
             $ TFCOMPAT_GPU_ALLOW_GROWTH=1 TFCOMPAT_GPU_VISIBLE_DEVICES=1,0 python train.py
         """
         env = os.environ if environ is None else environ
+        if not isinstance(env, Mapping):
+            raise GPUConfigError(
+                "GPUConfig.from_env: expected a mapping of variable names to text, such as "
+                f"os.environ or a dict. Received: environ={shown_value(env)}."
+            )
         fields: dict[str, Any] = {}
         read: dict[str, str] = {}
         for option in OPTIONS:
             if option.env is None:
                 continue
-            raw = env.get(option.env, "").strip()
+            raw = env.get(option.env, "")
+            if not isinstance(raw, str):
+                raise GPUConfigError(
+                    f"GPUConfig.from_env: environment variables are text: "
+                    f"{option.env}={shown_value(raw)}. Pass str(value)."
+                )
+            raw = raw.strip()
             if raw:
                 where = f"environment variable {option.env}"
                 value = parse_text(option.name, raw, where)

@@ -19,6 +19,7 @@ from typing import Any
 
 from tfcompat_gpu.errors import GPUConfigError
 from tfcompat_gpu.settings.options import OPTIONS_BY_NAME, check_value, parse_text, resolve_key
+from tfcompat_gpu.utils.files import read_bytes
 from tfcompat_gpu.utils.numbers import is_int
 from tfcompat_gpu.utils.shown import shown
 
@@ -41,7 +42,7 @@ def read_fields(path: str | os.PathLike[str]) -> tuple[dict[str, Any], str]:
     """``(GPUConfig keyword arguments, where they were read)`` for the file at ``path``."""
     location = Path(path)
     try:
-        data = location.read_bytes()
+        data = read_bytes(location)
     except OSError as exc:
         raise GPUConfigError(
             f"Cannot read GPU settings from '{_place(location, None)}': {shown(str(exc))}"

@@ -29,6 +29,7 @@ from typing import Any, ClassVar, NamedTuple, Union
 
 from tfcompat_gpu.errors import GPUConfigError
 from tfcompat_gpu.utils.numbers import is_int, parse_float, parse_int
+from tfcompat_gpu.utils.shown import shown_value as _shown
 
 __all__ = [
     "COUNT",
@@ -92,7 +93,7 @@ class FrozenDict(Mapping[Any, Any]):
 
 def invalid_value(name: str, value: object, expected: str, fix: str = "") -> GPUConfigError:
     """The error for an invalid value: field, what was expected, what was received, the fix."""
-    message = f"{name}: expected {expected}. Received: {name}={value!r}."
+    message = f"{name}: expected {expected}. Received: {name}={_shown(value)}."
     if fix:
         message += f" {fix}"
     return GPUConfigError(message)
@@ -278,7 +279,8 @@ class Fraction(Kind):
         expected = "a float in (0, 1] or None"
         if type(value) is not float and (is_bool(value) or not isinstance(value, numbers.Real)):
             raise invalid_value(name, value, expected, "Pass a number such as 0.3.")
-        fraction = float(value)
+        huge = isinstance(value, int) and value.bit_length() > 1024  # float() would overflow
+        fraction = math.inf if huge else float(value)
         if math.isnan(fraction) or math.isinf(fraction) or fraction <= 0:
             raise invalid_value(
                 name,
@@ -322,7 +324,7 @@ class MemoryLimits(Kind):
             mb = as_int(item)
             if mb is None or not 0 < mb <= INT32_MAX:
                 raise invalid_value(
-                    name, whole, self._EXPECTED, f"{item!r} is not a memory size in MB."
+                    name, whole, self._EXPECTED, f"{_shown(item)} is not a memory size in MB."
                 )
             limits.append(mb)
         return tuple(limits)
@@ -334,12 +336,12 @@ class MemoryLimits(Kind):
             per_gpu = {}
             for key, limits in value.items():
                 gpu_id = as_int(key)
-                if gpu_id is None or gpu_id < 0:
+                if gpu_id is None or not 0 <= gpu_id <= INT32_MAX:
                     raise invalid_value(
                         name,
                         value,
                         "a dict keyed by GPU id (an int >= 0)",
-                        f"Key {key!r} is not one.",
+                        f"Key {_shown(key)} is not one.",
                     )
                 per_gpu[gpu_id] = self._limits(name, limits, value)
             return FrozenDict(per_gpu)
@@ -517,12 +519,12 @@ class DeviceIds(Kind):
         ids: list[int] = []
         for entry in value:
             gpu_id = as_int(entry)
-            if gpu_id is None or gpu_id < 0:
+            if gpu_id is None or not 0 <= gpu_id <= INT32_MAX:
                 raise invalid_value(
                     name,
                     value if shown is None else shown,
                     self._EXPECTED,
-                    f"Entry {entry!r} is not a GPU id.",
+                    f"Entry {_shown(entry)} is not a GPU id.",
                 )
             if gpu_id in ids:
                 raise invalid_value(
@@ -563,7 +565,7 @@ class DeviceCount(Kind):
             number = as_int(count)
             if number is None or not 0 <= number <= INT32_MAX:
                 raise invalid_value(
-                    name, value, self._EXPECTED, f"The count for {key!r} must be an int >= 0."
+                    name, value, self._EXPECTED, f"The count for {_shown(key)} must be an int >= 0."
                 )
             counts[str(key)] = number
         return FrozenDict(counts)

@@ -5,16 +5,22 @@ directories, skipping version-control, cache, build and virtual-environment fold
 holding a ``pyvenv.cfg``).  What the search finds but cannot use (a directory it cannot list, a
 FIFO or socket named ``*.py``, which would block a reader) is handed to ``on_error`` instead of
 being yielded, so every caller reports it the same way and none of them hangs or skips silently.
+
+:func:`read_bytes` reads a settings file the user names (``--config``, a ``pyproject.toml``):
+a directory, a file over the size limit or a FIFO no program writes to is an ``OSError`` saying
+so, where a plain ``open()`` would return a directory's error only on reading or block forever;
+a pipe with a writer (``--config <(...)``) is still read.
 """
 
 from __future__ import annotations
 
+import errno
 import fnmatch
 import os
 import stat
 from collections.abc import Callable, Iterable, Iterator
 
-__all__ = ["SKIP_DIRS", "excluded", "iter_python_files"]
+__all__ = ["SKIP_DIRS", "excluded", "iter_python_files", "read_bytes"]
 
 SKIP_DIRS = frozenset(
     {
@@ -125,3 +131,41 @@ def iter_python_files(
                     yield full
                 elif on_error is not None:
                     on_error(full, "not a regular file")
+
+
+def read_bytes(path: str | os.PathLike[str], max_bytes: int = 16 * 1024 * 1024) -> bytes:
+    """The content of the file at ``path``; ``OSError`` (its ``strerror`` says why) otherwise.
+
+    The file is opened without blocking (opening a FIFO for reading waits for a writer), then
+    read normally: a pipe with a writer gives what it writes, one without gives nothing, which
+    is an error rather than an empty file.
+    """
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    try:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise IsADirectoryError(errno.EISDIR, "it is a directory, not a file", os.fspath(path))
+        regular = stat.S_ISREG(mode)
+        if not regular:
+            os.set_blocking(fd, True)
+        chunks = []
+        size = 0
+        while size <= max_bytes:
+            chunk = os.read(fd, min(1 << 20, max_bytes + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    finally:
+        os.close(fd)
+    if size > max_bytes:
+        raise OSError(
+            errno.EFBIG, f"it is larger than {max_bytes // (1024 * 1024)} MB", os.fspath(path)
+        )
+    if not regular and not size:
+        raise OSError(
+            errno.ENODATA,
+            "it is not a regular file and nothing was written to it (a FIFO no program writes to?)",
+            os.fspath(path),
+        )
+    return b"".join(chunks)

@@ -468,6 +468,8 @@ def read_notebook(text: str) -> Notebook:
         data = json.loads(text)
     except ValueError as exc:
         raise NotebookError(f"not valid JSON ({exc})") from None
+    except RecursionError:  # json's decoder recurses once per nested array or object
+        raise NotebookError("not a Jupyter notebook (its JSON is nested too deeply)") from None
     cells, key = _cells(data)
     language = (
         data.get("metadata", {}).get("language_info", {}).get("name", "python")

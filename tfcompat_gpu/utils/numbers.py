@@ -13,6 +13,9 @@ Python literal means:
   are not digits there (Python's ``str.isdigit`` and ``int()`` accept them).  The CUDA driver
   reads ``CUDA_VISIBLE_DEVICES`` the same byte-wise way.  Digit separators (``1_000``, which
   ``int()`` and ``float()`` accept) are refused: ``0_5`` would otherwise be read as ``5``.
+- an integer has at most :data:`MAX_DIGITS` digits: Python's ``int()`` refuses text over
+  4,300 digits (``sys.get_int_max_str_digits``) with a ``ValueError`` of its own, and no
+  setting is a number that long, so longer text is simply not a number here.
 - a real number is a decimal literal as ``float()`` and ``strtod`` both read it
   (``0.5``, ``.5``, ``5e-1``, optionally signed), again ASCII only; ``inf``/``nan`` are refused.
 
@@ -20,8 +23,8 @@ Nothing here imports TensorFlow.
 
 Example::
 
-    >>> parse_int("12"), parse_int("\\uff11"), parse_int("1_0"), parse_int("²")
-    (12, None, None, None)
+    >>> parse_int("12"), parse_int("\\uff11"), parse_int("1_0"), parse_int("²"), parse_int("9" * 5000)
+    (12, None, None, None, None)
     >>> parse_float("5e-1"), parse_float("0_5"), parse_float("inf")
     (0.5, None, None)
 """
@@ -31,9 +34,11 @@ from __future__ import annotations
 import math
 import re
 
-__all__ = ["INT_TEXT", "REAL_TEXT", "is_int", "parse_float", "parse_int", "share_mb"]
+__all__ = ["INT_TEXT", "MAX_DIGITS", "REAL_TEXT", "is_int", "parse_float", "parse_int", "share_mb"]
 
-INT_TEXT = "[0-9]+"
+MAX_DIGITS = 100
+"""The most digits an integer in text may have (far beyond any count, id or size)."""
+INT_TEXT = f"[0-9]{{1,{MAX_DIGITS}}}"
 """The integer grammar as a regular expression (ASCII digits; usable inside other patterns)."""
 REAL_TEXT = r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
 """The real-number grammar as a regular expression."""

@@ -6,7 +6,9 @@ printing one raises ``UnicodeEncodeError``, and ``json.dumps`` writes a ``"\\udc
 JSON readers refuse.  :func:`shown` writes such a byte as ``\\xff`` and a control character
 (a newline in a name would start a new output line) as its Python escape, so that every output
 is valid UTF-8 with one file per line; :func:`uri_path` percent-encodes the name's real bytes
-for a URI (RFC 3986), which is exact.  Nothing here imports TensorFlow.
+for a URI (RFC 3986), which is exact.  :func:`shown_value` is a value as an error message
+quotes it: its ``repr``, cut to a length a terminal shows, and never an exception of its own.
+Nothing here imports TensorFlow.
 
 Example::
 
@@ -21,7 +23,7 @@ from __future__ import annotations
 import os
 from urllib.parse import quote
 
-__all__ = ["shown", "uri_path"]
+__all__ = ["shown", "shown_value", "uri_path"]
 
 
 def shown(text: str) -> str:
@@ -47,3 +49,18 @@ def uri_path(path: str, safe: str = "/") -> str:
     except UnicodeEncodeError:  # a surrogate that no file name decodes to
         raw = path.encode("utf-8", "backslashreplace")
     return quote(raw, safe=safe)
+
+
+def shown_value(value: object, limit: int = 200) -> str:
+    """``repr(value)`` for a message, at most ``limit`` characters; an int too long for
+    ``repr`` (Python refuses more than 4,300 digits) is described by its size instead.
+
+    >>> shown_value("x" * 300)[-6:], shown_value(10**5000)
+    ('xxx...', '<an int of 16610 bits>')
+    """
+    try:
+        text = repr(value)
+    except ValueError:
+        size = abs(value).bit_length() if isinstance(value, int) else "?"
+        text = f"<an int of {size} bits>"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
