@@ -8,7 +8,8 @@ Keras' v1 training loops need.  Of ``tf.contrib.layers``, the initializers, regu
 ``fully_connected``, ``flatten``, ``batch_norm`` and ``dropout`` are served, with
 ``tf.contrib.framework.arg_scope`` (:mod:`tfcompat_gpu.dropin._contrib_layers`); of
 ``tf.contrib.rnn``, the core cells and static RNN functions (their v1 homes), and of
-``tf.contrib.seq2seq``, ``sequence_loss`` (:mod:`tfcompat_gpu.dropin._contrib_rnn`).  Any other
+``tf.contrib.seq2seq``, ``sequence_loss``, and of ``tf.contrib.legacy_seq2seq``, ``rnn_decoder``,
+``sequence_loss_by_example`` and ``sequence_loss`` (:mod:`tfcompat_gpu.dropin._contrib_rnn`).  Any other
 ``tf.contrib`` name raises an ``AttributeError`` that says so and names the module's successor
 (:data:`~tfcompat_gpu.tfapi.contrib_names.CONTRIB_SUCCESSORS`), which ``run``'s hint also names
 when the script imports one.
@@ -29,6 +30,7 @@ __all__ = [
     "distribute_module",
     "framework_module",
     "layers_module",
+    "legacy_seq2seq_module",
     "removed_message",
     "rnn_module",
     "seq2seq_module",
@@ -40,6 +42,7 @@ FRAMEWORK_MODULE = "tensorflow.contrib.framework"
 LAYERS_MODULE = "tensorflow.contrib.layers"
 RNN_MODULE = "tensorflow.contrib.rnn"
 SEQ2SEQ_MODULE = "tensorflow.contrib.seq2seq"
+LEGACY_SEQ2SEQ_MODULE = "tensorflow.contrib.legacy_seq2seq"
 
 
 def _distribute(v1: bool = False) -> Any:
@@ -231,6 +234,14 @@ def _seq2seq_getattr(name: str) -> Any:
     raise _missing("seq2seq", name, sorted(SEQ2SEQ))
 
 
+def _legacy_seq2seq_getattr(name: str) -> Any:
+    from tfcompat_gpu.dropin._contrib_rnn import LEGACY_SEQ2SEQ
+
+    if name in LEGACY_SEQ2SEQ:
+        return LEGACY_SEQ2SEQ[name]
+    raise _missing("legacy_seq2seq", name, sorted(LEGACY_SEQ2SEQ))
+
+
 def _missing(module: str, name: str, served: list[str]) -> AttributeError:
     """The error for ``tf.contrib.<module>.<name>``, a name the drop-in does not serve."""
     if name.startswith("__"):
@@ -264,6 +275,8 @@ def _contrib_getattr(name: str) -> Any:
         return rnn_module()
     if name == "seq2seq":
         return seq2seq_module()
+    if name == "legacy_seq2seq":
+        return legacy_seq2seq_module()
     if name.startswith("__"):
         raise AttributeError(name)
     raise AttributeError(removed_message(name))
@@ -279,7 +292,9 @@ def removed_message(name: str) -> str:
         f"tf.contrib.{name}: tf.contrib was removed in TensorFlow 2.0, and the drop-in provides "
         "only tf.contrib.distribute, tf.contrib.layers' initializers, regularizers, "
         "fully_connected, flatten, batch_norm and dropout, tf.contrib.framework.arg_scope, "
-        f"tf.contrib.rnn's core cells and tf.contrib.seq2seq.sequence_loss. {use}"
+        "tf.contrib.rnn's core cells, tf.contrib.seq2seq.sequence_loss and "
+        "tf.contrib.legacy_seq2seq's rnn_decoder, sequence_loss_by_example and sequence_loss. "
+        f"{use}"
     )
 
 
@@ -298,7 +313,7 @@ def _module(name: str, doc: str, getattr_: Any, all_: Any = None) -> ModuleType:
 
 _ALL = {
     DISTRIBUTE: sorted(NAMES),
-    CONTRIB: ["distribute", "framework", "layers", "rnn", "seq2seq"],
+    CONTRIB: ["distribute", "framework", "layers", "legacy_seq2seq", "rnn", "seq2seq"],
     FRAMEWORK_MODULE: ["add_arg_scope", "arg_scope"],
 }
 
@@ -342,6 +357,23 @@ def seq2seq_module() -> ModuleType:
     )
 
 
+def _legacy_seq2seq_all() -> list[str]:
+    from tfcompat_gpu.dropin._contrib_rnn import LEGACY_SEQ2SEQ
+
+    return sorted(LEGACY_SEQ2SEQ)
+
+
+def legacy_seq2seq_module() -> ModuleType:
+    """The ``tensorflow.contrib.legacy_seq2seq`` module object: ``rnn_decoder`` and the losses."""
+    return _module(
+        LEGACY_SEQ2SEQ_MODULE,
+        "tf.contrib.legacy_seq2seq of TF 1.x: rnn_decoder, sequence_loss_by_example and "
+        "sequence_loss, by tfcompat_gpu.",
+        _legacy_seq2seq_getattr,
+        _legacy_seq2seq_all,
+    )
+
+
 def framework_module() -> ModuleType:
     """The ``tensorflow.contrib.framework`` module object: ``arg_scope``, ``add_arg_scope``."""
     return _module(
@@ -374,10 +406,10 @@ def distribute_module() -> ModuleType:
 
 def contrib_module() -> ModuleType:
     """The ``tensorflow.contrib`` module object: ``distribute`` and part of ``framework``,
-    ``layers``, ``rnn`` and ``seq2seq``."""
+    ``layers``, ``rnn``, ``seq2seq`` and ``legacy_seq2seq``."""
     return _module(
         CONTRIB,
-        "tf.contrib of TF 1.x: tf.contrib.distribute and parts of framework, layers, rnn and "
-        "seq2seq, by tfcompat_gpu.",
+        "tf.contrib of TF 1.x: tf.contrib.distribute and parts of framework, layers, rnn, "
+        "seq2seq and legacy_seq2seq, by tfcompat_gpu.",
         _contrib_getattr,
     )
