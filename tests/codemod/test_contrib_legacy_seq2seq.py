@@ -143,14 +143,21 @@ def test_a_loss_function_is_not_moved_into_a_class_body_comprehension() -> None:
     # a comprehension in a class body cannot see the class's names: left, with the warning
     source = (
         "import tensorflow as tf\n"
+        "def batches():\n"
+        "    return 1\n"
         "class Model:\n"
         "    f = staticmethod(lambda labels, logits: labels - logits)\n"
         "    loss = tf.contrib.legacy_seq2seq.sequence_loss_by_example(a, b, c, "
         "softmax_loss_function=f)\n"
+        "    def build(self):\n"
+        "        return tf.contrib.legacy_seq2seq.sequence_loss_by_example(a, b, c, "
+        "softmax_loss_function=self.f)\n"
     )
     result = migrate_source(source, upgrade=True)
     assert "tf.contrib.legacy_seq2seq.sequence_loss_by_example(a, b, c" in result.code
-    assert [w for w in result.warnings if w.startswith("4: tf.contrib.legacy_seq2seq")]
+    (warning,) = [w for w in result.warnings if "legacy_seq2seq" in w]
+    assert warning.startswith("6: tf.contrib.legacy_seq2seq")
+    assert "self.f(labels=_target, logits=_logit)" in result.code  # in a method it is taken
 
 
 def test_a_second_migrate_changes_nothing() -> None:

@@ -162,25 +162,18 @@ class ContribLegacySeq2seqCommand(MigrationCommand):
     def visit_Module(self, node: cst.Module) -> None:
         self._calls: dict[cst.Call, tuple[str, dict[str, int]]] = {}  # code, argument indexes
         self._done: set[cst.CSTNode] = self.context.scratch.setdefault(CONTRIB_LAYERS_DONE, set())
-        self._scopes: list[bool] = [False]  # is each enclosing scope a class body
 
-    def visit_ClassDef(self, node: cst.ClassDef) -> None:
-        self._scopes.append(True)
-
-    def leave_ClassDef(
-        self, original_node: cst.ClassDef, updated_node: cst.ClassDef
-    ) -> cst.ClassDef:
-        self._scopes.pop()
-        return updated_node
-
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-        self._scopes.append(False)
-
-    def leave_FunctionDef(
-        self, original_node: cst.FunctionDef, updated_node: cst.FunctionDef
-    ) -> cst.FunctionDef:
-        self._scopes.pop()
-        return updated_node
+    def _in_class_body(self, node: cst.CSTNode) -> bool:
+        """Whether ``node``'s nearest enclosing scope is a class body."""
+        parents = self.context.parents()
+        current = parents.get(node)
+        while current is not None:
+            if isinstance(current, cst.ClassDef):
+                return True
+            if isinstance(current, (cst.FunctionDef, cst.Lambda)):
+                return False
+            current = parents.get(current)
+        return False
 
     def visit_Call(self, node: cst.Call) -> bool:
         func = node.func
@@ -200,7 +193,7 @@ class ContribLegacySeq2seqCommand(MigrationCommand):
             if function == "rnn_decoder":
                 code = _decoder(bound, v1)
             else:
-                code = _loss(bound, v1, self._scopes[-1])
+                code = _loss(bound, v1, self._in_class_body(node))
         self._done.add(func.value)
         if code is None or bound is None:
             self.warn_at(
