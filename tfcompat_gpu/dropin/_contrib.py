@@ -9,7 +9,8 @@ Keras' v1 training loops need.  Of ``tf.contrib.layers``, the initializers, regu
 ``tf.contrib.framework.arg_scope`` (:mod:`tfcompat_gpu.dropin._contrib_layers`); of
 ``tf.contrib.rnn``, the core cells and static RNN functions (their v1 homes), and of
 ``tf.contrib.seq2seq``, ``sequence_loss``, and of ``tf.contrib.legacy_seq2seq``, ``rnn_decoder``,
-``sequence_loss_by_example`` and ``sequence_loss`` (:mod:`tfcompat_gpu.dropin._contrib_rnn`).  Any other
+``sequence_loss_by_example`` and ``sequence_loss`` (:mod:`tfcompat_gpu.dropin._contrib_rnn`); of
+``tf.contrib.learn``, ``preprocessing.VocabularyProcessor`` (:mod:`tfcompat_gpu.dropin._contrib_learn`).  Any other
 ``tf.contrib`` name raises an ``AttributeError`` that says so and names the module's successor
 (:data:`~tfcompat_gpu.tfapi.contrib_names.CONTRIB_SUCCESSORS`), which ``run``'s hint also names
 when the script imports one.
@@ -30,6 +31,8 @@ __all__ = [
     "distribute_module",
     "framework_module",
     "layers_module",
+    "learn_module",
+    "learn_preprocessing_module",
     "legacy_seq2seq_module",
     "removed_message",
     "rnn_module",
@@ -43,6 +46,8 @@ LAYERS_MODULE = "tensorflow.contrib.layers"
 RNN_MODULE = "tensorflow.contrib.rnn"
 SEQ2SEQ_MODULE = "tensorflow.contrib.seq2seq"
 LEGACY_SEQ2SEQ_MODULE = "tensorflow.contrib.legacy_seq2seq"
+LEARN_MODULE = "tensorflow.contrib.learn"
+PREPROCESSING_MODULE = "tensorflow.contrib.learn.preprocessing"
 
 
 def _distribute(v1: bool = False) -> Any:
@@ -242,6 +247,20 @@ def _legacy_seq2seq_getattr(name: str) -> Any:
     raise _missing("legacy_seq2seq", name, sorted(LEGACY_SEQ2SEQ))
 
 
+def _learn_getattr(name: str) -> Any:
+    if name == "preprocessing":
+        return learn_preprocessing_module()
+    raise _missing("learn", name, ["preprocessing"])
+
+
+def _preprocessing_getattr(name: str) -> Any:
+    from tfcompat_gpu.dropin._contrib_learn import PREPROCESSING
+
+    if name in PREPROCESSING:
+        return PREPROCESSING[name]
+    raise _missing("learn.preprocessing", name, sorted(PREPROCESSING))
+
+
 def _missing(module: str, name: str, served: list[str]) -> AttributeError:
     """The error for ``tf.contrib.<module>.<name>``, a name the drop-in does not serve."""
     if name.startswith("__"):
@@ -277,6 +296,8 @@ def _contrib_getattr(name: str) -> Any:
         return seq2seq_module()
     if name == "legacy_seq2seq":
         return legacy_seq2seq_module()
+    if name == "learn":
+        return learn_module()
     if name.startswith("__"):
         raise AttributeError(name)
     raise AttributeError(removed_message(name))
@@ -293,8 +314,8 @@ def removed_message(name: str) -> str:
         "only tf.contrib.distribute, tf.contrib.layers' initializers, regularizers, "
         "fully_connected, flatten, batch_norm and dropout, tf.contrib.framework.arg_scope, "
         "tf.contrib.rnn's core cells, tf.contrib.seq2seq.sequence_loss and "
-        "tf.contrib.legacy_seq2seq's rnn_decoder, sequence_loss_by_example and sequence_loss. "
-        f"{use}"
+        "tf.contrib.legacy_seq2seq's rnn_decoder, sequence_loss_by_example and sequence_loss "
+        f"and tf.contrib.learn.preprocessing.VocabularyProcessor. {use}"
     )
 
 
@@ -305,7 +326,7 @@ def _module(name: str, doc: str, getattr_: Any, all_: Any = None) -> ModuleType:
         module.__getattr__ = getattr_  # type: ignore[method-assign]
         module.__tfcompat_gpu__ = True  # type: ignore[attr-defined]
         module.__all__ = _ALL[name] if all_ is None else all_()  # type: ignore[attr-defined]
-        if name == CONTRIB:
+        if name in (CONTRIB, LEARN_MODULE):
             module.__path__ = []  # a package, so ``import tensorflow.contrib.distribute`` works
         sys.modules.setdefault(name, module)
     return sys.modules[name]
@@ -313,7 +334,8 @@ def _module(name: str, doc: str, getattr_: Any, all_: Any = None) -> ModuleType:
 
 _ALL = {
     DISTRIBUTE: sorted(NAMES),
-    CONTRIB: ["distribute", "framework", "layers", "legacy_seq2seq", "rnn", "seq2seq"],
+    CONTRIB: ["distribute", "framework", "layers", "learn", "legacy_seq2seq", "rnn", "seq2seq"],
+    LEARN_MODULE: ["preprocessing"],
     FRAMEWORK_MODULE: ["add_arg_scope", "arg_scope"],
 }
 
@@ -374,6 +396,32 @@ def legacy_seq2seq_module() -> ModuleType:
     )
 
 
+def learn_module() -> ModuleType:
+    """The ``tensorflow.contrib.learn`` module object: ``preprocessing``."""
+    return _module(
+        LEARN_MODULE,
+        "tf.contrib.learn of TF 1.x: preprocessing (VocabularyProcessor), by tfcompat_gpu.",
+        _learn_getattr,
+    )
+
+
+def _preprocessing_all() -> list[str]:
+    from tfcompat_gpu.dropin._contrib_learn import PREPROCESSING
+
+    return sorted(PREPROCESSING)
+
+
+def learn_preprocessing_module() -> ModuleType:
+    """The ``tensorflow.contrib.learn.preprocessing`` module object: ``VocabularyProcessor``."""
+    return _module(
+        PREPROCESSING_MODULE,
+        "tf.contrib.learn.preprocessing of TF 1.x: VocabularyProcessor, CategoricalVocabulary "
+        "and tokenizer, by tfcompat_gpu.",
+        _preprocessing_getattr,
+        _preprocessing_all,
+    )
+
+
 def framework_module() -> ModuleType:
     """The ``tensorflow.contrib.framework`` module object: ``arg_scope``, ``add_arg_scope``."""
     return _module(
@@ -406,10 +454,10 @@ def distribute_module() -> ModuleType:
 
 def contrib_module() -> ModuleType:
     """The ``tensorflow.contrib`` module object: ``distribute`` and part of ``framework``,
-    ``layers``, ``rnn``, ``seq2seq`` and ``legacy_seq2seq``."""
+    ``layers``, ``rnn``, ``seq2seq``, ``legacy_seq2seq`` and ``learn``."""
     return _module(
         CONTRIB,
         "tf.contrib of TF 1.x: tf.contrib.distribute and parts of framework, layers, rnn, "
-        "seq2seq and legacy_seq2seq, by tfcompat_gpu.",
+        "seq2seq, legacy_seq2seq and learn, by tfcompat_gpu.",
         _contrib_getattr,
     )
