@@ -58,7 +58,11 @@ CONTRIB_SUCCESSORS: dict[str, str] = {
         "tfe.Iterator(dataset) iter(dataset))"
     ),
     "cudnn_rnn": "tf.keras.layers.LSTM / GRU, which use cuDNN by themselves on a GPU",
-    "learn": "tf.estimator (TensorFlow <= 2.15), or Keras",
+    "learn": (
+        "tf.estimator (TensorFlow <= 2.15), or Keras; for learn.preprocessing."
+        "VocabularyProcessor, tf.keras.layers.TextVectorization (which splits and numbers "
+        "words otherwise; `tfcompat-gpu run` provides TF1's)"
+    ),
     "keras": "tf.keras",
     "data": "tf.data",
     "losses": "tf.losses of the v1 API (tf.compat.v1.losses)",
