@@ -849,6 +849,32 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         ],
     ),
     (
+        # nfmcclure/tensorflow_cookbook's Shakespeare LSTM: legacy_seq2seq's decoder (the
+        # same variables under static_rnn's scope) and its per-example loss; the decoder
+        # bound to a name (called with a loop function when sampling) is left
+        "tf1-contrib-legacy-seq2seq-decoder-and-loss",
+        "import tensorflow as tf\n"
+        "cell = tf.contrib.rnn.BasicLSTMCell(128)\n"
+        "decoder = tf.contrib.legacy_seq2seq.rnn_decoder\n"
+        "outputs, last_state = tf.contrib.legacy_seq2seq.rnn_decoder(inputs, initial_state, cell)\n"
+        "loss = tf.contrib.legacy_seq2seq.sequence_loss_by_example([logits], [tf.reshape(y, [-1])],\n"
+        "                                                          [tf.ones([batch_size * seq_len])])\n",
+        TF_KERAS + "import tensorflow as tf\n\ntf.compat.v1.disable_v2_behavior()\n"
+        "cell = tf.compat.v1.nn.rnn_cell.BasicLSTMCell(128)\n"
+        "decoder = tf.contrib.legacy_seq2seq.rnn_decoder\n"
+        "outputs, last_state = tf.compat.v1.nn.static_rnn(cell, inputs, "
+        'initial_state=initial_state, scope="rnn_decoder")\n'
+        "loss = tf.compat.v1.truediv(tf.compat.v1.add_n([tf.compat.v1.nn."
+        "sparse_softmax_cross_entropy_with_logits(labels=tf.compat.v1.reshape(_target, [-1]), "
+        "logits=_logit) * _weight for _logit, _target, _weight in zip([logits], "
+        "[tf.reshape(y, [-1])], [tf.ones([batch_size * seq_len])])]), "
+        "tf.compat.v1.add_n([tf.ones([batch_size * seq_len])]) + 1e-12)\n",
+        [
+            (2, "BasicLSTMCell comes from tf_keras"),
+            (3, "tf.contrib.legacy_seq2seq left unchanged: tf.contrib was removed"),
+        ],
+    ),
+    (
         # the Glorot initializer of TF1 tutorials' get_variable layers (MNIST MLPs and CNNs):
         # the same distribution as tf.glorot_uniform_initializer, keywords kept
         "tf1-contrib-xavier-initializer-is-glorot-uniform",

@@ -66,6 +66,7 @@ def test_the_upgrade_rewrites_are_the_keras_and_tf1_commands() -> None:
         "contrib_rnn",
         "contrib_layers",
         "contrib_seq2seq",
+        "contrib_legacy_seq2seq",
         "tf1_legacy_keras",
     }
 

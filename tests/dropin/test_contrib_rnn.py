@@ -171,3 +171,89 @@ def test_sequence_loss_is_tf1s_weighted_cross_entropy():
     assert "average_across_timesteps and sum_over_timesteps cannot" in out["errors"][0]
     assert "average_across_batch and sum_over_batch cannot" in out["errors"][1]
     assert "Logits must be a [batch_size x sequence_length x logits] tensor" in out["errors"][2]
+
+
+# the cookbook's Shakespeare LSTM (rnn_decoder with a loop function when sampling,
+# sequence_loss_by_example over one flattened step) and an RNN regression tutorial (its own
+# loss function), on small synthetic arrays
+LEGACY = r"""
+    import numpy as np
+    import tensorflow as tf
+    from tensorflow.contrib import legacy_seq2seq
+    from tests._child import emit
+
+    rng = np.random.RandomState(0)
+    batch, steps, vocab, size = 2, 4, 5, 6
+    x = tf.placeholder(tf.int32, [batch, steps])
+    y = tf.placeholder(tf.int32, [batch, steps])
+    cell = tf.contrib.rnn.BasicLSTMCell(size)
+    state = cell.zero_state(batch, tf.float32)
+    embedding = tf.get_variable("embedding", [vocab, size])
+    inputs = [tf.squeeze(s, [1]) for s in tf.split(tf.nn.embedding_lookup(embedding, x), steps, 1)]
+    W = tf.get_variable("W", [size, vocab])
+
+    def loop(prev, step):
+        return tf.nn.embedding_lookup(embedding, tf.argmax(tf.matmul(prev, W), 1))
+
+    decoder = tf.contrib.legacy_seq2seq.rnn_decoder
+    outputs, last = decoder(inputs, state, cell, loop_function=None)
+    with tf.variable_scope("sample"):
+        sampled, _ = legacy_seq2seq.rnn_decoder(inputs, state, cell, loop_function=loop)
+    logits = tf.matmul(tf.reshape(tf.concat(outputs, 1), [-1, size]), W)
+    by_example = legacy_seq2seq.sequence_loss_by_example(
+        [logits], [tf.reshape(y, [-1])], [tf.ones([batch * steps])])
+    cost = tf.reduce_sum(by_example) / (batch * steps)
+    mean = tf.contrib.legacy_seq2seq.sequence_loss(
+        [logits], [tf.reshape(y, [-1])], [tf.ones([batch * steps])])
+
+    def ms_error(labels, logits):
+        return tf.square(tf.subtract(labels, logits))
+
+    pred = tf.constant([1.0, 2.0, 4.0])
+    squared = legacy_seq2seq.sequence_loss_by_example(
+        [pred], [tf.zeros([3])], [tf.constant([1.0, 1.0, 2.0])],
+        softmax_loss_function=ms_error, name="losses")
+    train = tf.train.AdamOptimizer(0.1).minimize(cost)
+    out = {"names": sorted(v.name for v in tf.trainable_variables()),
+           "outputs": len(outputs), "sampled": len(sampled)}
+    try:
+        legacy_seq2seq.embedding_attention_seq2seq
+    except AttributeError as error:
+        out["attention"] = str(error)
+    try:
+        legacy_seq2seq.sequence_loss_by_example([logits], [], [])
+    except ValueError as error:
+        out["lengths"] = str(error)
+    feed = {x: rng.randint(0, vocab, (batch, steps)), y: rng.randint(0, vocab, (batch, steps))}
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        out["cost_mean"] = [float(v) for v in sess.run([cost, mean], feed)]
+        out["squared"] = sess.run(squared).tolist()
+        out["costs"] = [float(sess.run([cost, train], feed)[0]) for _ in range(5)]
+    emit(out)
+"""
+
+
+def test_legacy_seq2seq_decoder_and_losses_run_as_tf1s(tmp_path):
+    run = run_script(tmp_path, LEGACY)
+    assert run.rc == 0, run.err
+    out = run.result
+    # TF1's variable names: the cell under rnn_decoder/, made once and reused at each step
+    # (and by the sampling decoder: a layer's cell keeps the variables it built)
+    assert out["names"] == [
+        "W:0",
+        "embedding:0",
+        "rnn_decoder/basic_lstm_cell/bias:0",
+        "rnn_decoder/basic_lstm_cell/kernel:0",
+    ]
+    assert out["outputs"] == out["sampled"] == 4
+    cost, mean = out["cost_mean"]
+    # per example averaged over its weight (1 each), then summed: the mean over the batch
+    assert mean == pytest.approx(cost, rel=1e-5)
+    assert cost == pytest.approx(np.log(5), abs=0.3)
+    # squared error times the weight, divided by the weight (+1e-12) of the single step
+    assert out["squared"] == pytest.approx([1.0, 4.0, 16.0], rel=1e-6)
+    assert out["costs"][-1] < out["costs"][0]
+    assert "tf.contrib.legacy_seq2seq.embedding_attention_seq2seq" in out["attention"]
+    assert "rnn_decoder, sequence_loss, sequence_loss_by_example" in out["attention"]
+    assert "Lengths of logits, weights, and targets must be the same 1, 0, 0." in out["lengths"]

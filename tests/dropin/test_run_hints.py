@@ -212,7 +212,7 @@ CONTRIB = r"""
     cases = {
         "import slim": "import tensorflow.contrib.slim as slim",
         "from layers": "from tensorflow.contrib.layers import conv2d",
-        "from contrib": "from tensorflow.contrib import legacy_seq2seq",
+        "from contrib": "from tensorflow.contrib import factorization",
         "eager": "import tensorflow.contrib.eager as tfe",
         "no successor": "import tensorflow.contrib.bayesflow",
         "attribute": "tf.contrib.layers.conv2d",
@@ -228,14 +228,16 @@ CONTRIB = r"""
 
 def test_tf_contrib_modules_get_their_successor():
     # tf.contrib is gone since TensorFlow 2.0 and no flag brings it back: the line says where
-    # each module went (public TF1 scripts: slim, contrib.layers, char-rnn's legacy_seq2seq).
+    # each module went (public TF1 scripts: slim, contrib.layers, contrib.factorization's KMeans).
     out = run_py(CONTRIB)
     removed = (
         "tfcompat-gpu run: hint: tf.contrib.{}: tf.contrib was removed in TensorFlow 2.0, and "
         "the drop-in provides only tf.contrib.distribute, tf.contrib.layers' initializers, "
         "regularizers, fully_connected, flatten, batch_norm and dropout, "
-        "tf.contrib.framework.arg_scope, tf.contrib.rnn's core cells and "
-        "tf.contrib.seq2seq.sequence_loss. "
+        "tf.contrib.framework.arg_scope, tf.contrib.rnn's core cells, "
+        "tf.contrib.seq2seq.sequence_loss and tf.contrib.legacy_seq2seq's rnn_decoder, "
+        "sequence_loss_by_example and sequence_loss and "
+        "tf.contrib.learn.preprocessing.VocabularyProcessor. "
         "Use {} instead."
     )
     slim = "the tf-slim package (pip install tf-slim, then `import tf_slim as slim`)"
@@ -245,14 +247,16 @@ def test_tf_contrib_modules_get_their_successor():
         "Use tf_slim.layers of the tf-slim package (pip install tf-slim)" in out["from layers"][0]
     )
     assert "xavier_initializer" in out["from layers"][0]
-    assert "tf.contrib.legacy_seq2seq has no TF2 successor" in out["from contrib"][0]
+    assert out["from contrib"][0].startswith("tfcompat-gpu run: hint: tf.contrib.factorization: ")
     assert "TensorFlow 2 runs eagerly (tfe.Variable is tf.Variable" in out["eager"][0]
     assert out["no successor"][0] == (
         "tfcompat-gpu run: hint: tf.contrib.bayesflow: tf.contrib was removed in TensorFlow 2.0, "
         "and the drop-in provides only tf.contrib.distribute, tf.contrib.layers' initializers, "
         "regularizers, fully_connected, flatten, batch_norm and dropout, "
-        "tf.contrib.framework.arg_scope, tf.contrib.rnn's core cells and "
-        "tf.contrib.seq2seq.sequence_loss. "
+        "tf.contrib.framework.arg_scope, tf.contrib.rnn's core cells, "
+        "tf.contrib.seq2seq.sequence_loss and tf.contrib.legacy_seq2seq's rnn_decoder, "
+        "sequence_loss_by_example and sequence_loss and "
+        "tf.contrib.learn.preprocessing.VocabularyProcessor. "
         "Use the TF2 module that replaced it."
     )
     # tf.contrib.layers reached as an attribute: the error itself says it (no hint repeats it)

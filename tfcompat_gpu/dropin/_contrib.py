@@ -8,7 +8,9 @@ Keras' v1 training loops need.  Of ``tf.contrib.layers``, the initializers, regu
 ``fully_connected``, ``flatten``, ``batch_norm`` and ``dropout`` are served, with
 ``tf.contrib.framework.arg_scope`` (:mod:`tfcompat_gpu.dropin._contrib_layers`); of
 ``tf.contrib.rnn``, the core cells and static RNN functions (their v1 homes), and of
-``tf.contrib.seq2seq``, ``sequence_loss`` (:mod:`tfcompat_gpu.dropin._contrib_rnn`).  Any other
+``tf.contrib.seq2seq``, ``sequence_loss``, and of ``tf.contrib.legacy_seq2seq``, ``rnn_decoder``,
+``sequence_loss_by_example`` and ``sequence_loss`` (:mod:`tfcompat_gpu.dropin._contrib_rnn`); of
+``tf.contrib.learn``, ``preprocessing.VocabularyProcessor`` (:mod:`tfcompat_gpu.dropin._contrib_learn`).  Any other
 ``tf.contrib`` name raises an ``AttributeError`` that says so and names the module's successor
 (:data:`~tfcompat_gpu.tfapi.contrib_names.CONTRIB_SUCCESSORS`), which ``run``'s hint also names
 when the script imports one.
@@ -29,6 +31,9 @@ __all__ = [
     "distribute_module",
     "framework_module",
     "layers_module",
+    "learn_module",
+    "learn_preprocessing_module",
+    "legacy_seq2seq_module",
     "removed_message",
     "rnn_module",
     "seq2seq_module",
@@ -40,6 +45,9 @@ FRAMEWORK_MODULE = "tensorflow.contrib.framework"
 LAYERS_MODULE = "tensorflow.contrib.layers"
 RNN_MODULE = "tensorflow.contrib.rnn"
 SEQ2SEQ_MODULE = "tensorflow.contrib.seq2seq"
+LEGACY_SEQ2SEQ_MODULE = "tensorflow.contrib.legacy_seq2seq"
+LEARN_MODULE = "tensorflow.contrib.learn"
+PREPROCESSING_MODULE = "tensorflow.contrib.learn.preprocessing"
 
 
 def _distribute(v1: bool = False) -> Any:
@@ -231,6 +239,28 @@ def _seq2seq_getattr(name: str) -> Any:
     raise _missing("seq2seq", name, sorted(SEQ2SEQ))
 
 
+def _legacy_seq2seq_getattr(name: str) -> Any:
+    from tfcompat_gpu.dropin._contrib_rnn import LEGACY_SEQ2SEQ
+
+    if name in LEGACY_SEQ2SEQ:
+        return LEGACY_SEQ2SEQ[name]
+    raise _missing("legacy_seq2seq", name, sorted(LEGACY_SEQ2SEQ))
+
+
+def _learn_getattr(name: str) -> Any:
+    if name == "preprocessing":
+        return learn_preprocessing_module()
+    raise _missing("learn", name, ["preprocessing"])
+
+
+def _preprocessing_getattr(name: str) -> Any:
+    from tfcompat_gpu.dropin._contrib_learn import PREPROCESSING
+
+    if name in PREPROCESSING:
+        return PREPROCESSING[name]
+    raise _missing("learn.preprocessing", name, sorted(PREPROCESSING))
+
+
 def _missing(module: str, name: str, served: list[str]) -> AttributeError:
     """The error for ``tf.contrib.<module>.<name>``, a name the drop-in does not serve."""
     if name.startswith("__"):
@@ -264,6 +294,10 @@ def _contrib_getattr(name: str) -> Any:
         return rnn_module()
     if name == "seq2seq":
         return seq2seq_module()
+    if name == "legacy_seq2seq":
+        return legacy_seq2seq_module()
+    if name == "learn":
+        return learn_module()
     if name.startswith("__"):
         raise AttributeError(name)
     raise AttributeError(removed_message(name))
@@ -279,7 +313,9 @@ def removed_message(name: str) -> str:
         f"tf.contrib.{name}: tf.contrib was removed in TensorFlow 2.0, and the drop-in provides "
         "only tf.contrib.distribute, tf.contrib.layers' initializers, regularizers, "
         "fully_connected, flatten, batch_norm and dropout, tf.contrib.framework.arg_scope, "
-        f"tf.contrib.rnn's core cells and tf.contrib.seq2seq.sequence_loss. {use}"
+        "tf.contrib.rnn's core cells, tf.contrib.seq2seq.sequence_loss and "
+        "tf.contrib.legacy_seq2seq's rnn_decoder, sequence_loss_by_example and sequence_loss "
+        f"and tf.contrib.learn.preprocessing.VocabularyProcessor. {use}"
     )
 
 
@@ -290,7 +326,7 @@ def _module(name: str, doc: str, getattr_: Any, all_: Any = None) -> ModuleType:
         module.__getattr__ = getattr_  # type: ignore[method-assign]
         module.__tfcompat_gpu__ = True  # type: ignore[attr-defined]
         module.__all__ = _ALL[name] if all_ is None else all_()  # type: ignore[attr-defined]
-        if name == CONTRIB:
+        if name in (CONTRIB, LEARN_MODULE):
             module.__path__ = []  # a package, so ``import tensorflow.contrib.distribute`` works
         sys.modules.setdefault(name, module)
     return sys.modules[name]
@@ -298,7 +334,8 @@ def _module(name: str, doc: str, getattr_: Any, all_: Any = None) -> ModuleType:
 
 _ALL = {
     DISTRIBUTE: sorted(NAMES),
-    CONTRIB: ["distribute", "framework", "layers", "rnn", "seq2seq"],
+    CONTRIB: ["distribute", "framework", "layers", "learn", "legacy_seq2seq", "rnn", "seq2seq"],
+    LEARN_MODULE: ["preprocessing"],
     FRAMEWORK_MODULE: ["add_arg_scope", "arg_scope"],
 }
 
@@ -342,6 +379,49 @@ def seq2seq_module() -> ModuleType:
     )
 
 
+def _legacy_seq2seq_all() -> list[str]:
+    from tfcompat_gpu.dropin._contrib_rnn import LEGACY_SEQ2SEQ
+
+    return sorted(LEGACY_SEQ2SEQ)
+
+
+def legacy_seq2seq_module() -> ModuleType:
+    """The ``tensorflow.contrib.legacy_seq2seq`` module object: ``rnn_decoder`` and the losses."""
+    return _module(
+        LEGACY_SEQ2SEQ_MODULE,
+        "tf.contrib.legacy_seq2seq of TF 1.x: rnn_decoder, sequence_loss_by_example and "
+        "sequence_loss, by tfcompat_gpu.",
+        _legacy_seq2seq_getattr,
+        _legacy_seq2seq_all,
+    )
+
+
+def learn_module() -> ModuleType:
+    """The ``tensorflow.contrib.learn`` module object: ``preprocessing``."""
+    return _module(
+        LEARN_MODULE,
+        "tf.contrib.learn of TF 1.x: preprocessing (VocabularyProcessor), by tfcompat_gpu.",
+        _learn_getattr,
+    )
+
+
+def _preprocessing_all() -> list[str]:
+    from tfcompat_gpu.dropin._contrib_learn import PREPROCESSING
+
+    return sorted(PREPROCESSING)
+
+
+def learn_preprocessing_module() -> ModuleType:
+    """The ``tensorflow.contrib.learn.preprocessing`` module object: ``VocabularyProcessor``."""
+    return _module(
+        PREPROCESSING_MODULE,
+        "tf.contrib.learn.preprocessing of TF 1.x: VocabularyProcessor, CategoricalVocabulary "
+        "and tokenizer, by tfcompat_gpu.",
+        _preprocessing_getattr,
+        _preprocessing_all,
+    )
+
+
 def framework_module() -> ModuleType:
     """The ``tensorflow.contrib.framework`` module object: ``arg_scope``, ``add_arg_scope``."""
     return _module(
@@ -374,10 +454,10 @@ def distribute_module() -> ModuleType:
 
 def contrib_module() -> ModuleType:
     """The ``tensorflow.contrib`` module object: ``distribute`` and part of ``framework``,
-    ``layers``, ``rnn`` and ``seq2seq``."""
+    ``layers``, ``rnn``, ``seq2seq``, ``legacy_seq2seq`` and ``learn``."""
     return _module(
         CONTRIB,
-        "tf.contrib of TF 1.x: tf.contrib.distribute and parts of framework, layers, rnn and "
-        "seq2seq, by tfcompat_gpu.",
+        "tf.contrib of TF 1.x: tf.contrib.distribute and parts of framework, layers, rnn, "
+        "seq2seq, legacy_seq2seq and learn, by tfcompat_gpu.",
         _contrib_getattr,
     )

@@ -1,10 +1,14 @@
-"""``tf.contrib.rnn``'s core names and ``tf.contrib.seq2seq.sequence_loss`` under ``run``.
+"""``tf.contrib.rnn``'s core names, ``tf.contrib.seq2seq.sequence_loss`` and
+``tf.contrib.legacy_seq2seq``'s decoder and losses under ``run``.
 
 TF1's ``tf.contrib.rnn`` re-exported the core RNN cells and static RNN functions; they live on
 in the v1 API (:data:`~tfcompat_gpu.tfapi.contrib_names.CONTRIB_RNN`), the cells served by
 tf_keras from TensorFlow 2.16 on (auto mode picks tf_keras for a script that uses them).
 ``sequence_loss`` (tensorflow/contrib/seq2seq/python/ops/loss.py, TF 1.15) has no TF2 home but
 tensorflow_addons'; :func:`sequence_loss` computes what TF1's did from ``tf.compat.v1`` ops.
+``tf.contrib.legacy_seq2seq`` (tensorflow/contrib/legacy_seq2seq/python/ops/seq2seq.py, TF 1.15)
+worked on Python lists of per-step tensors: :func:`rnn_decoder`, :func:`sequence_loss_by_example`
+and :func:`legacy_sequence_loss` are those functions again, on ``tf.compat.v1`` ops.
 The modules themselves are made in :mod:`tfcompat_gpu.dropin._contrib`.
 """
 
@@ -15,7 +19,15 @@ from typing import Any
 from tfcompat_gpu.tfapi import _tf
 from tfcompat_gpu.tfapi.contrib_names import CONTRIB_RNN
 
-__all__ = ["SEQ2SEQ", "rnn_name", "sequence_loss"]
+__all__ = [
+    "LEGACY_SEQ2SEQ",
+    "SEQ2SEQ",
+    "legacy_sequence_loss",
+    "rnn_decoder",
+    "rnn_name",
+    "sequence_loss",
+    "sequence_loss_by_example",
+]
 
 
 def rnn_name(name: str) -> Any:
@@ -106,3 +118,110 @@ def sequence_loss(
 SEQ2SEQ: dict[str, Any] = {"sequence_loss": sequence_loss}
 """The ``tf.contrib.seq2seq`` functions served; its decoders and attention wrappers are
 tensorflow_addons' ``tfa.seq2seq`` (the error names it)."""
+
+
+def rnn_decoder(
+    decoder_inputs: Any,
+    initial_state: Any,
+    cell: Any,
+    loop_function: Any = None,
+    scope: Any = None,
+) -> tuple[list[Any], Any]:
+    """``tf.contrib.legacy_seq2seq.rnn_decoder``: ``cell`` run over a list of step inputs.
+
+    From ``initial_state``, each input of ``decoder_inputs`` (or, with ``loop_function``, after
+    the first step ``loop_function(previous output, step)``) goes through ``cell`` under the
+    variable scope ``scope`` (``"rnn_decoder"``), its variables made at the first step and reused
+    after.  Returns the list of outputs and the last state.
+    """
+    v1 = _tf.tf().compat.v1
+    with v1.variable_scope(scope or "rnn_decoder"):
+        state = initial_state
+        outputs = []
+        prev = None
+        for step, inp in enumerate(decoder_inputs):
+            if loop_function is not None and prev is not None:
+                with v1.variable_scope("loop_function", reuse=True):
+                    inp = loop_function(prev, step)
+            if step > 0:
+                v1.get_variable_scope().reuse_variables()
+            output, state = cell(inp, state)
+            outputs.append(output)
+            if loop_function is not None:
+                prev = output
+    return outputs, state
+
+
+def sequence_loss_by_example(
+    logits: Any,
+    targets: Any,
+    weights: Any,
+    average_across_timesteps: bool = True,
+    softmax_loss_function: Any = None,
+    name: str | None = None,
+) -> Any:
+    """``tf.contrib.legacy_seq2seq.sequence_loss_by_example``: the loss of each example.
+
+    ``logits`` a list of ``[batch, classes]`` tensors, ``targets`` and ``weights`` lists of
+    ``[batch]`` ones of the same length.  The cross-entropy of each step
+    (``softmax_loss_function(labels=, logits=)`` when given, else the sparse softmax one of the
+    flattened target) times its weight, summed over the steps and, with
+    ``average_across_timesteps``, divided by the weights' sum plus ``1e-12``.
+    """
+    if len(targets) != len(logits) or len(weights) != len(logits):
+        raise ValueError(
+            "Lengths of logits, weights, and targets must be the same "
+            f"{len(logits)}, {len(weights)}, {len(targets)}."
+        )
+    v1 = _tf.tf().compat.v1
+    with v1.name_scope(name, "sequence_loss_by_example", [*logits, *targets, *weights]):
+        per_step = []
+        for logit, target, weight in zip(logits, targets, weights):
+            if softmax_loss_function is None:
+                target = v1.reshape(target, [-1])
+                crossent = v1.nn.sparse_softmax_cross_entropy_with_logits(
+                    labels=target, logits=logit
+                )
+            else:
+                crossent = softmax_loss_function(labels=target, logits=logit)
+            per_step.append(crossent * weight)
+        log_perps = v1.add_n(per_step)
+        if average_across_timesteps:
+            log_perps /= v1.add_n(weights) + 1e-12
+    return log_perps
+
+
+def legacy_sequence_loss(
+    logits: Any,
+    targets: Any,
+    weights: Any,
+    average_across_timesteps: bool = True,
+    average_across_batch: bool = True,
+    softmax_loss_function: Any = None,
+    name: str | None = None,
+) -> Any:
+    """``tf.contrib.legacy_seq2seq.sequence_loss``: :func:`sequence_loss_by_example` summed, and
+    with ``average_across_batch`` divided by the batch size (the first target's length)."""
+    v1 = _tf.tf().compat.v1
+    with v1.name_scope(name, "sequence_loss", [*logits, *targets, *weights]):
+        cost = v1.reduce_sum(
+            sequence_loss_by_example(
+                logits,
+                targets,
+                weights,
+                average_across_timesteps=average_across_timesteps,
+                softmax_loss_function=softmax_loss_function,
+            )
+        )
+        if average_across_batch:
+            return cost / v1.cast(v1.shape(targets[0])[0], cost.dtype)
+        return cost
+
+
+LEGACY_SEQ2SEQ: dict[str, Any] = {
+    "rnn_decoder": rnn_decoder,
+    "sequence_loss_by_example": sequence_loss_by_example,
+    "sequence_loss": legacy_sequence_loss,
+}
+"""The ``tf.contrib.legacy_seq2seq`` functions served; its embedding and attention models
+(``embedding_attention_seq2seq``, ``model_with_buckets``, ...) are not (the error says so)."""

@@ -3,7 +3,8 @@
 Registered with the others in :mod:`tfcompat_gpu.dropin._install` (same post-import hooks,
 same ``uninstall()``), plus a module finder for the module paths old code imports that no longer
 exist: ``keras.utils.training_utils``, ``keras.utils.multi_gpu_utils``, ``tensorflow.contrib``
-and its ``distribute``, ``layers``, ``rnn`` and ``seq2seq``.  The finder sits last on ``sys.meta_path``, so a real
+and its ``distribute``, ``layers``, ``rnn``, ``seq2seq``, ``legacy_seq2seq`` and ``learn``.  The finder sits
+last on ``sys.meta_path``, so a real
 module of that name always wins.
 """
 
@@ -85,6 +86,9 @@ _CONTRIB_MODULES = (
     "tensorflow.contrib.layers",
     "tensorflow.contrib.rnn",
     "tensorflow.contrib.seq2seq",
+    "tensorflow.contrib.legacy_seq2seq",
+    "tensorflow.contrib.learn",
+    "tensorflow.contrib.learn.preprocessing",
     "tensorflow.contrib",
 )
 
@@ -198,6 +202,12 @@ class _Finder(_LoaderBase):
             return _contrib.rnn_module()
         if spec.name == "tensorflow.contrib.seq2seq":
             return _contrib.seq2seq_module()
+        if spec.name == "tensorflow.contrib.legacy_seq2seq":
+            return _contrib.legacy_seq2seq_module()
+        if spec.name == "tensorflow.contrib.learn":
+            return _contrib.learn_module()
+        if spec.name == "tensorflow.contrib.learn.preprocessing":
+            return _contrib.learn_preprocessing_module()
         return None
 
     def exec_module(self, module: ModuleType) -> None:

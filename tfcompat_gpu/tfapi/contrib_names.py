@@ -13,7 +13,13 @@ tensorflow/python/ops/rnn.py) have an exact home in the v1 API (:data:`CONTRIB_R
 
 from __future__ import annotations
 
-__all__ = ["CONTRIB_RNN", "CONTRIB_SUCCESSORS", "RNN_CELLS", "SEQUENCE_LOSS_PARAMETERS"]
+__all__ = [
+    "CONTRIB_RNN",
+    "CONTRIB_SUCCESSORS",
+    "LEGACY_SEQ2SEQ_PARAMETERS",
+    "RNN_CELLS",
+    "SEQUENCE_LOSS_PARAMETERS",
+]
 
 _TF_SLIM = "pip install tf-slim"
 
@@ -52,7 +58,11 @@ CONTRIB_SUCCESSORS: dict[str, str] = {
         "tfe.Iterator(dataset) iter(dataset))"
     ),
     "cudnn_rnn": "tf.keras.layers.LSTM / GRU, which use cuDNN by themselves on a GPU",
-    "learn": "tf.estimator (TensorFlow <= 2.15), or Keras",
+    "learn": (
+        "tf.estimator (TensorFlow <= 2.15), or Keras; for learn.preprocessing."
+        "VocabularyProcessor, tf.keras.layers.TextVectorization (which splits and numbers "
+        "words otherwise; `tfcompat-gpu run` provides TF1's)"
+    ),
     "keras": "tf.keras",
     "data": "tf.data",
     "losses": "tf.losses of the v1 API (tf.compat.v1.losses)",
@@ -104,3 +114,17 @@ SEQUENCE_LOSS_PARAMETERS: tuple[str, ...] = (
 """``tf.contrib.seq2seq.sequence_loss``'s parameters in order (TF 1.15,
 tensorflow/contrib/seq2seq/python/ops/loss.py): the ones ``run``'s stand-in takes and
 ``migrate`` reads a call's arguments by."""
+
+LEGACY_SEQ2SEQ_PARAMETERS: dict[str, tuple[str, ...]] = {
+    "rnn_decoder": ("decoder_inputs", "initial_state", "cell", "loop_function", "scope"),
+    "sequence_loss_by_example": (
+        "logits",
+        "targets",
+        "weights",
+        "average_across_timesteps",
+        "softmax_loss_function",
+        "name",
+    ),
+}
+"""The parameters in order of the ``tf.contrib.legacy_seq2seq`` functions ``migrate`` rewrites
+(TF 1.15, tensorflow/contrib/legacy_seq2seq/python/ops/seq2seq.py)."""

@@ -20,6 +20,7 @@ from tfcompat_gpu.codemod.commands.config_function_assignments import (
 from tfcompat_gpu.codemod.commands.config_proto_to_configure import ConfigProtoToConfigureCommand
 from tfcompat_gpu.codemod.commands.contrib_distribute import ContribDistributeCommand
 from tfcompat_gpu.codemod.commands.contrib_layers import ContribLayersCommand
+from tfcompat_gpu.codemod.commands.contrib_legacy_seq2seq import ContribLegacySeq2seqCommand
 from tfcompat_gpu.codemod.commands.contrib_rnn import ContribRnnCommand
 from tfcompat_gpu.codemod.commands.contrib_seq2seq import ContribSeq2seqCommand
 from tfcompat_gpu.codemod.commands.gpu_discovery import GpuDiscoveryCommand
@@ -51,6 +52,7 @@ __all__ = [
     "ConfigProtoToConfigureCommand",
     "ContribDistributeCommand",
     "ContribLayersCommand",
+    "ContribLegacySeq2seqCommand",
     "ContribRnnCommand",
     "ContribSeq2seqCommand",
     "GpuDiscoveryCommand",
@@ -106,6 +108,7 @@ COMMANDS: tuple[type[MigrationCommand], ...] = (
     ContribRnnCommand,
     ContribLayersCommand,
     ContribSeq2seqCommand,
+    ContribLegacySeq2seqCommand,
     # last: they decide on the module the others left
     Tf1CompatCommand,
     Tf1LegacyKerasCommand,
