@@ -91,14 +91,21 @@ MIGRATION: tuple[Rule, ...] = (
         name="keras-removed-module",
         default=True,
         severity="error",
-        message="`{used}` does not exist in Keras 3; import from `{instead}` (tfcompat-gpu "
-        "migrate does)",
+        message="`{used}` does not exist in Keras 3; {instead}",
         what="Checks for imports from Keras 2 modules Keras 3 removed: `keras.layers.core`, "
         "`.convolutional`, `.pooling`, `.merge`, `.recurrent`, `.normalization`, "
         "`.advanced_activations`, `.embeddings`, `.noise`, `.wrappers`, `keras.engine.*`, "
-        "`keras.utils.np_utils` and the other `keras.utils.*_utils`.",
+        "`keras.utils.np_utils` and the other `keras.utils.*_utils`; and for the scikit-learn "
+        "wrappers `keras.wrappers.scikit_learn` / `tf.keras.wrappers.scikit_learn` "
+        "(`KerasClassifier`, `KerasRegressor`), which TensorFlow 2.13 removed with no successor "
+        "in Keras: the message names scikeras (`from scikeras.wrappers import KerasClassifier`, "
+        "`model=` for `build_fn=`, the build function's arguments given as `model__name=`) and "
+        "Keras 3's own `keras.wrappers.SKLearnClassifier` / `SKLearnRegressor` (`model=`, a "
+        "build function taking `X` and `y` keywords, `model_kwargs=`, `fit_kwargs=`).",
         why="Keras 3 exports its layers from `keras.layers`, its models from `keras.models` and "
-        "its utilities from `keras.utils` only: the import fails with `ModuleNotFoundError`.",
+        "its utilities from `keras.utils` only: the import fails with `ModuleNotFoundError`. "
+        "TensorFlow 2.13 and later have no `tf.keras.wrappers.scikit_learn` either, and tf_keras "
+        "does not serve it.",
         example="from keras.layers.core import Dense, Dropout",
         use_instead="from keras.layers import Dense, Dropout",
         summary="Keras 2 module path removed in Keras 3",

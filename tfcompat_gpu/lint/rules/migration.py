@@ -199,27 +199,43 @@ def _checkpoint(ctx: FileContext, node: ast.Call, name: str) -> None:
         _weights_name(ctx, path)
 
 
+_SKLEARN_WRAPPERS = ("keras.wrappers.scikit_learn", "tensorflow.keras.wrappers.scikit_learn")
+_SKLEARN_INSTEAD = (
+    "the scikit-learn wrappers were removed in TensorFlow 2.13: use scikeras (`pip install "
+    "scikeras`, `from scikeras.wrappers import KerasClassifier`; `model=` is `build_fn=`'s new "
+    "name and the build function's arguments are given as `model__name=`) or Keras 3's "
+    "`keras.wrappers.SKLearnClassifier` / `SKLearnRegressor` (`model=` a build function "
+    "taking `X` and `y` keywords, `model_kwargs=`, `fit_kwargs=`)"
+)
+
+
+def _removed(ctx: FileContext, node: ast.stmt, used: str) -> bool:
+    """Report ``used`` (a module, or a name of one) if Keras 3 removed it."""
+    if used in KERAS_MOVED_MODULES:
+        home = KERAS_MOVED_MODULES[used]
+        instead = f"import from `{home}` (tfcompat-gpu migrate does)"
+        ctx.report("TFG039", node, home, used=used, instead=instead)
+        return True
+    if used in _SKLEARN_WRAPPERS:
+        ctx.report("TFG039", node, "scikeras.wrappers", used=used, instead=_SKLEARN_INSTEAD)
+        return True
+    return False
+
+
 @on_node(ast.ImportFrom)
 def _import_from(ctx: FileContext, node: ast.ImportFrom) -> None:
     if node.level or not node.module:
         return
-    if node.module in KERAS_MOVED_MODULES:
-        home = KERAS_MOVED_MODULES[node.module]
-        ctx.report("TFG039", node, home, used=node.module, instead=home)
+    if _removed(ctx, node, node.module):
         return
     for alias in node.names:
-        full = f"{node.module}.{alias.name}"
-        if full in KERAS_MOVED_MODULES:
-            home = KERAS_MOVED_MODULES[full]
-            ctx.report("TFG039", node, home, used=full, instead=home)
+        _removed(ctx, node, f"{node.module}.{alias.name}")
 
 
 @on_node(ast.Import)
 def _import(ctx: FileContext, node: ast.Import) -> None:
     for alias in node.names:
-        if alias.name in KERAS_MOVED_MODULES:
-            home = KERAS_MOVED_MODULES[alias.name]
-            ctx.report("TFG039", node, home, used=alias.name, instead=home)
+        _removed(ctx, node, alias.name)
 
 
 @on_ref
