@@ -473,9 +473,9 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
     (
         "keras-backend-graph-functions-left",
         "from keras import backend as K\ngrads = K.gradients(loss, [x])[0]\n"
-        "f = K.function([model.input], [out])\ns = K.sum(x, axis=1, foo=2)\n",
+        "f = K.function([model.input], [loss], updates=ups)\ns = K.sum(x, axis=1, foo=2)\n",
         "from keras import backend as K\ngrads = K.gradients(loss, [x])[0]\n"
-        "f = K.function([model.input], [out])\ns = K.sum(x, axis=1, foo=2)\n",
+        "f = K.function([model.input], [loss], updates=ups)\ns = K.sum(x, axis=1, foo=2)\n",
         [
             (2, "K.gradients() left unchanged"),
             (3, "K.function() left unchanged"),

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, Union
 
 from tfcompat_gpu.codemod._emit import names_in
+from tfcompat_gpu.codemod._keras_star import keras_star_modules, star_qualified_names
 from tfcompat_gpu.codemod._libcst import cst
 from tfcompat_gpu.codemod._names import imported_names
 from tfcompat_gpu.codemod._stack import installed_keras
@@ -41,6 +42,8 @@ PARENTS = "tfcompat_gpu.parents"
 READ_REPLACERS = "tfcompat_gpu.read_replacers"
 """Commands of this run (``replaces_read(node)``) that rewrite a read of an imported name away,
 so that the import may go: those whose class sets :attr:`MigrationCommand.REPLACES_READS`."""
+KERAS_STARS = "tfcompat_gpu.keras_stars"
+"""The Keras modules the file star-imports (``_keras_star.py``)."""
 SILENCED = "tfcompat_gpu.silenced"
 """Nodes left unchanged with one warning for all they hold (:meth:`MigrationCommand.silence`)."""
 
@@ -238,7 +241,15 @@ class MigrationCommand(ABC):
         # asked of the scope for the few nodes that need them: QualifiedNameProvider would
         # walk the whole tree to prepare an answer for every node
         scope = self.scope_of(node)
-        return set() if scope is None else scope.get_qualified_names_for(node)
+        if scope is None:
+            return set()
+        found = scope.get_qualified_names_for(node)
+        if found:
+            return found
+        stars: tuple[str, ...] | None = self.context.scratch.get(KERAS_STARS)
+        if stars is None:
+            stars = self.context.scratch[KERAS_STARS] = keras_star_modules(self.module)
+        return star_qualified_names(scope, node, stars) if stars else found
 
     def scope_of(self, node: cst.CSTNode) -> Scope | None:
         return self.scopes.get(node)

@@ -27,6 +27,7 @@ from tfcompat_gpu.codemod.commands.gpu_discovery import GpuDiscoveryCommand
 from tfcompat_gpu.codemod.commands.keras1_layer_arguments import Keras1LayerArgumentsCommand
 from tfcompat_gpu.codemod.commands.keras1_merge_calls import Keras1MergeCallsCommand
 from tfcompat_gpu.codemod.commands.keras_accuracy_keys import KerasAccuracyKeysCommand
+from tfcompat_gpu.codemod.commands.keras_backend_function import KerasBackendFunctionCommand
 from tfcompat_gpu.codemod.commands.keras_backend_ops import KerasBackendOpsCommand
 from tfcompat_gpu.codemod.commands.keras_backend_values import KerasBackendValuesCommand
 from tfcompat_gpu.codemod.commands.keras_callback_arguments import KerasCallbackArgumentsCommand
@@ -58,6 +59,7 @@ __all__ = [
     "GpuDiscoveryCommand",
     "Keras1LayerArgumentsCommand",
     "Keras1MergeCallsCommand",
+    "KerasBackendFunctionCommand",
     "KerasBackendOpsCommand",
     "KerasBackendValuesCommand",
     "KerasCallbackArgumentsCommand",
@@ -99,6 +101,7 @@ COMMANDS: tuple[type[MigrationCommand], ...] = (
     KerasCallbackArgumentsCommand,
     KerasAccuracyKeysCommand,
     KerasBackendValuesCommand,
+    KerasBackendFunctionCommand,
     KerasBackendOpsCommand,
     KerasModelAddLossCommand,
     # after every command with a statement-level leave: it puts lines before statements

@@ -105,10 +105,15 @@ _BACKEND_ALIAS = re.compile(
 )
 
 
+# ... or ``K`` bound by ``from keras.layers.core import *`` (codemod/_keras_star.py)
+_LAYERS_STAR = re.compile(r"from\s+keras\.layers\.\w+\s+import\s+\*")
+
+
 def _wanted(text: str, tree: object = None) -> bool:
-    if "backend" not in text or _DROPPED_CALL.search(text) is None:
+    star = _LAYERS_STAR.search(text) is not None
+    if ("backend" not in text and not star) or _DROPPED_CALL.search(text) is None:
         return False
-    receivers = {"keras.backend"}
+    receivers = {"keras.backend", "K"} if star else {"keras.backend"}
     for alias, module_alias in _BACKEND_ALIAS.findall(text):
         receivers.add(alias or module_alias or "backend")
     names = "|".join(re.escape(r) for r in sorted(receivers))
@@ -117,7 +122,7 @@ def _wanted(text: str, tree: object = None) -> bool:
 
 
 def _relevant(text: str) -> bool:
-    return "backend" in text or _DROPPED_CALL.search(text) is not None
+    return "backend" in text or _DROPPED_CALL.search(text) is not None or "import *" in text
 
 
 class KerasBackendOpsCommand(MigrationCommand):

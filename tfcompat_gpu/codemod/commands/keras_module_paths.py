@@ -15,11 +15,13 @@ import re
 from collections.abc import Sequence
 
 from tfcompat_gpu.codemod._base import MigrationCommand, Precheck
+from tfcompat_gpu.codemod._imports import need_import
 from tfcompat_gpu.codemod._libcst import cst
 from tfcompat_gpu.codemod._names import dotted
 from tfcompat_gpu.codemod._triage import text_search
 from tfcompat_gpu.tfapi.keras_names import (
     KERAS2_RENAMED,
+    KERAS2_STAR_ALIASES,
     KERAS3_IMAGE,
     KERAS3_SEQUENCE,
     KERAS_LAYERS,
@@ -46,8 +48,13 @@ _GONE: dict[str, str] = {
     "multiply, average, maximum or dot [merge() removed]",
     "keras.legacy": "keras.legacy (Keras 2 argument-conversion decorators) has no successor; "
     "remove its uses [keras.legacy removed]",
-    "keras.wrappers.scikit_learn": "Keras 3 has no scikit-learn wrappers; use the scikeras "
-    "package (scikeras.wrappers.KerasClassifier / KerasRegressor) [scikit-learn wrappers removed]",
+    "keras.wrappers.scikit_learn": "the scikit-learn wrappers were removed in TensorFlow 2.13 "
+    "and Keras 3; use scikeras (pip install scikeras; from scikeras.wrappers import "
+    "KerasClassifier: build_fn= is model=, the build function's own arguments are given as "
+    "model__name=..., a classifier's predict() gives shape (n,) where it gave (n, 1)) or Keras "
+    "3's keras.wrappers.SKLearnClassifier / SKLearnRegressor (model=build_fn, which must take "
+    "X= and y= keywords, its other arguments in model_kwargs={...}, epochs= and batch_size= in fit_kwargs={...}) "
+    "[scikit-learn wrappers removed]",
     "keras.preprocessing.text": "Keras 3 has no keras.preprocessing.text (Tokenizer, one_hot, "
     "text_to_word_sequence); import them from tensorflow.keras.preprocessing.text (Keras 3's "
     "legacy copies), use keras.layers.TextVectorization, or run the script as it is with "
@@ -152,17 +159,49 @@ class KerasModulePathsCommand(MigrationCommand):
     def visit_Module(self, node: cst.Module) -> None:
         self._extra: dict[int, list[cst.ImportFrom]] = {}
 
+    def _layers_star(
+        self, original_node: cst.ImportFrom, updated_node: cst.ImportFrom
+    ) -> cst.ImportFrom:
+        """``from keras.layers.core import *`` → ``from keras.layers import *`` (whose layers
+        include the submodule's), with ``import numpy as np`` / ``import keras.backend as K``
+        where the file reads ``np`` / ``K`` without binding them: the Keras 2 module bound both
+        (``KERAS2_STAR_ALIASES``)."""
+        scope = self.scope_of(original_node)
+        text = self.source_text()
+        for alias, module in sorted(KERAS2_STAR_ALIASES.items()):
+            if scope is not None and alias in scope:
+                continue
+            if re.search(rf"(?<![\w.]){alias}\s*\.", text):
+                need_import(self.context, module, alias)
+        return updated_node.with_changes(module=cst.parse_expression("keras.layers"))
+
+    def _tf_keras_wrappers(self, node: cst.ImportFrom, module: str) -> None:
+        """``from tensorflow.keras.wrappers.scikit_learn import KerasClassifier``: gone as
+        Keras 2's own module is (TensorFlow 2.13 removed it)."""
+        if isinstance(node.names, cst.ImportStar):
+            spelled = [module]
+        else:
+            spelled = [f"{module}.{dotted(alias.name)}" for alias in node.names]
+        for full in spelled:
+            reason = _gone(full[len("tensorflow.") :])
+            if reason is not None:
+                self.warn_at(node, f"{full} left unchanged: {reason}")
+
     def leave_ImportFrom(
         self, original_node: cst.ImportFrom, updated_node: cst.ImportFrom
     ) -> cst.ImportFrom:
         if original_node.module is None or original_node.relative:
             return updated_node
         module = dotted(original_node.module)
+        if module is not None and module.startswith("tensorflow.keras.wrappers"):
+            self._tf_keras_wrappers(original_node, module)
         if module is None or not (module == "keras" or module.startswith("keras.")):
             return updated_node
         # the names as the other commands left them (``Conv2DTranspose as Deconvolution2D``)
         names = updated_node.names
         if isinstance(names, cst.ImportStar):
+            if module.startswith("keras.layers.") and module in KERAS_MOVED_MODULES:
+                return self._layers_star(original_node, updated_node)
             if module in KERAS_MOVED_MODULES:
                 self.warn_at(
                     original_node,
