@@ -343,7 +343,7 @@ def _report_path(flag: str | None) -> str | None:
             f"{source}: cannot write the report to {path!r}: {problem}. "
             "Give a file path in an existing, writable folder."
         )
-    return path
+    return os.path.abspath(path)  # the script may change the working directory
 
 
 _EOCD = b"PK\x05\x06"  # zipfile.stringEndArchive
@@ -473,14 +473,14 @@ def _run(
     sys.modules["__main__"] = main_module
     names = {script.code_path}
     if script.notebook is not None:
-        from tfcompat_gpu.commands._run_notebook import display_function
+        from tfcompat_gpu.commands import _run_ipython
 
         script.notebook.remember_lines()
         names.update(name for name, _ in script.notebook.cells)
         note = script.notebook.note(script.code_path)
         if note:
             _voice.say("run", "note", note)
-        main_module.__dict__["display"] = display_function()
+        _run_ipython.set_up(main_module.__dict__, script.code_path)
     try:
         try:
             codes = [
