@@ -226,14 +226,14 @@ def test_name_main_guard_and_exit_status_in_a_cell(tmp_path):
 
 
 def test_a_spawned_child_does_not_run_the_notebook_again(tmp_path):
-    # As under Jupyter there is no __file__, so multiprocessing's spawn child does not try to
-    # run the notebook's JSON as a script; what it unpickles it imports.
+    # The child does not run the notebook's JSON as a script; as under Jupyter, what it
+    # unpickles it imports.
     _notebook(
         tmp_path / "pool.ipynb",
-        "import multiprocessing as mp\nprint('__file__' in globals())",
+        "import multiprocessing as mp, os\nprint(os.path.basename(__file__))",
         "with mp.get_context('spawn').Pool(2) as pool:\n    print(pool.map(abs, [-1, -2]))",
     )
     done = _run(tmp_path, "pool.ipynb")
     assert done.returncode == 0, done.stderr
-    assert done.stdout == "False\n[1, 2]\n"
+    assert done.stdout == "pool.ipynb\n[1, 2]\n"
     assert "Traceback" not in done.stderr

@@ -36,10 +36,13 @@ def set_up(namespace: dict[str, Any], path: str) -> None:
     """Before the first cell, as Jupyter has it: the notebook's folder is the working
     directory (``pd.read_csv("data/train.csv")`` reads the notebook's ``data``), figures are
     drawn off-screen (``MPLBACKEND=agg`` unless set: ``plt.show()`` waits on no window),
-    IPython's names are in the namespace, and there is no ``__file__``: a ``spawn`` child of
-    ``multiprocessing`` then does not run the notebook again (it would read it as a script),
-    it imports what it unpickles, as under Jupyter."""
-    namespace.pop("__file__", None)
+    and IPython's names are in the namespace.  ``__file__`` stays the notebook's path, and
+    ``__spec__`` is named ``__main__``, which tells a ``spawn`` child of ``multiprocessing``
+    not to run the main module again (it would read the notebook's JSON as a script): as under
+    Jupyter, the child imports what it unpickles."""
+    import importlib.machinery
+
+    namespace["__spec__"] = importlib.machinery.ModuleSpec("__main__", None, origin=path)
     os.chdir(os.path.dirname(path))
     if not os.environ.get("MPLBACKEND"):  # empty: unset, for matplotlib
         os.environ["MPLBACKEND"] = "agg"

@@ -343,7 +343,7 @@ def _report_path(flag: str | None) -> str | None:
             f"{source}: cannot write the report to {path!r}: {problem}. "
             "Give a file path in an existing, writable folder."
         )
-    return os.path.abspath(path)  # the script may change the working directory
+    return path
 
 
 _EOCD = b"PK\x05\x06"  # zipfile.stringEndArchive
@@ -480,6 +480,8 @@ def _run(
         note = script.notebook.note(script.code_path)
         if note:
             _voice.say("run", "note", note)
+        if report_path:  # written after the run, which is in the notebook's folder
+            report_path = os.path.abspath(report_path)
         _run_ipython.set_up(main_module.__dict__, script.code_path)
     try:
         try:
