@@ -133,3 +133,107 @@ def test_a_tf1_notebook_gets_the_v1_api_and_auto_mode_names_the_cell(tmp_path):
     chosen = [line for line in done.stderr.splitlines() if "--no-auto" in line]
     assert chosen, done.stderr
     assert "tf.placeholder, cell 3 line 1" in chosen[0]
+
+
+def test_the_notebook_runs_in_its_folder_as_jupyter_runs_it(tmp_path):
+    (tmp_path / "nb" / "data").mkdir(parents=True)
+    (tmp_path / "nb" / "data" / "rows.csv").write_text("a,b\n1,2\n", encoding="utf-8")
+    _notebook(
+        tmp_path / "nb" / "load.ipynb",
+        "import os\nprint(os.path.basename(os.getcwd()))",
+        "print(open('data/rows.csv').read().splitlines()[1])",
+        "import json\njson.dump({'done': True}, open('out.json', 'w'))",
+    )
+    done = _run(tmp_path, "--report", "report.json", "nb/load.ipynb")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "nb\n1,2\n"
+    assert (tmp_path / "nb" / "out.json").exists()
+    # a relative --report names a file in the folder run was started in
+    assert json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))["config"] == {}
+
+
+def test_ipython_display_names_work_without_ipython_and_figures_do_not_wait(tmp_path):
+    _notebook(
+        tmp_path / "show.ipynb",
+        "from IPython.display import Image, HTML, display, clear_output\n"
+        "from IPython import display as ipythondisplay\n"
+        "import IPython.display\n"
+        "from IPython.core.interactiveshell import InteractiveShell\n"
+        'InteractiveShell.ast_node_interactivity = "all"',
+        "display(HTML('<b>hi</b>'), Image(filename='missing.png'), 7)\n"
+        "ipythondisplay.clear_output(wait=True)\nIPython.display.display('text')",
+        "import IPython, os\nprint(IPython.get_ipython(), os.environ['MPLBACKEND'])",
+    )
+    done = _run(tmp_path, "show.ipynb", env={"MPLBACKEND": ""})
+    if "IPython line" in done.stderr or done.returncode:
+        pytest.fail(done.stderr)
+    try:
+        import IPython  # noqa: F401
+    except ImportError:  # the stand-in modules
+        assert done.stdout == (
+            "<IPython.display.HTML object>\n<IPython.display.Image object>\n7\ntext\nNone agg\n"
+        )
+    else:
+        assert done.stdout.endswith("None agg\n")
+
+
+def test_a_backend_the_user_chose_is_kept(tmp_path):
+    _notebook(tmp_path / "b.ipynb", "import os\nprint(os.environ['MPLBACKEND'])")
+    done = _run(tmp_path, "b.ipynb", env={"MPLBACKEND": "svg"})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "svg\n"
+
+
+def test_get_ipython_calls_are_named_and_not_run_and_a_timed_body_runs(tmp_path):
+    _notebook(
+        tmp_path / "converted.ipynb",
+        "get_ipython().run_line_magic('matplotlib', 'inline')\n"
+        "get_ipython().system('touch made_by_shell')\n"
+        "files = get_ipython().getoutput('ls')\nprint(files)",
+        "get_ipython().run_cell_magic('time', '', 'x = 6 * 7\\n!echo no\\nprint(x)\\n')\n"
+        "get_ipython().run_cell_magic('bash', '', 'touch made_by_bash\\n')\nprint(x + 1)",
+    )
+    done = _run(tmp_path, "converted.ipynb")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "[]\n42\n43\n"
+    assert not (tmp_path / "made_by_shell").exists()
+    assert not (tmp_path / "made_by_bash").exists()
+    notes = [line for line in done.stderr.splitlines() if "get_ipython()" in line]
+    nb = tmp_path / "converted.ipynb"
+    calls = [
+        (1, 1, "run_line_magic('matplotlib', 'inline')"),
+        (1, 2, "system('touch made_by_shell')"),
+        (1, 3, "getoutput('ls')"),
+        (2, 2, "run_cell_magic('bash', '', ...)"),
+    ]
+    assert notes == [
+        f"tfcompat-gpu run: note: {nb}:cell {cell} line {line}: get_ipython().{call} is "
+        "IPython's and is not run outside IPython"
+        for cell, line, call in calls
+    ]
+
+
+def test_name_main_guard_and_exit_status_in_a_cell(tmp_path):
+    _notebook(
+        tmp_path / "exits.ipynb",
+        "if __name__ == '__main__':\n    print('main')",
+        "import sys\nsys.exit(3)",
+        "print('never')",
+    )
+    done = _run(tmp_path, "exits.ipynb")
+    assert done.returncode == 3, done.stderr
+    assert done.stdout == "main\n"
+
+
+def test_a_spawned_child_does_not_run_the_notebook_again(tmp_path):
+    # The child does not run the notebook's JSON as a script; as under Jupyter, what it
+    # unpickles it imports.
+    _notebook(
+        tmp_path / "pool.ipynb",
+        "import multiprocessing as mp, os\nprint(os.path.basename(__file__))",
+        "with mp.get_context('spawn').Pool(2) as pool:\n    print(pool.map(abs, [-1, -2]))",
+    )
+    done = _run(tmp_path, "pool.ipynb")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "pool.ipynb\n[1, 2]\n"
+    assert "Traceback" not in done.stderr

@@ -7,19 +7,18 @@ not Python, and outside IPython there is nothing to run it, so those lines are l
 becomes a ``pass``) and one note names them; a ``%%time`` cell's body runs.  Each cell is
 compiled under the name ``NOTEBOOK:cell N`` (N counts every cell, as ``check``'s findings do)
 with the cell's own line numbers, and its text, as the notebook has it, is put in
-:mod:`linecache`, so a traceback shows the cell and the line.  ``display()``, which IPython puts
-in every notebook's namespace, is IPython's where IPython is installed, else a ``print`` of
-each object.
+:mod:`linecache`, so a traceback shows the cell and the line.  What IPython gives a notebook
+(``display``, ``get_ipython()``, the ``IPython.display`` module) is in
+:mod:`tfcompat_gpu.commands._run_ipython`.
 """
 
 from __future__ import annotations
 
 import linecache
-from typing import Any
 
 from tfcompat_gpu.utils.notebooks import NotebookError, read_notebook
 
-__all__ = ["NotebookScript", "cell_name", "display_function", "read_script"]
+__all__ = ["NotebookScript", "cell_name", "read_script"]
 
 _SHOWN = 3  # skipped lines the note quotes before "and N more"
 
@@ -117,18 +116,3 @@ def read_script(path: str, raw: bytes) -> NotebookScript:
         skipped,
         line_map,
     )
-
-
-def display_function() -> Any:
-    """IPython's ``display`` where IPython is installed, else a ``print`` of each object."""
-    import importlib
-
-    try:
-        return importlib.import_module("IPython.display").display
-    except ImportError:
-        return _display
-
-
-def _display(*objs: Any, **_options: Any) -> None:
-    for obj in objs:
-        print(obj)

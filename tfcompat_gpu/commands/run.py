@@ -473,14 +473,16 @@ def _run(
     sys.modules["__main__"] = main_module
     names = {script.code_path}
     if script.notebook is not None:
-        from tfcompat_gpu.commands._run_notebook import display_function
+        from tfcompat_gpu.commands import _run_ipython
 
         script.notebook.remember_lines()
         names.update(name for name, _ in script.notebook.cells)
         note = script.notebook.note(script.code_path)
         if note:
             _voice.say("run", "note", note)
-        main_module.__dict__["display"] = display_function()
+        if report_path:  # written after the run, which is in the notebook's folder
+            report_path = os.path.abspath(report_path)
+        _run_ipython.set_up(main_module.__dict__, script.code_path)
     try:
         try:
             codes = [
