@@ -43,7 +43,7 @@ def test_conv_and_pooling_calls_become_the_v1_layers_with_contribs_defaults() ->
     code, warnings = migrated_twice(_CNN)
     assert "contrib" not in code
     assert (
-        'h1 = tf.compat.v1.layers.conv2d(x, 32, kernel_size=5, activation=tf.nn.relu, '
+        "h1 = tf.compat.v1.layers.conv2d(x, 32, kernel_size=5, activation=tf.nn.relu, "
         'padding="same")'
     ) in code
     assert "p1 = tf.compat.v1.layers.max_pooling2d(h1, pool_size=2, strides=2)" in code
