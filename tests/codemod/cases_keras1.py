@@ -12,6 +12,31 @@ from typing import Any
 
 KERAS1_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
     (
+        "merge-modes-two-towers",
+        "from keras.layers import Input, Dense, merge\n"
+        "from keras.models import Model\n\n"
+        "left = Input(shape=(16,))\n"
+        "right = Input(shape=(16,))\n"
+        "a = Dense(8)(left)\n"
+        "b = Dense(8)(right)\n"
+        "joined = merge([a, b], mode='concat', concat_axis=-1)\n"
+        "summed = merge([a, b], mode='sum')\n"
+        "out = Dense(1, activation='sigmoid')(joined)\n"
+        "model = Model(input=[left, right], output=out)\n",
+        "from keras.layers import Input, Dense\n"
+        "from keras.models import Model\n"
+        "import keras\n\n"
+        "left = Input(shape=(16,))\n"
+        "right = Input(shape=(16,))\n"
+        "a = Dense(8)(left)\n"
+        "b = Dense(8)(right)\n"
+        "joined = keras.layers.concatenate([a, b], axis=-1)\n"
+        "summed = keras.layers.add([a, b])\n"
+        "out = Dense(1, activation='sigmoid')(joined)\n"
+        "model = Model(inputs=[left, right], outputs=out)\n",
+        [],
+    ),
+    (
         "conv2d-sizes-one-at-a-time",
         "from keras.models import Sequential\n"
         "from keras.layers.convolutional import Convolution2D, MaxPooling2D\n\n"

@@ -1209,6 +1209,23 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         [(4, "write a.item() (removed in NumPy 1.23) [numpy name removed]")],
     ),
     (
+        # a GAN's sample grid and a TFRecord writer, as TF1 scripts wrote them for NumPy 1.x
+        "numpy-2-calls-of-a-gan-and-a-tfrecord-writer",
+        "import numpy as np\nimport tensorflow as tf\n\n\n"
+        "def grid(g):\n"
+        "    g = np.reshape(g, newshape=(4, 28, 28, 1))\n"
+        "    return g, g.ptp()\n\n\n"
+        "def feature(img):\n"
+        "    return tf.train.Feature(bytes_list=tf.train.BytesList(value=[img.tostring()]))\n",
+        "import numpy as np\nimport tensorflow as tf\n\n\n"
+        "def grid(g):\n"
+        "    g = np.reshape(g, (4, 28, 28, 1))\n"
+        "    return g, np.ptp(g)\n\n\n"
+        "def feature(img):\n"
+        "    return tf.train.Feature(bytes_list=tf.train.BytesList(value=[img.tobytes()]))\n",
+        [],
+    ),
+    (
         "float-and-int-of-other-objects-left",
         "import numpy as np\nfrom mylib import helpers as hp\n\n\n"
         "class Box:\n    float = 1.0\n\n\n"

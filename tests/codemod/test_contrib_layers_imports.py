@@ -46,7 +46,7 @@ def test_an_import_nothing_reads_goes() -> None:
         "from tensorflow.contrib import layers\ny = layers.fully_connected(x, 2, "
         "normalizer_fn=tf.nn.l2_normalize)\n",
         "from tensorflow.contrib.layers import fully_connected\nf = fully_connected\n",
-        "from tensorflow.contrib.layers import conv2d, flatten\ny = flatten(x)\n",
+        "from tensorflow.contrib.layers import separable_conv2d, flatten\ny = flatten(x)\n",
     ],
 )
 def test_an_import_with_a_read_without_a_home_is_left_and_said(body: str) -> None:

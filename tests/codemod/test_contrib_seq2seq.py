@@ -16,7 +16,7 @@ import pytest
 
 pytest.importorskip("libcst")
 
-from _support import NO_GPUS, needs_tensorflow
+from _support import NO_GPUS, migrated_twice, needs_tensorflow
 
 from tests._child import run
 from tfcompat_gpu.codemod.api import migrate_source
@@ -170,3 +170,77 @@ def test_run_and_migrate_read_the_same_parameters() -> None:
     from tfcompat_gpu.tfapi.contrib_names import SEQUENCE_LOSS_PARAMETERS
 
     assert tuple(inspect.signature(sequence_loss).parameters) == SEQUENCE_LOSS_PARAMETERS
+
+
+# imported by name, as char-rnn and translation scripts wrote it
+_BY_NAME = """import tensorflow as tf
+from tensorflow.contrib.seq2seq import sequence_loss
+
+logits = tf.placeholder(tf.float32, [None, 20, 64])
+targets = tf.placeholder(tf.int32, [None, 20])
+mask = tf.sequence_mask(lengths, 20, dtype=tf.float32)
+loss = sequence_loss(logits, targets, mask, average_across_batch=False)
+"""
+
+
+def test_sequence_loss_imported_by_name_is_rewritten_and_the_import_goes() -> None:
+    code, warnings = migrated_twice(_BY_NAME)
+    assert "contrib" not in code
+    assert "sequence_loss(" not in code
+    assert (
+        "loss = tf.compat.v1.div_no_nan(tf.compat.v1.reduce_sum("
+        "tf.compat.v1.nn.sparse_softmax_cross_entropy_with_logits(labels=targets, "
+        "logits=logits) * mask, axis=[1]), tf.compat.v1.reduce_sum(mask, axis=[1]))"
+    ) in code
+    assert not [w for w in warnings if "contrib" in w]
+
+
+def test_the_seq2seq_module_imported_by_name_is_rewritten_through_its_alias() -> None:
+    code, warnings = migrated_twice(
+        _BY_NAME.replace(
+            "from tensorflow.contrib.seq2seq import sequence_loss",
+            "from tensorflow.contrib import seq2seq as s2s",
+        ).replace("= sequence_loss(", "= s2s.sequence_loss(")
+    )
+    assert "contrib" not in code
+    assert "s2s" not in code
+    assert "reduce_sum(mask, axis=[1])" in code
+    assert not [w for w in warnings if "contrib" in w]
+
+
+@pytest.mark.parametrize(
+    "use",
+    [
+        "loss = sequence_loss(logits, targets, tf.random_uniform([2, 20]))",  # drawn twice
+        "loss_fn = sequence_loss",  # read, not called
+    ],
+)
+def test_an_import_with_a_use_the_rewrite_does_not_cover_stays_with_a_warning(use: str) -> None:
+    source = _BY_NAME.replace(
+        "loss = sequence_loss(logits, targets, mask, average_across_batch=False)", use
+    )
+    code, warnings = migrated_twice(source)
+    assert "from tensorflow.contrib.seq2seq import sequence_loss" in code
+    assert use in code
+    (warning,) = [w for w in warnings if "contrib" in w]
+    assert warning.startswith("2: from tensorflow.contrib.seq2seq import ... left unchanged")
+    assert "`tfcompat-gpu run` serves sequence_loss" in warning
+
+
+def test_the_migrated_loss_by_name_matches_tf1s() -> None:
+    needs_tensorflow()
+    import tensorflow as tf
+
+    code, _ = migrated_twice(_BY_NAME)
+    (line,) = [line for line in code.splitlines() if line.startswith("loss = ")]
+    rng = np.random.RandomState(4)
+    logits = rng.randn(3, 20, 64).astype(np.float32)
+    targets = rng.randint(0, 64, size=(3, 20)).astype(np.int32)
+    mask = (np.arange(20)[None, :] < np.array([[5], [20], [11]])).astype(np.float32)
+    got = eval(
+        line[len("loss = ") :],
+        {"tf": tf, "logits": tf.constant(logits), "targets": tf.constant(targets)}
+        | {"mask": tf.constant(mask)},
+    )
+    want = _tf1_sequence_loss(logits, targets, mask, True, False)
+    np.testing.assert_allclose(np.asarray(got), want, rtol=1e-5, atol=1e-6)

@@ -3,7 +3,8 @@
 TF1 tutorials build their weights as ``tf.get_variable(..., initializer=
 tf.contrib.layers.xavier_initializer())``, some with ``l2_regularizer``; the drop-in serves
 these functions with what TF1's computed (tensorflow/contrib/layers/python/layers/
-initializers.py and regularizers.py), and names tf-slim for the layer functions it lacks.
+initializers.py and regularizers.py), and names tf-slim for the layer functions it lacks
+(``separable_conv2d``).
 Their RNN and CNN tutorials (hunkim's lab-10-7 and lab-12, Hvass') build layers with
 ``tf.contrib.layers.fully_connected`` and ``flatten``, served as TF 1.15's layers.py built them.
 """
@@ -36,7 +37,7 @@ SCRIPT = r"""
     reg = l2_regularizer(0.5)(w)
     out = {"none": l2_regularizer(0.0)(w)}
     try:
-        tf.contrib.layers.conv2d
+        tf.contrib.layers.separable_conv2d
     except AttributeError as error:
         out["batch_norm"] = str(error)
     with tf.Session() as sess:
@@ -62,10 +63,10 @@ def test_contrib_layers_initializers_and_regularizers_draw_as_tf1():
     assert out["h_std"] == pytest.approx(math.sqrt(1.3 * 2 / 500) * 0.87962566103423978, rel=0.02)
     assert out["reg"] == pytest.approx(out["reg_expected"], rel=1e-5)
     assert out["none"] is None
-    assert "tf.contrib.layers.conv2d: tf.contrib was removed" in out["batch_norm"]
+    assert "tf.contrib.layers.separable_conv2d: tf.contrib was removed" in out["batch_norm"]
     assert "pip install tf-slim" in out["batch_norm"]
     assert (
-        "the drop-in provides batch_norm, dropout, flatten, fully_connected, l1_regularizer"
+        "the drop-in provides avg_pool2d, batch_norm, conv2d, conv2d_transpose, convolution"
         in out["batch_norm"]
     )
 

@@ -2,12 +2,15 @@
 
 A conv_lstm-style script builds its arrays with ``dtype=np.float`` and reads ``np.NaN``; under
 ``tfcompat-gpu run`` it gets what the names meant, with one warning per name, and NumPy's own
-error for the names with no replacement.  ``uninstall()`` gives NumPy its ``__getattr__`` back.
+error for the names with no replacement; removed functions with a short exact definition
+(``np.asscalar``, ``np.in1d``, ...) and ``np.reshape(a, newshape=s)`` are served.  ``uninstall()`` gives NumPy its ``__getattr__`` back.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+
+import numpy as np
 
 from tests._child import run_py, run_script
 
@@ -27,8 +30,16 @@ SCRIPT = """
         "product": int(np.product([2, 3])),
         "obj": np.object is object,
         "again": np.float is float,
+        # removed functions with a short exact definition, as a GAN or kNN script calls them
+        "asscalar": np.asscalar(np.array([[2.5]])),
+        "asfarray": str(np.asfarray(labels).dtype),
+        "asfarray32": str(np.asfarray(movies.astype(np.float32), dtype=np.float32).dtype),
+        "in1d": np.in1d(np.array([[1, 5], [2, 7]]), [1, 2]).tolist(),
+        "trapz": float(np.trapz([1.0, 2.0, 3.0])),
+        "msort": np.msort(np.array([[3, 1], [1, 2]])).tolist(),
+        "reshape": list(np.reshape(np.arange(8), newshape=(4, 2, 1)).shape),
     })
-    np.asscalar(movies[0, 0, 0, 0])
+    np.find_common_type([np.float32], [])
 """
 
 
@@ -43,11 +54,20 @@ def test_removed_numpy_names_mean_what_they_meant_under_run(tmp_path: Path) -> N
         "product": 6,
         "obj": True,
         "again": True,
+        "asscalar": 2.5,
+        "asfarray": "float64",
+        "asfarray32": "float32",
+        "in1d": [True, False, True, False],
+        "trapz": 4.0,
+        "msort": [[1, 1], [3, 2]],
+        "reshape": [4, 2, 1],
     }
     # no replacement: NumPy's own error, at the script's line
     assert run.rc == 1
-    assert "has no attribute 'asscalar'" in run.err
-    assert "np.asscalar(movies[0, 0, 0, 0])" in run.err
+    assert "np.find_common_type` was removed in the NumPy 2.0 release" in run.err
+    assert "np.find_common_type([np.float32], [])" in run.err
+    assert "np.asscalar was removed from NumPy; write a.item()" in run.err
+    assert run.err.count("NumPy 2.4 removed the keyword newshape") == 1
     # one warning per name, at the line that reads it, naming what to write
     assert run.err.count("np.float was removed from NumPy; it is float") == 1
     assert "script.py:4: UserWarning: np.float was removed" in run.err
@@ -60,11 +80,18 @@ def test_without_run_numpy_is_left_as_it_is_and_uninstall_restores_it() -> None:
         """
         import numpy as np
         before = np.__getattr__
+        reshape = np.reshape
         import tfcompat_gpu
         tfcompat_gpu.install()
         patched = np.__getattr__ is not before
         value = np.float
+        shape = np.reshape(np.arange(6), newshape=(2, 3)).shape
         tfcompat_gpu.uninstall()
+        try:
+            np.reshape(np.arange(6), newshape=(2, 3))
+            old = "taken"
+        except TypeError:
+            old = "TypeError"
         try:
             np.float
             after = "bound"
@@ -76,6 +103,9 @@ def test_without_run_numpy_is_left_as_it_is_and_uninstall_restores_it() -> None:
             "restored": np.__getattr__ is before,
             "after": after,
             "vars": "float" in vars(np),
+            "shape": list(shape),
+            "reshape": np.reshape is reshape,
+            "newshape": old,
         })
         """
     )
@@ -85,4 +115,8 @@ def test_without_run_numpy_is_left_as_it_is_and_uninstall_restores_it() -> None:
         "restored": True,
         "after": "AttributeError",
         "vars": False,
+        "shape": [2, 3],
+        "reshape": True,
+        # NumPy 2.4 dropped the keyword; an older NumPy keeps its own reshape, which takes it
+        "newshape": "TypeError" if np.lib.NumpyVersion(np.__version__) >= "2.4.0" else "taken",
     }

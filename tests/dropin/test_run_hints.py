@@ -210,12 +210,12 @@ CONTRIB = r"""
         raise AssertionError(code)
 
     cases = {
-        "import slim": "import tensorflow.contrib.slim as slim",
-        "from layers": "from tensorflow.contrib.layers import conv2d",
+        "import slim": "import tensorflow.contrib.slim.nets",
+        "from layers": "from tensorflow.contrib.layers import separable_conv2d",
         "from contrib": "from tensorflow.contrib import factorization",
         "eager": "import tensorflow.contrib.eager as tfe",
         "no successor": "import tensorflow.contrib.bayesflow",
-        "attribute": "tf.contrib.layers.conv2d",
+        "attribute": "tf.contrib.layers.separable_conv2d",
         "other import": "import tensorflow.nonexistent_module",
     }
     out = {}
@@ -233,8 +233,8 @@ def test_tf_contrib_modules_get_their_successor():
     removed = (
         "tfcompat-gpu run: hint: tf.contrib.{}: tf.contrib was removed in TensorFlow 2.0, and "
         "the drop-in provides only tf.contrib.distribute, tf.contrib.layers' initializers, "
-        "regularizers, fully_connected, flatten, batch_norm and dropout, "
-        "tf.contrib.framework.arg_scope, tf.contrib.rnn's core cells, "
+        "regularizers, fully_connected, flatten, batch_norm, dropout, conv2d and pooling (with "
+        "tf.contrib.slim's), tf.contrib.framework.arg_scope, tf.contrib.rnn's core cells, "
         "tf.contrib.seq2seq.sequence_loss and tf.contrib.legacy_seq2seq's rnn_decoder, "
         "sequence_loss_by_example and sequence_loss and "
         "tf.contrib.learn.preprocessing.VocabularyProcessor. "
@@ -252,8 +252,8 @@ def test_tf_contrib_modules_get_their_successor():
     assert out["no successor"][0] == (
         "tfcompat-gpu run: hint: tf.contrib.bayesflow: tf.contrib was removed in TensorFlow 2.0, "
         "and the drop-in provides only tf.contrib.distribute, tf.contrib.layers' initializers, "
-        "regularizers, fully_connected, flatten, batch_norm and dropout, "
-        "tf.contrib.framework.arg_scope, tf.contrib.rnn's core cells, "
+        "regularizers, fully_connected, flatten, batch_norm, dropout, conv2d and pooling (with "
+        "tf.contrib.slim's), tf.contrib.framework.arg_scope, tf.contrib.rnn's core cells, "
         "tf.contrib.seq2seq.sequence_loss and tf.contrib.legacy_seq2seq's rnn_decoder, "
         "sequence_loss_by_example and sequence_loss and "
         "tf.contrib.learn.preprocessing.VocabularyProcessor. "

@@ -156,7 +156,7 @@ def _installed_version(*names: str) -> tuple[int, int] | None:
     return None
 
 
-_V1_KERAS = ("keras", "contrib.rnn", "contrib.layers.batch_norm")
+_V1_KERAS = ("keras", "contrib.rnn", "contrib.layers.batch_norm", "contrib.slim.batch_norm")
 _V1_KERAS_MODULES = ("keras.", *(m + "." for m in TF_KERAS_MODULES), "contrib.rnn.")
 
 

@@ -6,7 +6,9 @@ that replaced it, with the TF1 arguments translated (``num_gpus`` becomes a devi
 run --tf1``) the strategies are the ``tf.compat.v1.distribute`` ones, which v1 graphs and
 Keras' v1 training loops need.  Of ``tf.contrib.layers``, the initializers, regularizers,
 ``fully_connected``, ``flatten``, ``batch_norm`` and ``dropout`` are served, with
-``tf.contrib.framework.arg_scope`` (:mod:`tfcompat_gpu.dropin._contrib_layers`); of
+``tf.contrib.framework.arg_scope`` (:mod:`tfcompat_gpu.dropin._contrib_layers`), and
+``conv2d``, ``conv2d_transpose``, ``max_pool2d``, ``avg_pool2d``, with ``tf.contrib.slim``
+(:mod:`tfcompat_gpu.dropin._contrib_conv`); of
 ``tf.contrib.rnn``, the core cells and static RNN functions (their v1 homes), and of
 ``tf.contrib.seq2seq``, ``sequence_loss``, and of ``tf.contrib.legacy_seq2seq``, ``rnn_decoder``,
 ``sequence_loss_by_example`` and ``sequence_loss`` (:mod:`tfcompat_gpu.dropin._contrib_rnn`); of
@@ -37,6 +39,7 @@ __all__ = [
     "removed_message",
     "rnn_module",
     "seq2seq_module",
+    "slim_module",
 ]
 
 CONTRIB = "tensorflow.contrib"
@@ -45,6 +48,7 @@ FRAMEWORK_MODULE = "tensorflow.contrib.framework"
 LAYERS_MODULE = "tensorflow.contrib.layers"
 RNN_MODULE = "tensorflow.contrib.rnn"
 SEQ2SEQ_MODULE = "tensorflow.contrib.seq2seq"
+SLIM_MODULE = "tensorflow.contrib.slim"
 LEGACY_SEQ2SEQ_MODULE = "tensorflow.contrib.legacy_seq2seq"
 LEARN_MODULE = "tensorflow.contrib.learn"
 PREPROCESSING_MODULE = "tensorflow.contrib.learn.preprocessing"
@@ -207,11 +211,22 @@ NAMES: dict[str, Any] = {
 
 
 def _layers_getattr(name: str) -> Any:
+    from tfcompat_gpu.dropin._contrib_conv import CONV_FUNCTIONS
     from tfcompat_gpu.dropin._contrib_layers import FUNCTIONS
 
     if name in FUNCTIONS:
         return FUNCTIONS[name]
-    raise _missing("layers", name, sorted(FUNCTIONS))
+    if name in CONV_FUNCTIONS:
+        return CONV_FUNCTIONS[name]
+    raise _missing("layers", name, sorted({*FUNCTIONS, *CONV_FUNCTIONS}))
+
+
+def _slim_getattr(name: str) -> Any:
+    from tfcompat_gpu.dropin._contrib_conv import SLIM
+
+    if name in SLIM:
+        return SLIM[name]
+    raise _missing("slim", name, sorted(SLIM))
 
 
 def _framework_getattr(name: str) -> Any:
@@ -290,6 +305,8 @@ def _contrib_getattr(name: str) -> Any:
         return framework_module()
     if name == "layers":
         return layers_module()
+    if name == "slim":
+        return slim_module()
     if name == "rnn":
         return rnn_module()
     if name == "seq2seq":
@@ -312,7 +329,8 @@ def removed_message(name: str) -> str:
     return (
         f"tf.contrib.{name}: tf.contrib was removed in TensorFlow 2.0, and the drop-in provides "
         "only tf.contrib.distribute, tf.contrib.layers' initializers, regularizers, "
-        "fully_connected, flatten, batch_norm and dropout, tf.contrib.framework.arg_scope, "
+        "fully_connected, flatten, batch_norm, dropout, conv2d and pooling (with "
+        "tf.contrib.slim's), tf.contrib.framework.arg_scope, "
         "tf.contrib.rnn's core cells, tf.contrib.seq2seq.sequence_loss and "
         "tf.contrib.legacy_seq2seq's rnn_decoder, sequence_loss_by_example and sequence_loss "
         f"and tf.contrib.learn.preprocessing.VocabularyProcessor. {use}"
@@ -334,16 +352,32 @@ def _module(name: str, doc: str, getattr_: Any, all_: Any = None) -> ModuleType:
 
 _ALL = {
     DISTRIBUTE: sorted(NAMES),
-    CONTRIB: ["distribute", "framework", "layers", "learn", "legacy_seq2seq", "rnn", "seq2seq"],
+    CONTRIB: [
+        "distribute",
+        "framework",
+        "layers",
+        "learn",
+        "legacy_seq2seq",
+        "rnn",
+        "seq2seq",
+        "slim",
+    ],
     LEARN_MODULE: ["preprocessing"],
     FRAMEWORK_MODULE: ["add_arg_scope", "arg_scope"],
 }
 
 
 def _layers_all() -> list[str]:
+    from tfcompat_gpu.dropin._contrib_conv import CONV_FUNCTIONS
     from tfcompat_gpu.dropin._contrib_layers import FUNCTIONS
 
-    return sorted(FUNCTIONS)
+    return sorted({*FUNCTIONS, *CONV_FUNCTIONS})
+
+
+def _slim_all() -> list[str]:
+    from tfcompat_gpu.dropin._contrib_conv import SLIM
+
+    return sorted(SLIM)
 
 
 def _rnn_all() -> list[str]:
@@ -440,6 +474,18 @@ def layers_module() -> ModuleType:
         "flatten, batch_norm and dropout, by tfcompat_gpu.",
         _layers_getattr,
         _layers_all,
+    )
+
+
+def slim_module() -> ModuleType:
+    """The ``tensorflow.contrib.slim`` module object: the layers, ``arg_scope`` and variable
+    helpers of :mod:`tfcompat_gpu.dropin._contrib_conv`."""
+    return _module(
+        SLIM_MODULE,
+        "tf.contrib.slim of TF 1.x: its layers (conv2d, max_pool2d, fully_connected, ...), "
+        "arg_scope and variable helpers, by tfcompat_gpu.",
+        _slim_getattr,
+        _slim_all,
     )
 
 

@@ -61,7 +61,34 @@ def hint(exc: BaseException, flags: Flags) -> str | None:
     return None
 
 
+_NDARRAY_METHODS = {
+    "tostring": "a.tobytes()",
+    "ptp": "np.ptp(a)",
+    "itemset": "a[i] = v",
+    "newbyteorder": "a.view(a.dtype.newbyteorder(order))",
+}
+
+
+def _ndarray_method(exc: BaseException) -> str | None:
+    # NumPy 2.0 removed ndarray.ptp / itemset / newbyteorder, 2.3 ndarray.tostring
+    if not isinstance(exc, AttributeError):
+        return None
+    match = _NO_METHOD.match(str(exc))
+    if not match or match.group(1) not in ("numpy.ndarray", "ndarray"):
+        return None
+    written = _NDARRAY_METHODS.get(match.group(2))
+    if written is None:
+        return None
+    return (
+        f"NumPy 2 arrays have no {match.group(2)}() method: write {written} "
+        "(tfcompat-gpu migrate rewrites it)."
+    )
+
+
 def _hint_for(exc: BaseException, flags: Flags) -> str | None:
+    method = _ndarray_method(exc)
+    if method:
+        return method
     if type(exc).__name__ == "TBNotInstalledError":
         # tensorflow/python/summary/tb_summary.py raises it where tensorboard is missing
         # (TensorFlow 2.21's own requirements no longer list tensorboard).

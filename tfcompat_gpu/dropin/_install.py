@@ -121,6 +121,12 @@ def _numpy_getattr(module: ModuleType, current: Any) -> Any:
     return _numpy.numpy_getattr(module, current)
 
 
+def _numpy_reshape(module: ModuleType, current: Any) -> Any:
+    from tfcompat_gpu.dropin import _numpy
+
+    return _numpy.numpy_reshape(module, current)
+
+
 def _keras2_optimizer(module: ModuleType, current: Any) -> Any:
     from tfcompat_gpu.dropin import _legacy_keras
 
@@ -379,6 +385,14 @@ MOVES: tuple[Move, ...] = (
         why="old scripts write dtype=np.float, np.int, np.NaN, np.float_: names NumPy 1.24 and "
         "2.0 removed (TensorFlow 2.21 needs NumPy >= 1.26); they get what they meant, with a "
         "warning",
+    ),
+    Move(
+        "numpy",
+        "reshape",
+        _numpy_reshape,
+        only_if_missing=False,
+        why="old scripts write np.reshape(a, newshape=s), the keyword NumPy 2.4 removed; it is "
+        "passed as shape (left as it is on a NumPy that still takes it)",
     ),
 )
 

@@ -89,6 +89,7 @@ _CONTRIB_MODULES = (
     "tensorflow.contrib.legacy_seq2seq",
     "tensorflow.contrib.learn",
     "tensorflow.contrib.learn.preprocessing",
+    "tensorflow.contrib.slim",
     "tensorflow.contrib",
 )
 
@@ -204,6 +205,8 @@ class _Finder(_LoaderBase):
             return _contrib.seq2seq_module()
         if spec.name == "tensorflow.contrib.legacy_seq2seq":
             return _contrib.legacy_seq2seq_module()
+        if spec.name == "tensorflow.contrib.slim":
+            return _contrib.slim_module()
         if spec.name == "tensorflow.contrib.learn":
             return _contrib.learn_module()
         if spec.name == "tensorflow.contrib.learn.preprocessing":

@@ -6,8 +6,11 @@ Keras 2 or TF1 script stops at the first ``dtype=np.float``.  NumPy answers a mi
 its module ``__getattr__``; the drop-in wraps it so that a name of
 :data:`~tfcompat_gpu.tfapi.numpy_names.NUMPY_REMOVED` with a replacement gets it (``float`` for
 ``np.float``, ``numpy.nan`` for ``np.NaN``), with one warning per name that says what to write.
-Every other name, and those with no replacement (``np.asscalar``), reach NumPy's own
-``__getattr__`` and its error.  Nothing is added to NumPy's namespace (``vars(numpy)``), and
+A removed function with no one-name replacement but a short exact definition
+(``np.asscalar(a)`` is ``a.item()``, ``np.asfarray``, ``np.in1d``, ``np.trapz``, ``np.msort``,
+``np.alen``, ``np.PZERO``) is served as that definition, with the same warning.  Every other name
+reaches NumPy's own ``__getattr__`` and its error.  ``np.reshape(a, newshape=s)`` (the keyword
+NumPy 2.1 renamed ``shape`` and 2.4 removed) is taken by :func:`numpy_reshape`.  Nothing is added to NumPy's namespace (``vars(numpy)``), and
 TensorFlow, Keras and h5py read none of these names (checked on TensorFlow 2.21).
 """
 
@@ -21,7 +24,88 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
-__all__ = ["numpy_getattr"]
+__all__ = ["SERVED", "numpy_getattr", "numpy_reshape"]
+
+
+def _asscalar(a: Any) -> Any:
+    return a.item()
+
+
+def _asfarray(module: ModuleType) -> Callable[..., Any]:
+    def asfarray(a: Any, dtype: Any = module.float64) -> Any:
+        # NumPy 1.26's numpy/lib/type_check.py
+        if not module.issubdtype(dtype, module.inexact):
+            dtype = module.float64
+        return module.asarray(a, dtype=dtype)
+
+    return asfarray
+
+
+def _in1d(module: ModuleType) -> Callable[..., Any]:
+    def in1d(
+        ar1: Any, ar2: Any, assume_unique: bool = False, invert: bool = False, **kw: Any
+    ) -> Any:
+        return module.isin(ar1, ar2, assume_unique=assume_unique, invert=invert, **kw).ravel()
+
+    return in1d
+
+
+def _msort(module: ModuleType) -> Callable[[Any], Any]:
+    def msort(a: Any) -> Any:
+        return module.sort(a, axis=0)
+
+    return msort
+
+
+def _alen(module: ModuleType) -> Callable[[Any], int]:
+    def alen(a: Any) -> int:
+        return len(module.atleast_1d(a))
+
+    return alen
+
+
+SERVED: dict[str, tuple[Callable[[ModuleType], Any], str]] = {
+    "asscalar": (lambda np: _asscalar, "a.item()"),
+    "asfarray": (_asfarray, "np.asarray(a, dtype=float)"),
+    "in1d": (_in1d, "np.isin(a, b).ravel()"),
+    "trapz": (lambda np: np.trapezoid, "np.trapezoid"),
+    "msort": (_msort, "np.sort(a, axis=0)"),
+    "alen": (_alen, "len(a)"),
+    "PZERO": (lambda np: 0.0, "0.0"),
+    "NZERO": (lambda np: -0.0, "-0.0"),
+}
+"""Removed name with no replacement in the table -> (its definition, given NumPy; what to write)."""
+
+
+def numpy_reshape(module: ModuleType, current: Any) -> Any:
+    """``numpy.reshape`` that takes ``newshape=`` again, where the installed NumPy does not."""
+    import inspect
+
+    try:
+        if "newshape" in inspect.signature(current).parameters:
+            return current  # NumPy < 2.4 still has it (2.1-2.3 with a DeprecationWarning)
+    except (TypeError, ValueError):
+        return current
+    warned: list[bool] = []
+
+    def reshape(*args: Any, **kwargs: Any) -> Any:
+        if "newshape" in kwargs and "shape" not in kwargs:
+            kwargs["shape"] = kwargs.pop("newshape")
+            if not warned:
+                warned.append(True)
+                import warnings
+
+                warnings.warn(
+                    "np.reshape(a, newshape=s): NumPy 2.4 removed the keyword newshape; it is "
+                    "np.reshape(a, s) (tfcompat-gpu migrate rewrites it)",
+                    stacklevel=2,
+                )
+        return current(*args, **kwargs)
+
+    reshape.__wrapped__ = current  # type: ignore[attr-defined]
+    reshape.__name__ = getattr(current, "__name__", "reshape")
+    reshape.__doc__ = getattr(current, "__doc__", None)
+    return reshape
 
 
 def numpy_getattr(module: ModuleType, current: Any) -> Callable[[str], Any]:
@@ -31,13 +115,23 @@ def numpy_getattr(module: ModuleType, current: Any) -> Callable[[str], Any]:
     warned: set[str] = set()
 
     def __getattr__(name: str) -> Any:
+        value: Any
         new = NUMPY_REMOVED.get(name)
+        if new is None and name in SERVED:
+            make, written = SERVED[name]
+            try:
+                value = make(module)
+            except AttributeError:  # np.trapezoid before NumPy 2.0 (which still has trapz)
+                value = None
+            if value is not None:
+                _warn(name, f"was removed from NumPy; write {written}")
+                return value
         if new is None:
             if callable(current):
                 return current(name)
             raise AttributeError(f"module 'numpy' has no attribute {name!r}")
         if new.startswith("-."):
-            value: Any = -getattr(module, new[2:])
+            value = -getattr(module, new[2:])
             shown = f"-np.{new[2:]}"
         elif new.startswith("."):
             value = getattr(module, new[1:])
@@ -45,16 +139,15 @@ def numpy_getattr(module: ModuleType, current: Any) -> Callable[[str], Any]:
         else:
             value = getattr(builtins, new)
             shown = new
+        _warn(name, f"was removed from NumPy; it is {shown} (tfcompat-gpu migrate rewrites it)")
+        return value
+
+    def _warn(name: str, text: str) -> None:
         if name not in warned:
             warned.add(name)
             import warnings
 
-            warnings.warn(
-                f"np.{name} was removed from NumPy; it is {shown} (tfcompat-gpu migrate "
-                "rewrites it)",
-                stacklevel=2,
-            )
-        return value
+            warnings.warn(f"np.{name} {text}", stacklevel=3)
 
     __getattr__.__wrapped__ = current  # type: ignore[attr-defined]
     return __getattr__

@@ -4,7 +4,9 @@ installs no longer has, as one table for ``migrate`` and ``run``.
 TensorFlow 2.21 requires NumPy >= 1.26 (2.x where it can).  NumPy 1.24 removed the aliases of
 Python's own types (``np.float``, ``np.int``, ``np.bool``, ``np.object``, ``np.str``,
 ``np.complex``, ``np.unicode``), deprecated since 1.20; NumPy 2.0 removed the spellings listed in
-``numpy/_expired_attrs_2_0.py`` (``np.NaN``, ``np.Inf``, ``np.float_``, ``np.product``, ...).
+``numpy/_expired_attrs_2_0.py`` (``np.NaN``, ``np.Inf``, ``np.float_``, ``np.product``, ...)
+and the aliases ``np.bool8``, ``np.int0``, ...; NumPy 2.0 deprecated ``np.row_stack``
+(``np.vstack``), NumPy 1.18 removed ``np.rank`` (``np.ndim``), 1.23 ``np.alen`` and ``np.loads``.
 Each name maps to what it meant, in a form that works on NumPy 1.26 and 2.x alike: a builtin
 (``"float"``), another attribute of ``numpy`` (``".nan"``), or ``"-.inf"`` (the negated
 attribute).  Names with no such form (``np.asscalar(a)`` is ``a.item()``, ``np.in1d`` is
@@ -51,6 +53,17 @@ NUMPY_REMOVED: dict[str, str | None] = {
     "sometrue": ".any",
     "mat": ".asmatrix",
     "issubclass_": "issubclass",
+    # NumPy 2.0 also dropped the bit-less aliases (numpy/_core/_type_aliases.py of 1.26)
+    "bool8": ".bool_",
+    "int0": ".intp",
+    "uint0": ".uintp",
+    "object0": ".object_",
+    "str0": ".str_",
+    "bytes0": ".bytes_",
+    "void0": ".void",
+    # deprecated by NumPy 2.0 (row_stack is vstack's old name), removed earlier (rank is ndim)
+    "row_stack": ".vstack",
+    "rank": ".ndim",
     # removed, with no spelling that means the same on every NumPy TensorFlow 2.21 takes
     "asscalar": None,
     "asfarray": None,
@@ -58,6 +71,8 @@ NUMPY_REMOVED: dict[str, str | None] = {
     "trapz": None,
     "msort": None,
     "find_common_type": None,
+    "alen": None,
+    "loads": None,
     "PZERO": None,
     "NZERO": None,
 }

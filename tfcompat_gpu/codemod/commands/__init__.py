@@ -40,6 +40,7 @@ from tfcompat_gpu.codemod.commands.keras_module_paths import KerasModulePathsCom
 from tfcompat_gpu.codemod.commands.keras_optimizers import KerasOptimizersCommand
 from tfcompat_gpu.codemod.commands.keras_stateful_models import KerasStatefulModelsCommand
 from tfcompat_gpu.codemod.commands.keras_weight_files import KerasWeightFilesCommand
+from tfcompat_gpu.codemod.commands.numpy_removed_calls import NumpyRemovedCallsCommand
 from tfcompat_gpu.codemod.commands.numpy_removed_names import NumpyRemovedNamesCommand
 from tfcompat_gpu.codemod.commands.rename_deprecated_config import RenameDeprecatedConfigCommand
 from tfcompat_gpu.codemod.commands.tf1_compat import Tf1CompatCommand
@@ -72,6 +73,7 @@ __all__ = [
     "KerasOptimizersCommand",
     "KerasStatefulModelsCommand",
     "KerasWeightFilesCommand",
+    "NumpyRemovedCallsCommand",
     "NumpyRemovedNamesCommand",
     "RenameDeprecatedConfigCommand",
     "Tf1CompatCommand",
@@ -107,6 +109,7 @@ COMMANDS: tuple[type[MigrationCommand], ...] = (
     # after every command with a statement-level leave: it puts lines before statements
     KerasCompileStateCommand,
     NumpyRemovedNamesCommand,
+    NumpyRemovedCallsCommand,
     TfPrivateImportsCommand,
     ContribRnnCommand,
     ContribLayersCommand,

@@ -1,4 +1,6 @@
-"""``tf.contrib.layers.flatten`` / ``fully_connected`` → ``tf.compat.v1.layers.flatten`` / ``dense``.
+"""``tf.contrib.layers.flatten`` / ``fully_connected`` / ``conv2d`` / ``max_pool2d`` /
+``avg_pool2d`` → ``tf.compat.v1.layers.flatten`` / ``dense`` / ``conv2d`` / ``max_pooling2d`` /
+``average_pooling2d``.
 
 TF 1.x's contrib functions were thin wrappers of the core layers
 (tensorflow/contrib/layers/python/layers/layers.py):
@@ -15,12 +17,24 @@ TF 1.x's contrib functions were thin wrappers of the core layers
   ``weights_initializer=xavier_initializer()`` is the Glorot uniform initializer, which is what
   ``tf.compat.v1.get_variable`` gives ``dense``'s kernel by default
   (tensorflow/python/ops/variable_scope.py, ``_get_default_initializer``);
-  ``biases_initializer=None`` (no bias) becomes ``use_bias=False``; ``scope`` becomes ``name``.
+  ``biases_initializer=None`` (no bias) becomes ``use_bias=False``; ``scope`` becomes ``name``;
+- ``conv2d`` (``convolution2d``: ``inputs, num_outputs, kernel_size, stride=1, padding='SAME',
+  data_format=None, rate=1``, then ``fully_connected``'s) builds a ``Conv2D`` layer the same way:
+  ``tf.compat.v1.layers.conv2d(inputs, num_outputs, kernel_size=..., strides=...,
+  dilation_rate=..., activation=tf.nn.relu, padding="same")``, the relu and ``SAME`` defaults
+  written out (``conv2d``'s are none and ``valid``), ``data_format='NHWC'`` / ``'NCHW'`` as
+  ``channels_last`` / ``channels_first``;
+- ``max_pool2d`` / ``avg_pool2d(inputs, kernel_size, stride=2, padding='VALID',
+  data_format='NHWC', outputs_collections=None, scope=None)`` are ``MaxPooling2D`` /
+  ``AveragePooling2D`` layers: ``tf.compat.v1.layers.max_pooling2d(inputs, pool_size=...,
+  strides=2)``, contrib's stride of 2 written out (the v1 function has no default).
 
-A call is rewritten only when each argument has such a home: ``normalizer_fn``,
+A call is rewritten only when each argument has such a home, and none in a file that uses
+``arg_scope`` (whose defaults a call then takes): ``normalizer_fn``,
 ``normalizer_params``, ``variables_collections``, ``outputs_collections`` and ``*args`` /
 ``**kwargs`` leave it (and the ``tf.contrib.layers`` warning ``tf1_compat`` gives).  The variables
-are named as ``dense`` names them (``dense/kernel``, not contrib's ``fully_connected/weights``):
+are named as ``dense`` names them (``dense/kernel``, not contrib's ``fully_connected/weights``;
+``conv2d/kernel``, not ``Conv/weights``):
 a checkpoint written by the TF1 script does not restore into the migrated one by name.
 
 The names imported are rewritten too: ``from tensorflow.contrib import layers`` with
@@ -75,8 +89,40 @@ _FULLY_CONNECTED: tuple[tuple[str, str | None], ...] = (
     ("trainable", "trainable"),
     ("scope", "name"),
 )
-_FUNCTIONS = {"flatten": ("flatten", _FLATTEN), "fully_connected": ("dense", _FULLY_CONNECTED)}
-_CALL = re.compile(r"\bcontrib\b[\s\S]*?\blayers\b[\s\S]*?\b(?:flatten|fully_connected)\b")
+# TF 1.15's convolution2d and its pooling layers; their defaults that differ from
+# tf.compat.v1.layers' (relu, SAME padding, a pooling stride of 2) are written out
+_CONV2D: tuple[tuple[str, str | None], ...] = (
+    ("inputs", "inputs"),
+    ("num_outputs", "filters"),
+    ("kernel_size", "kernel_size"),
+    ("stride", "strides"),
+    ("padding", "padding"),
+    ("data_format", "data_format"),
+    ("rate", "dilation_rate"),
+    *_FULLY_CONNECTED[2:],
+)
+_POOL2D: tuple[tuple[str, str | None], ...] = (
+    ("inputs", "inputs"),
+    ("kernel_size", "pool_size"),
+    ("stride", "strides"),
+    ("padding", "padding"),
+    ("data_format", "data_format"),
+    ("outputs_collections", None),
+    ("scope", "name"),
+)
+_FUNCTIONS = {
+    "flatten": ("flatten", _FLATTEN),
+    "fully_connected": ("dense", _FULLY_CONNECTED),
+    "conv2d": ("conv2d", _CONV2D),
+    "convolution2d": ("conv2d", _CONV2D),
+    "max_pool2d": ("max_pooling2d", _POOL2D),
+    "avg_pool2d": ("average_pooling2d", _POOL2D),
+}
+_DATA_FORMATS = {"NHWC": "channels_last", "NCHW": "channels_first"}
+_CALL = re.compile(
+    r"\bcontrib\b[\s\S]*?\blayers\b[\s\S]*?"
+    r"\b(?:flatten|fully_connected|conv2d|convolution2d|max_pool2d|avg_pool2d)\b"
+)
 _IMPORT = re.compile(r"\bfrom\s+tensorflow\s*\.\s*contrib\b[\s\S]*?\blayers\b")
 _PACKAGE = "tensorflow.contrib.layers"
 
@@ -87,8 +133,9 @@ def _wanted(text: str, tree: ast.Module | None = None) -> bool:
 
 class ContribLayersCommand(MigrationCommand):
     DESCRIPTION = (
-        "tf.contrib.layers.flatten and fully_connected to tf.compat.v1.layers.flatten and "
-        "dense (fully_connected's relu default written out)."
+        "tf.contrib.layers.flatten, fully_connected, conv2d, max_pool2d and avg_pool2d to "
+        "tf.compat.v1.layers.flatten, dense, conv2d, max_pooling2d and average_pooling2d "
+        "(contrib's defaults that differ written out: relu, SAME, a pooling stride of 2)."
     )
     PRECHECK = Precheck(_wanted, lambda statement: _CALL.search(statement) is not None)
     UPGRADE = True
@@ -98,6 +145,7 @@ class ContribLayersCommand(MigrationCommand):
         return [*self._of_imports, *self._drop]
 
     def visit_Module(self, node: cst.Module) -> None:
+        self._arg_scope = "arg_scope" in self.source_text()
         self._calls: dict[cst.Call, tuple[str, list[cst.Arg]]] = {}  # call -> new func, args
         self._done: set[cst.CSTNode] = self.context.scratch.setdefault(CONTRIB_LAYERS_DONE, set())
         self._of_imports: list[cst.Call] = []
@@ -173,17 +221,22 @@ class ContribLayersCommand(MigrationCommand):
     ) -> tuple[str, list[cst.Arg]] | None:
         """The new function and arguments of a call of contrib's ``function``, or None when
         it has no home."""
-        if function not in _FUNCTIONS:
-            return None
+        if function not in _FUNCTIONS or self._arg_scope:
+            return None  # under an arg_scope a call's defaults are the scope's
         new_name, parameters = _FUNCTIONS[function]
         args = _arguments(node, parameters)
         if args is None:
             return None
-        if new_name == "dense" and not any(
-            a.keyword and a.keyword.value == "activation" for a in args
-        ):
-            relu = cst.parse_expression(prefix + "nn.relu")
+        given = {a.keyword.value for a in args if a.keyword}
+        relu = cst.parse_expression(prefix + "nn.relu")
+        if new_name == "dense" and "activation" not in given:
             args.insert(2, cst.Arg(value=relu, keyword=cst.Name("activation"), equal=_equal()))
+        if new_name == "conv2d" and "activation" not in given:
+            args.append(_keyword("activation", relu))
+        if new_name == "conv2d" and "padding" not in given:
+            args.append(_keyword("padding", cst.SimpleString('"same"')))
+        if new_name.endswith("pooling2d") and "strides" not in given:
+            args.append(_keyword("strides", cst.Integer("2")))
         v1 = prefix if prefix.endswith("compat.v1.") else prefix + "compat.v1."
         return f"{v1}layers.{new_name}", args
 
@@ -251,6 +304,14 @@ def _arguments(
             new = homes[old]
         if new is None:
             return None
+        if old == "data_format":
+            fmt = arg.value
+            if not isinstance(fmt, cst.SimpleString) or fmt.evaluated_value not in _DATA_FORMATS:
+                return None  # tf.compat.v1.layers takes channels_last / channels_first only
+            out.append(
+                _keyword(new, cst.SimpleString(f'"{_DATA_FORMATS[str(fmt.evaluated_value)]}"'))
+            )
+            continue
         if (
             old == "biases_initializer"
             and isinstance(arg.value, cst.Name)
@@ -265,6 +326,10 @@ def _arguments(
             arg.with_changes(keyword=cst.Name(new), equal=_equal()) if not keep_position else arg
         )
     return out
+
+
+def _keyword(name: str, value: cst.BaseExpression) -> cst.Arg:
+    return cst.Arg(value=value, keyword=cst.Name(name), equal=_equal())
 
 
 def _equal() -> cst.AssignEqual:

@@ -13,6 +13,11 @@ weights`` (the ``[batch, steps]`` losses, which TF1 computed on the flattened lo
 - one True: the same with ``axis=[1]`` (timesteps) or ``axis=[0]`` (batch) in both sums;
 - both False: ``xent``.
 
+The name imported is rewritten too: ``from tensorflow.contrib.seq2seq import sequence_loss``
+with ``sequence_loss(...)``, and ``from tensorflow.contrib import seq2seq`` with
+``seq2seq.sequence_loss(...)``, through the file's module-level ``import tensorflow as tf``; the
+import goes when every read of what it binds is such a call, else it stays with a warning.
+
 A call is rewritten when the flags are left out or literal ``True`` / ``False``,
 ``sum_over_timesteps`` / ``sum_over_batch`` left out or ``False``, ``softmax_loss_function``
 left out or ``None``, no ``name`` and no ``*args`` / ``**kwargs``, and ``weights``, read twice
@@ -27,9 +32,11 @@ import ast
 import re
 
 from tfcompat_gpu.codemod._base import MigrationCommand, Precheck
+from tfcompat_gpu.codemod._imports import without_aliases
 from tfcompat_gpu.codemod._libcst import cst
-from tfcompat_gpu.codemod._names import dotted, prefix_for
+from tfcompat_gpu.codemod._names import dotted, prefix_for, tf_root_alias, top_level_imports
 from tfcompat_gpu.codemod.commands.contrib_layers import CONTRIB_LAYERS_DONE
+from tfcompat_gpu.codemod.commands.tf_private_imports import contrib_successor, seq2seq_import
 from tfcompat_gpu.tfapi.contrib_names import SEQUENCE_LOSS_PARAMETERS
 
 __all__ = ["ContribSeq2seqCommand"]
@@ -143,12 +150,95 @@ class ContribSeq2seqCommand(MigrationCommand):
     PRECHECK = Precheck(_wanted, lambda statement: _CALL.search(statement) is not None)
     UPGRADE = True
 
-    def declared_changes(self) -> tuple[()]:
-        return ()  # every call it changes is in a statement PRECHECK finds relevant
+    def declared_changes(self) -> list[cst.CSTNode]:
+        # a call of the name imported sits in a statement PRECHECK finds irrelevant
+        return [*self._of_imports, *self._drop]
 
     def visit_Module(self, node: cst.Module) -> None:
         self._calls: dict[cst.Call, tuple[str, dict[str, int]]] = {}  # code, argument indexes
         self._done: set[cst.CSTNode] = self.context.scratch.setdefault(CONTRIB_LAYERS_DONE, set())
+        self._of_imports: list[cst.Call] = []
+        self._drop: set[cst.ImportFrom] = set()
+        root = tf_root_alias(node)
+        for _, small in top_level_imports(node):
+            if isinstance(small, cst.ImportFrom) and seq2seq_import(small):
+                self._plan_import(small, root)
+
+    def _planned(self, node: cst.Call, root: str) -> tuple[str, dict[str, int]] | None:
+        bound = _bind(node)
+        if isinstance(bound, str):
+            return None
+        v1 = root if root.endswith("compat.v1.") else root + "compat.v1."
+        code = _expression(bound, v1)
+        if code is None:
+            return None
+        return code, {name: list(node.args).index(arg) for name, arg in bound.items()}
+
+    def _plan_import(self, node: cst.ImportFrom, root: str | None) -> None:
+        """Each call of the name ``node`` binds (``sequence_loss``, or ``seq2seq`` read as
+        ``seq2seq.sequence_loss``) planned, and the import dropped; all left, with the
+        warning, when one read is not such a call or the file has no ``tensorflow`` name."""
+        assert not isinstance(node.names, cst.ImportStar)
+        assert node.module is not None
+        module = dotted(node.module)
+        whole = (
+            dotted(node.module) == "tensorflow.contrib"
+        )  # from tensorflow.contrib import seq2seq
+        scope = self.scope_of(node)
+        calls: dict[cst.Call, tuple[str, dict[str, int]]] = {}
+        left = root is None or scope is None
+        for alias in node.names:
+            if left or scope is None:
+                break
+            bound = alias.evaluated_alias or alias.evaluated_name
+            for assignment in scope.assignments[bound]:
+                for access in assignment.references:
+                    func: cst.CSTNode | None = access.node
+                    if whole:
+                        func = self.parent(access.node)
+                        if (
+                            not isinstance(func, cst.Attribute)
+                            or func.attr.value != "sequence_loss"
+                        ):
+                            left = True
+                            continue
+                    call = self.parent(func) if func is not None else None
+                    planned = (
+                        self._planned(call, str(root))
+                        if isinstance(call, cst.Call) and call.func is func
+                        else None
+                    )
+                    if planned is None:
+                        left = True
+                        continue
+                    assert isinstance(call, cst.Call)
+                    calls[call] = planned
+        if left:
+            why = (
+                "the file has no module-level `import tensorflow as tf` to write the v1 ops through"
+                if root is None
+                else "a use of it is not a call the rewrite covers (literal True/False "
+                "averaging flags, no softmax_loss_function, sum_over_*, name or *args, a weights "
+                "argument that may be written twice)"
+            )
+            self.warn_at(
+                node,
+                f"from {module} import ... left unchanged: TensorFlow 2.0 removed "
+                f"tensorflow.contrib, so the import raises ModuleNotFoundError; {why}; "
+                f"{contrib_successor('seq2seq')}; `tfcompat-gpu run` serves sequence_loss "
+                "[tf.contrib removed]",
+            )
+            return
+        self._calls.update(calls)
+        self._of_imports.extend(calls)
+        self._drop.add(node)
+
+    def leave_ImportFrom(
+        self, original_node: cst.ImportFrom, updated_node: cst.ImportFrom
+    ) -> cst.BaseSmallStatement | cst.RemovalSentinel:
+        if original_node not in self._drop or isinstance(updated_node.names, cst.ImportStar):
+            return updated_node
+        return without_aliases(updated_node, set(range(len(updated_node.names))))
 
     def visit_Call(self, node: cst.Call) -> bool:
         func = node.func

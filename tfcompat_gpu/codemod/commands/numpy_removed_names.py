@@ -7,7 +7,9 @@ builtin types that NumPy 1.24 removed; NumPy 2.0 removed more spellings (``np.Na
 is an ``AttributeError``.  The table :data:`~tfcompat_gpu.tfapi.numpy_names.NUMPY_REMOVED` gives
 each name the spelling that means the same on NumPy 1.26 and 2.x; a name with none
 (``np.asscalar``, ``np.in1d``, ``np.trapz``) is left with a warning that says what to write.
-Only names reached through ``numpy`` count (``import numpy as np``, ``import numpy``), and an
+``np.asfarray(a)`` is ``np.asarray(a, dtype=float)`` (NumPy 1.26 made every non-float dtype
+float64), and so is ``np.asfarray(a, dtype=np.float32)`` with ``dtype=`` a float type; only
+other calls of it get the warning.  Only names reached through ``numpy`` count (``import numpy as np``, ``import numpy``), and an
 assignment to one (``np.float = float``, a script's own fix) is left alone.
 """
 
@@ -35,7 +37,11 @@ _HINTS = {
     "find_common_type": "write np.result_type (removed in NumPy 2.0)",
     "PZERO": "write 0.0 (removed in NumPy 2.0)",
     "NZERO": "write -0.0 (removed in NumPy 2.0)",
+    "alen": "write len(a) (removed in NumPy 1.23)",
+    "loads": "write pickle.loads (removed in NumPy 1.23)",
 }
+
+_FLOATS = frozenset({"float16", "float32", "float64", "double", "single", "longdouble", "half"})
 
 
 def _wanted(text: str, tree: ast.Module | None = None) -> bool:
@@ -57,6 +63,56 @@ class NumpyRemovedNamesCommand(MigrationCommand):
     def declared_changes(self) -> tuple[()]:
         return ()  # every change is made in a statement PRECHECK finds relevant
 
+    def _asfarray_call(self, attribute: cst.Attribute) -> cst.Call | None:
+        """The call ``np.asfarray(a[, dtype])`` of ``attribute`` that has an exact rewrite."""
+        call = self.parent(attribute)
+        if not isinstance(call, cst.Call) or call.func is not attribute:
+            return None
+        args = list(call.args)
+        if not args or len(args) > 2 or any(arg.star for arg in args) or args[0].keyword:
+            return None
+        if len(args) == 2:
+            dtype = args[1]
+            if dtype.keyword is not None and dtype.keyword.value != "dtype":
+                return None
+            if not (
+                (isinstance(dtype.value, cst.Name) and dtype.value.value == "float")
+                or (
+                    isinstance(dtype.value, cst.Attribute)
+                    and dtype.value.attr.value in _FLOATS
+                    and f"numpy.{dtype.value.attr.value}" in self.names_of(dtype.value)
+                )
+            ):
+                return None
+        return call
+
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
+        func = updated_node.func
+        if not (
+            isinstance(func, cst.Attribute)
+            and func.attr.value == "asfarray"
+            and isinstance(original_node.func, cst.Attribute)
+            and self._asfarray_call(original_node.func) is original_node
+        ):
+            return updated_node
+        first = updated_node.args[0]
+        dtype = updated_node.args[1].value if len(updated_node.args) == 2 else cst.Name("float")
+        comma = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+        return updated_node.with_changes(
+            func=func.with_changes(attr=cst.Name("asarray")),
+            args=[
+                first.with_changes(comma=comma),
+                cst.Arg(
+                    keyword=cst.Name("dtype"),
+                    value=dtype,
+                    equal=cst.AssignEqual(
+                        whitespace_before=cst.SimpleWhitespace(""),
+                        whitespace_after=cst.SimpleWhitespace(""),
+                    ),
+                ),
+            ],
+        )
+
     def leave_Attribute(
         self, original_node: cst.Attribute, updated_node: cst.Attribute
     ) -> cst.BaseExpression:
@@ -69,6 +125,8 @@ class NumpyRemovedNamesCommand(MigrationCommand):
         new = NUMPY_REMOVED[name]
         spelled = self.module.code_for_node(updated_node)
         if new is None:
+            if name == "asfarray" and self._asfarray_call(original_node) is not None:
+                return updated_node  # the call is rewritten (leave_Call)
             self.warn_at(
                 original_node,
                 f"{spelled} left unchanged: NumPy no longer has it; {_HINTS[name]} "

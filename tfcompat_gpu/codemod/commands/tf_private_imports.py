@@ -41,6 +41,7 @@ __all__ = [
     "contrib_successor",
     "layers_import",
     "rnn_import",
+    "seq2seq_import",
 ]
 
 SESSION_MODULES = ("tensorflow.python", "tensorflow.python.client.session")
@@ -128,6 +129,8 @@ class TfPrivateImportsCommand(MigrationCommand):
         if original_node.module is None or original_node.relative:
             return updated_node
         if rnn_import(original_node) or layers_import(original_node):
+            return updated_node
+        if seq2seq_import(original_node):
             return updated_node
         module = dotted(original_node.module)
         names = _names(original_node)
@@ -253,6 +256,18 @@ def layers_import(node: cst.ImportFrom) -> bool:
     if module == "tensorflow.contrib.layers":
         return True
     return module == "tensorflow.contrib" and [dotted(a.name) for a in node.names] == ["layers"]
+
+
+def seq2seq_import(node: cst.ImportFrom) -> bool:
+    """``from tensorflow.contrib.seq2seq import sequence_loss [as l]`` or ``from tensorflow.contrib
+    import seq2seq [as s]``: an import ``contrib_seq2seq`` rewrites or warns about."""
+    if node.module is None or node.relative or isinstance(node.names, cst.ImportStar):
+        return False
+    module = dotted(node.module)
+    names = [dotted(a.name) for a in node.names]
+    if module == "tensorflow.contrib.seq2seq":
+        return set(names) == {"sequence_loss"}
+    return module == "tensorflow.contrib" and names == ["seq2seq"]
 
 
 def _no_contrib(module: str) -> str:
