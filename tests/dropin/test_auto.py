@@ -89,6 +89,19 @@ TF1_CASES = {
         """,
         "tf.image.resize_images, line 3",
     ),
+    "keras-reproducibility": (
+        """
+        import numpy as np
+        import tensorflow as tf
+        from keras import backend as K
+        session_conf = tf.ConfigProto(intra_op_parallelism_threads=1)
+        np.random.seed(42)
+        tf.set_random_seed(1234)
+        sess = tf.Session(graph=tf.get_default_graph(), config=session_conf)
+        K.set_session(sess)
+        """,
+        "tf.set_random_seed, line 6",
+    ),
     "monitored": (
         """
         import tensorflow as tf

@@ -433,6 +433,10 @@ V1_ONLY = frozenset(
         "saved_model.utils",
         "image.resize_images",
         "VERSION",
+        # Keras' reproducibility recipe (its FAQ, Keras 2): tf.set_random_seed(1234), then
+        # tf.Session(graph=tf.get_default_graph(), config=session_conf) for K.set_session
+        "set_random_seed",
+        "get_default_graph",
     }
 )
 
