@@ -32,6 +32,7 @@ __all__ = [
     "config_keyword",
     "dotted",
     "imported_names",
+    "imports_keras",
     "prefix_for",
     "tf_root_alias",
     "top_level_imports",
@@ -140,6 +141,16 @@ def top_level_imports(
                 for small in line.body:
                     if isinstance(small, (cst.Import, cst.ImportFrom)):
                         yield line, small
+
+
+def imports_keras(module: cst.Module) -> bool:
+    """Whether the module has a module-level ``import keras`` (no alias), so that code written
+    into it may spell ``keras.layers...``."""
+    return any(
+        isinstance(small, cst.Import)
+        and any(dotted(a.name) == "keras" and a.asname is None for a in small.names)
+        for _, small in top_level_imports(module)
+    )
 
 
 def tf_root_alias(module: cst.Module) -> str | None:

@@ -20,7 +20,7 @@ import re
 from tfcompat_gpu.codemod._base import MigrationCommand, Precheck
 from tfcompat_gpu.codemod._imports import lines_still_reading, need_import, without_aliases
 from tfcompat_gpu.codemod._libcst import cst
-from tfcompat_gpu.codemod._names import dotted, top_level_imports
+from tfcompat_gpu.codemod._names import dotted, imports_keras
 from tfcompat_gpu.tfapi.keras1_names import MERGE_FUNCTIONS, MERGE_MODES
 
 __all__ = ["Keras1MergeCallsCommand"]
@@ -102,12 +102,7 @@ class Keras1MergeCallsCommand(MigrationCommand):
         return ()  # every change is made in a statement PRECHECK finds relevant
 
     def visit_Module(self, node: cst.Module) -> None:
-        self._keras: str | None = None
-        for _, small in top_level_imports(node):
-            if isinstance(small, cst.Import) and any(
-                dotted(a.name) == "keras" and a.asname is None for a in small.names
-            ):
-                self._keras = "keras"
+        self._keras: str | None = "keras" if imports_keras(node) else None
 
     def _is_merge(self, func: cst.BaseExpression) -> bool:
         return bool(self.names_of(func) & MERGE_FUNCTIONS)

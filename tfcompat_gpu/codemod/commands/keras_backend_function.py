@@ -26,7 +26,7 @@ import re
 from tfcompat_gpu.codemod._base import MigrationCommand, Precheck
 from tfcompat_gpu.codemod._imports import need_import
 from tfcompat_gpu.codemod._libcst import cst
-from tfcompat_gpu.codemod._names import dotted, top_level_imports
+from tfcompat_gpu.codemod._names import imports_keras
 from tfcompat_gpu.tfapi.keras_names import keras2_backend_function
 
 __all__ = ["KerasBackendFunctionCommand"]
@@ -67,15 +67,7 @@ class KerasBackendFunctionCommand(MigrationCommand):
         return ()  # every change is made in a statement PRECHECK finds relevant
 
     def visit_Module(self, node: cst.Module) -> None:
-        self._keras = "keras" if self._imports_keras(node) else None
-
-    @staticmethod
-    def _imports_keras(module: cst.Module) -> bool:
-        return any(
-            isinstance(small, cst.Import)
-            and any(dotted(a.name) == "keras" and a.asname is None for a in small.names)
-            for _, small in top_level_imports(module)
-        )
+        self._keras = "keras" if imports_keras(node) else None
 
     def _backend(self, call: cst.Call) -> str | None:
         for name in self.names_of(call.func):

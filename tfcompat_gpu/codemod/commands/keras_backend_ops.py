@@ -25,7 +25,7 @@ import re
 from tfcompat_gpu.codemod._base import MigrationCommand, Precheck
 from tfcompat_gpu.codemod._imports import need_import
 from tfcompat_gpu.codemod._libcst import cst
-from tfcompat_gpu.codemod._names import dotted, top_level_imports
+from tfcompat_gpu.codemod._names import imports_keras
 from tfcompat_gpu.tfapi.keras_names import KERAS2_BACKEND_ONLY, keras2_backend_function
 
 __all__ = ["KerasBackendOpsCommand"]
@@ -136,12 +136,7 @@ class KerasBackendOpsCommand(MigrationCommand):
         return ()  # every change is made in a statement PRECHECK finds relevant
 
     def visit_Module(self, node: cst.Module) -> None:
-        self._keras: str | None = None
-        for _, small in top_level_imports(node):
-            if isinstance(small, cst.Import) and any(
-                dotted(a.name) == "keras" and a.asname is None for a in small.names
-            ):
-                self._keras = "keras"
+        self._keras: str | None = "keras" if imports_keras(node) else None
 
     def _function(self, call: cst.Call) -> str | None:
         for name in self.names_of(call.func):
