@@ -212,6 +212,8 @@ def test_a_slurm_task_list_of_billions_of_nodes_is_refused() -> None:
         (json.dumps({"nbformat": 4, "metadata": {}}), "no list of cells"),
         ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
     ],
+    # short ids: pytest puts the test's id in PYTEST_CURRENT_TEST, which the child inherits
+    ids=["bad-json", "empty", "no-cells", "nested-100k"],
 )
 def test_check_reports_a_notebook_it_cannot_read(tmp_path: Path, content: str, why: str) -> None:
     (tmp_path / "nb.ipynb").write_text(content)

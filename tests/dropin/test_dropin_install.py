@@ -69,6 +69,8 @@ def _check_table(plain: dict, patched: dict) -> list[str]:
             ok = after == before  # this flavour has no such module or class
         elif move.only_if_missing and before != "missing":
             ok = after == before  # the real one wins
+        elif move.only_where_needed:
+            ok = after != "missing"  # changed, or kept where this version needs no change
         else:
             ok = after not in ("missing", before)
         if not ok:

@@ -67,7 +67,9 @@ def test_removed_numpy_names_mean_what_they_meant_under_run(tmp_path: Path) -> N
     assert "np.find_common_type` was removed in the NumPy 2.0 release" in run.err
     assert "np.find_common_type([np.float32], [])" in run.err
     assert "np.asscalar was removed from NumPy; write a.item()" in run.err
-    assert run.err.count("NumPy 2.4 removed the keyword newshape") == 1
+    # the keyword is answered (with its warning) only where NumPy no longer takes it
+    lacks_newshape = np.lib.NumpyVersion(np.__version__) >= "2.4.0"
+    assert run.err.count("NumPy 2.4 removed the keyword newshape") == int(lacks_newshape)
     # one warning per name, at the line that reads it, naming what to write
     assert run.err.count("np.float was removed from NumPy; it is float") == 1
     assert "script.py:4: UserWarning: np.float was removed" in run.err

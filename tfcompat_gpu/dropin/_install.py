@@ -393,6 +393,7 @@ MOVES: tuple[Move, ...] = (
         only_if_missing=False,
         why="old scripts write np.reshape(a, newshape=s), the keyword NumPy 2.4 removed; it is "
         "passed as shape (left as it is on a NumPy that still takes it)",
+        only_where_needed=True,
     ),
 )
 

@@ -108,17 +108,18 @@ KERAS3_GET_FILE_MODULES = (
         )
     ),
 )
-"""Keras 3 modules holding a ``get_file`` of their own (imported by name from file_utils)."""
+"""Keras modules holding a ``get_file`` of their own (Keras 3 imports it by name from file_utils;
+Keras 2's ``keras.src.utils`` and dataset modules from data_utils)."""
 _GET_FILE_SUBDIR = 5  # get_file(fname, origin, untar, md5_hash, file_hash, cache_subdir, ...)
 
 
 def keras2_get_file(module: ModuleType, current: Any) -> Any:
     """Keras 3's ``get_file`` taking a ``fname`` with a folder in it, as Keras 2 did."""
     import os
-    import sys
 
-    if "keras.src.utils.file_utils" not in sys.modules or getattr(current, "_keras2_paths", False):
-        return current  # Keras 2 (no file_utils) reads such names itself; or done already
+    if not callable(current) or getattr(current, "_keras2_paths", False):
+        return current  # done already
+    # On Keras 2 itself the split changes nothing: it joined cache_subdir and fname the same way.
 
     def get_file(*args: Any, **kwargs: Any) -> Any:
         fname = args[0] if args else kwargs.get("fname")

@@ -18,7 +18,7 @@ __all__ = ["KERAS_BACKENDS", "Move"]
 class Move:
     """One attribute the drop-in sets when ``module`` is imported."""
 
-    __slots__ = ("make", "module", "only_if_missing", "target", "why")
+    __slots__ = ("make", "module", "only_if_missing", "only_where_needed", "target", "why")
 
     def __init__(
         self,
@@ -27,6 +27,7 @@ class Move:
         make: Callable[[ModuleType, Any], Any],
         only_if_missing: bool,
         why: str,
+        only_where_needed: bool = False,
     ) -> None:
         self.module = module
         """Module whose import triggers the move."""
@@ -37,11 +38,15 @@ class Move:
         self.only_if_missing = only_if_missing
         """Leave the attribute alone when it exists (the real one wins)."""
         self.why = why
+        self.only_where_needed = only_where_needed
+        """``make`` returns the current value where the installed version needs no change
+        (``np.reshape`` on a NumPy that still takes ``newshape=``)."""
 
     def __repr__(self) -> str:
         return (
             f"Move(module={self.module!r}, target={self.target!r}, make={self.make!r}, "
-            f"only_if_missing={self.only_if_missing!r}, why={self.why!r})"
+            f"only_if_missing={self.only_if_missing!r}, why={self.why!r}, "
+            f"only_where_needed={self.only_where_needed!r})"
         )
 
 
