@@ -161,18 +161,6 @@ def _submodules(module: types.ModuleType) -> list[types.ModuleType]:
     return out
 
 
-# Keras 1's merge() modes -> (the Keras 2 function, its keyword for the axis argument)
-_MERGE_MODES: dict[str, tuple[str, str | None]] = {
-    "sum": ("add", None),
-    "mul": ("multiply", None),
-    "ave": ("average", None),
-    "max": ("maximum", None),
-    "concat": ("concatenate", "axis"),
-    "dot": ("dot", "axes"),
-    "cos": ("dot", "axes"),
-}
-
-
 class _MergeModule(types.ModuleType):
     """``keras.layers.merge``, which Keras 1 code calls: ``merge([a, b], mode='concat')``.
 
@@ -201,9 +189,11 @@ class _MergeModule(types.ModuleType):
                 mode, output_shape=output_shape, arguments=arguments or {}, name=name
             )
             return lambda_layer(inputs)
-        if mode not in _MERGE_MODES:
+        from tfcompat_gpu.tfapi.keras1_names import MERGE_MODES  # the table migrate reads
+
+        if mode not in MERGE_MODES:
             raise ValueError(f"merge(): unknown Keras 1 merge mode {mode!r}")
-        function, axis = _MERGE_MODES[mode]
+        function, axis = MERGE_MODES[mode]
         kwargs: dict[str, Any] = {} if name is None else {"name": name}
         if axis == "axis":
             kwargs["axis"] = concat_axis
