@@ -229,7 +229,14 @@ def test_check_reports_a_notebook_it_cannot_read(tmp_path: Path, content: str, w
 
 @pytest.mark.parametrize(
     "table",
-    ["select = 5", "select = ['XYZ99']", "exclude = 3", "per-file-ignores = {'a.py' = 3}"],
+    [
+        "select = 5",
+        "select = ['XYZ99']",
+        "select = []",
+        "select = ['']",
+        "exclude = 3",
+        "per-file-ignores = {'a.py' = 3}",
+    ],
 )
 def test_a_wrong_lint_setting_names_the_pyproject(tmp_path: Path, table: str) -> None:
     (tmp_path / "pyproject.toml").write_text(f"[tool.tfcompat-gpu.lint]\n{table}\n")
@@ -237,3 +244,43 @@ def test_a_wrong_lint_setting_names_the_pyproject(tmp_path: Path, table: str) ->
     done = cli("check", "--no-cache", "a.py", cwd=tmp_path)
     assert done.returncode == 2
     assert "pyproject.toml: [tool.tfcompat-gpu.lint]: Expected" in done.stderr, done.stderr
+
+
+# -- the Python API names the argument a caller got wrong ------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "named"),
+    [
+        ({"paths": 5}, "paths=5"),
+        ({"paths": [5]}, "paths=[5]"),
+        ({"paths": b"train.py"}, "paths=b'train.py'"),
+        ({"paths": ["a.py", None]}, "paths=['a.py', None]"),
+        ({"paths": "a.py", "select": 5}, "select=5"),
+        ({"paths": "a.py", "ignore": [1]}, "ignore=[1]"),
+        ({"paths": "a.py", "target_version": 2.16}, "target_version=2.16"),
+    ],
+)
+def test_check_api_names_the_wrong_argument(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kwargs: dict[str, object], named: str
+) -> None:
+    import tfcompat_gpu
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "a.py").write_text("import tensorflow as tf\n")
+    with pytest.raises(TypeError, match="^Expected .*Received: ") as caught:
+        tfcompat_gpu.check(**kwargs)  # type: ignore[arg-type]
+    assert named in str(caught.value)
+
+
+@pytest.mark.parametrize("select", ["", ",", [], [" "]])
+def test_an_empty_selection_is_an_error_not_a_clean_report(
+    tmp_path: Path, select: object
+) -> None:
+    import tfcompat_gpu
+
+    legacy = tmp_path / "a.py"
+    legacy.write_text("import tensorflow as tf\nsess = tf.Session()\n")
+    with pytest.raises(ValueError, match="at least one rule code"):
+        tfcompat_gpu.check(legacy, select=select)  # type: ignore[arg-type]
+    assert tfcompat_gpu.check(legacy).findings  # the file does have findings

@@ -36,6 +36,7 @@ __all__ = [
     "ParserExit",
     "error",
     "first_missing",
+    "jobs_count",
     "prog",
     "returns_status",
     "say",
@@ -122,3 +123,18 @@ def returns_status(main: Callable[..., int]) -> Callable[..., int]:
             return done.status
 
     return wrapper
+
+
+def jobs_count(text: str) -> int:
+    """``-j/--jobs``: a worker count, 0 (one per idle CPU) or more."""
+    import argparse
+
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(
+            f"expected 0 (one per idle CPU) or a positive number of workers, got {value}"
+        )
+    return value

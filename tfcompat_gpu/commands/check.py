@@ -53,7 +53,7 @@ def _check_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "-j",
         "--jobs",
-        type=int,
+        type=_voice.jobs_count,
         default=0,
         metavar="N",
         help="worker processes (default: one per idle CPU; 1: no workers)",

@@ -9,7 +9,6 @@ LibCST not installed).  Warnings (``path:line: why``) go to stderr.  Files are f
 
 from __future__ import annotations
 
-import argparse
 import difflib
 import gc
 import importlib.util
@@ -38,19 +37,6 @@ INSTALL_HINT = (
 _Job = tuple[str, str, str, bool, str, Optional[int]]
 """(path, target, mode, upgrade the Keras/TF1 API, the folder the diff names the file from
 ("" for the current one), the Keras major to upgrade for (None: the installed one))."""
-
-
-def _jobs(text: str) -> int:
-    """A worker count: 0 (one per idle CPU) or more."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(
-            f"expected 0 (one per idle CPU) or a positive number of workers, got {value}"
-        )
-    return value
 
 
 def _parser() -> _voice.Parser:
@@ -92,7 +78,7 @@ def _parser() -> _voice.Parser:
     parser.add_argument(
         "-j",
         "--jobs",
-        type=_jobs,
+        type=_voice.jobs_count,
         default=0,
         metavar="N",
         help="worker processes (default 0: one per idle CPU)",

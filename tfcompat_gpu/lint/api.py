@@ -7,6 +7,7 @@ from collections.abc import Iterable, Sequence
 from typing import Union
 
 from tfcompat_gpu.lint.report import Finding, Report
+from tfcompat_gpu.utils.shown import shown_value
 
 __all__ = ["Finding", "Report", "check"]
 
@@ -19,13 +20,37 @@ def _selectors(value: Iterable[str] | str | None, name: str) -> list[str] | None
         return None
     if isinstance(value, str):
         return [part for part in value.replace(" ", ",").split(",") if part]
+    if not isinstance(value, Iterable):
+        raise TypeError(
+            f"Expected rule codes or prefixes (a str or a list of str) for {name}. "
+            f"Received: {name}={shown_value(value)}"
+        )
     items = list(value)
     for item in items:
         if not isinstance(item, str):
             raise TypeError(
-                f"Expected rule codes or prefixes (str) for {name}. Received: {name}={value!r}"
+                f"Expected rule codes or prefixes (str) for {name}. "
+                f"Received: {name}={shown_value(value)}"
             )
     return items
+
+
+def _path_list(paths: object) -> list[str]:
+    # A file name or a list of them; bytes names and other objects are a caller's mistake.
+    items = [paths] if isinstance(paths, (str, os.PathLike)) else paths
+    if isinstance(items, (Sequence, Iterable)) and not isinstance(items, (bytes, bytearray)):
+        names = []
+        for item in items:
+            name = os.fspath(item) if isinstance(item, (str, os.PathLike)) else None
+            if not isinstance(name, str):
+                break
+            names.append(name)
+        else:
+            return names
+    raise TypeError(
+        "Expected paths as a file or directory name (str or os.PathLike) or a list of them. "
+        f"Received: paths={shown_value(paths)}"
+    )
 
 
 def check(
@@ -69,10 +94,13 @@ def check(
     else:
         from tfcompat_gpu.lint.paths import lint_paths
 
-        if isinstance(paths, (str, os.PathLike)):
-            paths = [paths]
+        if target_version is not None and not isinstance(target_version, str):
+            raise TypeError(
+                "Expected target_version as a str such as '1.15' or '2.16'. "
+                f"Received: target_version={shown_value(target_version)}"
+            )
         report = lint_paths(
-            [os.fspath(p) for p in paths],
+            _path_list(paths),
             select=chosen,
             ignore=ignored,
             target_version=target_version,

@@ -142,6 +142,8 @@ def _config(path: str, table: dict[str, Any]) -> LintConfig:
     config = LintConfig(root=os.path.dirname(os.path.abspath(path)), path=path)
     if "select" in table:
         config.select = _strings(table["select"], "select")
+        if not any(s.strip() for s in config.select):
+            raise ConfigError(_EMPTY_SELECT)
     config.extend_select = _strings(table.get("extend-select", []), "extend-select")
     config.ignore = _strings(table.get("ignore", []), "ignore")
     config.exclude = _strings(table.get("exclude", []), "exclude")
@@ -165,6 +167,13 @@ def _config(path: str, table: dict[str, Any]) -> LintConfig:
     return config
 
 
+_EMPTY_SELECT = (
+    "Expected at least one rule code or prefix for select, such as 'TFG003' or 'TFG'. "
+    "Received: an empty selection, which would enable no rule; leave select out for the "
+    "default rules, or use ignore to turn some off"
+)
+
+
 def _validate(selector: str) -> None:
     if selector != "ALL" and not any(rule.code.startswith(selector) for rule in RULES):
         raise ConfigError(
@@ -183,6 +192,9 @@ def select_codes(
 ) -> frozenset[str]:
     """Codes enabled by a selection: ``select`` replaces the defaults, ``ignore`` wins."""
     select = None if select is None else [s.strip().upper() for s in select if s.strip()]
+    if select == []:
+        # "--select ''" (an empty CI variable, say) would pass every file with no rule run
+        raise ConfigError(_EMPTY_SELECT)
     extend = [s.strip().upper() for s in extend_select if s.strip()]
     ignored = [s.strip().upper() for s in ignore if s.strip()]
     for selector in [*(select or []), *extend, *ignored]:
