@@ -16,6 +16,9 @@ cannot run on TensorFlow 2::
     if get_tf_version_tuple() <= (1, 12):
         regularizer = tf.contrib.layers.l2_regularizer
 
+A ``try`` that imports only names TensorFlow 2 still has makes its ``except ImportError`` arm an
+older release's fallback (:func:`fallback_handlers`): the imports there are guarded too.
+
 A TensorFlow 2 arm that leaves the block (``if is_tf2: return ...``, ``raise``, ``continue``,
 ``break``, ``sys.exit()``) makes the statements after the ``if`` TensorFlow 1 code as well, and so
 does a first statement calling a function of the module that raises on TensorFlow 2
@@ -43,12 +46,14 @@ import ast
 import re
 
 from tfcompat_gpu.lint.registry import RULES
+from tfcompat_gpu.tfapi.keras_names import KERAS_MOVED_MODULES
 
 __all__ = [
     "ATTR",
     "IMPORT",
     "MAYBE_ABSENT",
     "TF1",
+    "fallback_handlers",
     "guarded",
     "leaves",
     "leaves_on_tf2",
@@ -94,6 +99,58 @@ def try_guards(node: ast.Try) -> tuple[int, ...]:
             if name in _ATTR_ERRORS:
                 found.add(ATTR)
     return tuple(sorted(found))
+
+
+_ROOTS = frozenset({"tensorflow", "keras"})
+_GONE = ("contrib", "tensorflow_backend", "examples.tutorials")
+
+
+def _present(node: ast.stmt) -> bool | None:
+    """Whether an import in a ``try`` body names a module TensorFlow 2 / Keras 3 still has
+    (None: not a TensorFlow or Keras import)."""
+    if isinstance(node, ast.Import):
+        modules = [alias.name for alias in node.names]
+    elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+        modules = [node.module, *(f"{node.module}.{alias.name}" for alias in node.names)]
+    else:
+        return None
+    if modules[0].partition(".")[0] not in _ROOTS:
+        return None
+    return not any(
+        module in KERAS_MOVED_MODULES or any(word in module for word in _GONE) for module in modules
+    )
+
+
+def fallback_handlers(node: ast.Try) -> bool:
+    """Whether the handlers of ``node`` are the fallback for an older TensorFlow: its body
+    only imports (and renames) names TensorFlow 2 still has, so its ``except ImportError`` arm
+    runs only where an older release lacks them::
+
+        try:
+            from tensorflow.python.ops.rnn import static_rnn      # TensorFlow >= 1.2
+        except ImportError:
+            from tensorflow.contrib.rnn import static_rnn         # TensorFlow 1.1
+
+    >>> fallback_handlers(ast.parse("try:\\n import tensorflow.python.ops.rnn as r\\n"
+    ...     "except ImportError:\\n import tensorflow.contrib.rnn as r").body[0])
+    True
+    >>> fallback_handlers(ast.parse("try:\\n import tensorflow.contrib.slim as s\\n"
+    ...     "except ImportError:\\n import tf_slim as s").body[0])
+    False
+    """
+    found = False
+    for stmt in node.body:
+        present = _present(stmt)
+        if present is False:
+            return False
+        if present is None:
+            if not (
+                isinstance(stmt, ast.Assign) and isinstance(stmt.value, (ast.Name, ast.Attribute))
+            ):
+                return False
+        else:
+            found = True
+    return found
 
 
 def guarded(guards: list[int], code: str, node: ast.AST) -> bool:
@@ -212,7 +269,12 @@ def _arm(test: ast.AST) -> int:
             # a and b: true only where each part is; one known part decides.
             known = {a for a in arms if a}
             return known.pop() if len(known) == 1 else 0
-        return arms[0] if arms[0] and all(a == arms[0] for a in arms) else 0
+        # a or b: true only on TensorFlow 1 where each part is; always true on TensorFlow 2
+        # where one part is (``ps_device == "gpu" or tf_version >= (2, 0)``: the else arm is
+        # TensorFlow 1 code).
+        if all(a == 1 for a in arms):
+            return 1
+        return 2 if 2 in arms and 1 not in arms else 0
     if cls is ast.Call:
         func = test.func  # type: ignore[attr-defined]
         if isinstance(func, ast.Attribute) and func.attr == "startswith" and test.args:  # type: ignore[attr-defined]

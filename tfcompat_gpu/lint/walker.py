@@ -32,7 +32,9 @@ from tfcompat_gpu.lint.dispatch import (
 from tfcompat_gpu.lint.flow import dotted_name
 from tfcompat_gpu.lint.guards import (
     ATTR,
+    IMPORT,
     TF1,
+    fallback_handlers,
     leaves,
     leaves_on_tf2,
     probes,
@@ -76,6 +78,9 @@ def _shown(name: str, node: ast.Call) -> str:
     return dotted_name(node.func) or display(name)
 
 
+_IMPORT_KIND = (IMPORT,)
+
+
 class _Guard:
     """Stack marker: enter (``step`` 1) or leave (-1) the guarded part of a ``try`` / ``if``."""
 
@@ -98,11 +103,16 @@ def _guarded_children(
         kinds = try_guards(node)
         if not kinds:
             return None
+        if IMPORT in kinds and fallback_handlers(node):
+            # try: the TensorFlow 2 import / except ImportError: the old release's
+            handlers = [_Guard(_IMPORT_KIND, 1), *node.handlers, _Guard(_IMPORT_KIND, -1)]
+        else:
+            handlers = node.handlers
         return [
             _Guard(kinds, 1),
             *node.body,
             _Guard(kinds, -1),
-            *node.handlers,
+            *handlers,
             *node.orelse,
             *node.finalbody,
         ]

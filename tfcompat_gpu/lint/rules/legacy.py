@@ -29,6 +29,9 @@ _EXACT: dict[str, str] = {
     "keras.backend.set_session": _KERAS_SESSION,
     "keras.backend.get_session": "`tf.compat.v1.Session`, or eager code",
 }
+# The classes among them: a member (``tf.RunOptions.FULL_TRACE``, ``tf.GPUOptions.Experimental``)
+# is gone with its class.
+_CLASSES = frozenset(name for name in _EXACT if name.count(".") == 1)
 _CONTRIB_DISTRIBUTE = "tensorflow.contrib.distribute"
 _PREFIXES: dict[str, str] = {
     "keras.backend.tensorflow_backend": _KERAS_SESSION,
@@ -44,6 +47,9 @@ def legacy_replacement(name: str) -> str | None:
     found = _EXACT.get(name)
     if found is not None:
         return found
+    dot = name.find(".", 11)
+    if dot > 0 and name[:dot] in _CLASSES:
+        return _EXACT[name[:dot]]
     if "contrib" not in name and "tensorflow_backend" not in name and "examples" not in name:
         return None
     if name == _CONTRIB_DISTRIBUTE or name.startswith(_CONTRIB_DISTRIBUTE + "."):

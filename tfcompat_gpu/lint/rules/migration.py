@@ -11,6 +11,7 @@ import ast
 
 from tfcompat_gpu.lint.context import FileContext
 from tfcompat_gpu.lint.dispatch import on_call, on_end, on_node, on_ref
+from tfcompat_gpu.lint.flow import dotted_name
 from tfcompat_gpu.lint.rules.legacy import legacy_replacement
 from tfcompat_gpu.lint.tfcalls import canonical
 from tfcompat_gpu.tfapi.keras_names import (
@@ -72,20 +73,35 @@ def _method_calls(ctx: FileContext) -> None:
     if not isinstance(ctx.tree, ast.Module):
         return
     calls: list[ast.Call] = []
-    estimators = False
+    estimators = own_weights = False
     functions: list[tuple[int, int]] = []
+    classes: list[tuple[int, int, frozenset[str]]] = []
     built: list[tuple[int, str]] = []
+    unpickled: set[str] = set()
     for node in ast.walk(ctx.tree):
         if isinstance(node, ast.Call):
             if isinstance(node.func, ast.Attribute):
                 calls.append(node)
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
             estimators = estimators or _imports_estimators(node)
+            own_weights = own_weights or _imports_root(node, _OWN_WEIGHTS_ROOTS)
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             functions.append((node.lineno, node.end_lineno or node.lineno))
+        elif isinstance(node, ast.ClassDef):
+            own = frozenset(
+                s.name for s in node.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))
+            )
+            classes.append((node.lineno, node.end_lineno or node.lineno, own))
         elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
+            if dotted_name(node.value.func) in _UNPICKLERS:
+                unpickled.update(_targets(node.targets))
+                continue
             qual = ctx.resolve(node.value.func)
-            if qual is not None and not any(w in qual for w in _WRAPPERS):
+            if (
+                qual is not None
+                and qual.partition(".")[0] in _KERAS_ROOTS
+                and not any(w in qual for w in _WRAPPERS)
+            ):
                 for target in node.targets:
                     if isinstance(target, ast.Name):
                         built.append((node.lineno, target.id))
@@ -94,14 +110,45 @@ def _method_calls(ctx: FileContext) -> None:
     for call in calls:
         func = call.func
         assert isinstance(func, ast.Attribute)
-        if func.attr == "predict_proba" and (estimators or not keras_file):
-            receiver = func.value
-            if not (
-                isinstance(receiver, ast.Name)
-                and (_scope(functions, call.lineno), receiver.id) in keras_built
-            ):
-                continue  # maybe a scikit-learn estimator's own predict_proba()
+        receiver = func.value
+        if dotted_name(receiver) in unpickled:
+            continue  # an unpickled object: a scikit-learn estimator, never a Keras model
+        if _own_method(receiver, call, classes):
+            continue  # the class's own method
+        # predict_proba() of a scikit-learn estimator, save_weights() of a TensorLayer model:
+        # reported only on a name bound to a TensorFlow / Keras call
+        others = (func.attr == "predict_proba" and (estimators or not keras_file)) or (
+            func.attr == "save_weights" and own_weights
+        )
+        if others and not (
+            isinstance(receiver, ast.Name)
+            and (_scope(functions, call.lineno), receiver.id) in keras_built
+        ):
+            continue
         _method(ctx, call, func)
+
+
+def _own_method(
+    receiver: ast.expr, call: ast.Call, classes: list[tuple[int, int, frozenset[str]]]
+) -> bool:
+    """Whether ``call`` is ``self.method(...)`` inside a class that defines ``method``."""
+    if not (isinstance(receiver, ast.Name) and receiver.id in ("self", "cls")):
+        return False
+    attr = call.func.attr  # type: ignore[attr-defined]
+    return any(start <= call.lineno <= end and attr in own for start, end, own in classes)
+
+
+def _targets(targets: list[ast.expr]) -> list[str]:
+    """The names (``clf``, ``self.model``) an assignment binds, tuples unpacked."""
+    names: list[str] = []
+    for target in targets:
+        if isinstance(target, (ast.Tuple, ast.List)):
+            names.extend(_targets(target.elts))
+        else:
+            name = dotted_name(target)
+            if name:
+                names.append(name)
+    return names
 
 
 def _scope(functions: list[tuple[int, int]], line: int) -> int:
@@ -120,6 +167,21 @@ _NOT_ESTIMATORS = frozenset(
     {"metrics", "preprocessing", "datasets", "utils", "feature_extraction", "decomposition"}
 )
 _WRAPPERS = ("wrappers.scikit_learn", "scikeras")
+# Libraries on TensorFlow 2 whose models have a save_weights() of their own that takes any
+# file name (TensorLayer's ``Model.save_weights("model.h5")``, ``format="npz"``): in a file
+# that imports one, save_weights() is reported only on a name bound to a TensorFlow / Keras
+# call.
+_OWN_WEIGHTS_ROOTS = frozenset({"tensorlayer"})
+# What an unpickled model is: scikit-learn estimators are pickled, Keras models are saved.
+_UNPICKLERS = frozenset(
+    {"pickle.load", "pickle.loads", "cPickle.load", "cPickle.loads", "joblib.load", "dill.load"}
+)
+
+
+def _imports_root(node: ast.Import | ast.ImportFrom, roots: frozenset[str]) -> bool:
+    if isinstance(node, ast.Import):
+        return any(alias.name.partition(".")[0] in roots for alias in node.names)
+    return not node.level and (node.module or "").partition(".")[0] in roots
 
 
 def _imports_estimators(node: ast.Import | ast.ImportFrom) -> bool:
@@ -164,7 +226,11 @@ def _method(ctx: FileContext, node: ast.Call, func: ast.Attribute) -> None:
     elif func.attr == "fit" and any(k.arg == "nb_epoch" for k in node.keywords):
         instead = "write `fit(epochs=...)` (tfcompat-gpu migrate does)"
         ctx.report("TFG038", node, "epochs=", used="fit(nb_epoch=...)", instead=instead)
-    elif func.attr == "save_weights" and node.args:
+    elif (
+        func.attr == "save_weights"
+        and node.args
+        and not any(k.arg == "format" for k in node.keywords)  # Keras' has no format=
+    ):
         _weights_name(ctx, node.args[0])
 
 
