@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -284,3 +286,34 @@ def test_an_empty_selection_is_an_error_not_a_clean_report(
     with pytest.raises(ValueError, match="at least one rule code"):
         tfcompat_gpu.check(legacy, select=select)  # type: ignore[arg-type]
     assert tfcompat_gpu.check(legacy).findings  # the file does have findings
+
+
+# -- long lists stay linear, counts stay within one machine -----------------------------------
+
+
+def test_a_visible_device_list_of_many_ids_is_checked_in_linear_time() -> None:
+    # A membership test on a list made this quadratic: 100,000 ids took about a minute.
+    code = (
+        "from tfcompat_gpu import GPUConfig, GPUConfigError\n"
+        "ids = list(range(200_000))\n"
+        "assert GPUConfig(visible_device_list=ids).visible_device_list.endswith(',199999')\n"
+        "text = ','.join(map(str, ids))\n"
+        "assert GPUConfig(visible_device_list=text).visible_device_list == text\n"
+        "try:\n"
+        "    GPUConfig(visible_device_list=text + ',7')\n"
+        "except GPUConfigError as exc:\n"
+        "    assert 'listed twice' in str(exc)\n"
+        "else:\n"
+        "    raise AssertionError('duplicate accepted')\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+
+
+def test_plan_refuses_more_gpus_than_a_machine_holds() -> None:
+    done = cli("plan", "--gpus", "99999999")
+    _no_traceback(done)
+    assert done.returncode == 2
+    assert "--gpus: expected a GPU count from 0 to 1024" in done.stderr

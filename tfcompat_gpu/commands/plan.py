@@ -98,10 +98,18 @@ def _size_mb(text: str) -> int:
     return int(mb)
 
 
+MAX_DESCRIBED_GPUS = 1024
+"""The most GPUs ``--gpus`` describes: more than one machine holds (16 on the largest boards;
+NVLink domains of 72 are several machines to CUDA), few enough that the plan stays quick."""
+
+
 def _described(ns: argparse.Namespace) -> Readings:
     count = ns.gpus
-    if count < 0:
-        raise GPUConfigError(f"--gpus: expected a GPU count >= 0. Received: {count}.")
+    if not 0 <= count <= MAX_DESCRIBED_GPUS:
+        raise GPUConfigError(
+            f"--gpus: expected a GPU count from 0 to {MAX_DESCRIBED_GPUS} (one machine; plan a "
+            f"cluster one machine at a time). Received: {count}."
+        )
     sizes = [_size_mb(part) for part in ns.gpu_memory.split(",")] if ns.gpu_memory else []
     if len(sizes) == 1:
         sizes *= count
@@ -255,6 +263,9 @@ def make_plan(
         }
     )
     logical = _logical_devices(answer)
+    on_physical: dict[int, list[dict[str, Any]]] = {}  # one pass: thousands of GPUs stay linear
+    for device in logical:
+        on_physical.setdefault(device["tf_physical_index"], []).append(device)
     physical = []
     for gpu in machine.gpus:
         entry: dict[str, Any] = {
@@ -272,7 +283,7 @@ def make_plan(
             entry["tf_physical"] = f"/physical_device:GPU:{gpu.tf_index}"
             if not answer["physical"][gpu.tf_index]["visible"]:
                 entry["removed_by"] = "visible_device_list"
-            entry["logical"] = [d for d in logical if d["tf_physical_index"] == gpu.tf_index]
+            entry["logical"] = on_physical.get(gpu.tf_index, [])
         physical.append(entry)
     by_tf = {gpu.tf_index: gpu for gpu in machine.gpus if gpu.tf_index is not None}
     for device in logical:
