@@ -270,7 +270,7 @@ def test_check_api_names_the_wrong_argument(
 
     monkeypatch.chdir(tmp_path)
     (tmp_path / "a.py").write_text("import tensorflow as tf\n")
-    with pytest.raises(TypeError, match="^Expected .*Received: ") as caught:
+    with pytest.raises(TypeError, match=r"^Expected .*Received: ") as caught:
         tfcompat_gpu.check(**kwargs)  # type: ignore[arg-type]
     assert named in str(caught.value)
 
