@@ -338,3 +338,56 @@ def test_a_parser_stack_overflow_is_refused_as_too_deep(monkeypatch: pytest.Monk
             caught = error
     assert isinstance(caught, RecursionError), caught
     assert "too complex" in str(caught)
+
+
+# -- a name assigned thousands of times -------------------------------------------------------
+
+
+def _reassigned(count: int) -> str:
+    block = (
+        "config = tf.ConfigProto()\n"
+        "config.gpu_options.allow_growth = True\n"
+        "sess = tf.Session(config=config)\n"
+    )
+    return "import tensorflow as tf\n" + block * count
+
+
+def test_a_name_assigned_many_times_is_followed_in_linear_work(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # LibCST answers a qualified-name question by going through every assignment of the name,
+    # and the dataflow split every assignment's reads anew for each of them: a script of a few
+    # thousand `config = ...` blocks took minutes.  Names no import binds are not asked about,
+    # and the reads of a name are split once.
+    import libcst as cst
+
+    from tfcompat_gpu.codemod import _dataflow
+    from tfcompat_gpu.codemod._base import MigrationCommand
+
+    local = built = 0
+    ask = MigrationCommand.qualified_names
+    make = _dataflow._Binding.__init__
+
+    def count_asked(self: MigrationCommand, node: cst.CSTNode) -> object:
+        nonlocal local
+        root = node
+        while isinstance(root, cst.Attribute):
+            root = root.value
+        local += isinstance(root, cst.Name) and root.value in ("config", "sess")
+        return ask(self, node)
+
+    def count_built(self: object, *args: object) -> None:
+        nonlocal built
+        built += 1
+        make(self, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(MigrationCommand, "qualified_names", count_asked)
+    monkeypatch.setattr(_dataflow._Binding, "__init__", count_built)
+    seen = {}
+    for count in (20, 80):
+        local = built = 0
+        result = migrate_source(_reassigned(count), upgrade=True)
+        assert result.code.count("tfcompat_gpu.configure(allow_growth=True)") == count
+        seen[count] = (local, built)
+    assert seen[20][1] == seen[80][1], seen  # one split per name, however often it is assigned
+    assert seen[80][0] == 0, seen  # nothing imported as config or sess: nothing to ask

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, Union
 
 from tfcompat_gpu.codemod._emit import names_in
 from tfcompat_gpu.codemod._keras_star import keras_star_modules, star_qualified_names
-from tfcompat_gpu.codemod._libcst import cst
+from tfcompat_gpu.codemod._libcst import cst, meta
 from tfcompat_gpu.codemod._names import imported_names
 from tfcompat_gpu.codemod._stack import installed_keras
 from tfcompat_gpu.codemod._triage import TARGETS, Precheck, Target
@@ -43,6 +43,16 @@ READ_REPLACERS = "tfcompat_gpu.read_replacers"
 """Commands of this run (``replaces_read(node)``) that rewrite a read of an imported name away,
 so that the import may go: those whose class sets :attr:`MigrationCommand.REPLACES_READS`."""
 KERAS_STARS = "tfcompat_gpu.keras_stars"
+IMPORT_BOUND = "tfcompat_gpu.import_bound"
+
+
+class _Everything:
+    """A set holding every name."""
+
+    def __contains__(self, name: object) -> bool:
+        return True
+
+
 """The Keras modules the file star-imports (``_keras_star.py``)."""
 SILENCED = "tfcompat_gpu.silenced"
 """Nodes left unchanged with one warning for all they hold (:meth:`MigrationCommand.silence`)."""
@@ -255,7 +265,36 @@ class MigrationCommand(ABC):
         return self.scopes.get(node)
 
     def names_of(self, node: cst.CSTNode) -> set[str]:
+        root = node
+        while isinstance(root, cst.Attribute):
+            root = root.value
+        if isinstance(root, cst.Name) and root.value not in self._import_bound():
+            # Nothing imported under that name: no imported name to find.  LibCST would go
+            # through every assignment of the name, for each read (a script assigning
+            # `config` thousands of times).
+            return set()
         return imported_names(self.qualified_names(node))
+
+    def _import_bound(self) -> frozenset[str] | _Everything:
+        """The names an ``import`` binds anywhere in the module (``os`` of ``import os.path``
+        too), or every name where a star import may bind any."""
+        bound = self.context.scratch.get(IMPORT_BOUND)
+        if bound is None:
+            stars = self.context.scratch.get(KERAS_STARS)
+            if stars is None:
+                stars = self.context.scratch[KERAS_STARS] = keras_star_modules(self.module)
+            if stars:
+                bound = _Everything()
+            else:
+                scopes = {id(scope): scope for scope in self.scopes.values() if scope is not None}
+                bound = frozenset(
+                    assignment.name.partition(".")[0]
+                    for scope in scopes.values()
+                    for assignment in scope.assignments
+                    if isinstance(assignment, meta.ImportAssignment)
+                )
+            self.context.scratch[IMPORT_BOUND] = bound
+        return bound
 
     def source_text(self) -> str:
         """The text of the file being migrated: all of it, also where LibCST is given only the

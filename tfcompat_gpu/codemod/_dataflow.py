@@ -7,7 +7,8 @@ migration needs (a name assigned several times in one block) and gives up, with
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from bisect import bisect_left
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
 from tfcompat_gpu.codemod._libcst import cst, meta, visit_with
@@ -61,11 +62,80 @@ class JumpFinder:
         return False
 
 
+class _Binding:
+    """The assignments and reads of one name in one scope, and what :meth:`Dataflow.uses`
+    derives from all of them at once."""
+
+    def __init__(self, scope: Scope, name: str, line_of: Callable[[cst.CSTNode], int]) -> None:
+        found = list(scope.assignments[name])
+        self.other = not all(isinstance(a, meta.Assignment) for a in found)
+        self.assignments = [a for a in found if isinstance(a, meta.Assignment)]
+        self.reads: dict[cst.Name | cst.Attribute | cst.BaseString, Access] = {
+            access.node: access for a in self.assignments for access in a.references
+        }
+        self.name_reads = sorted((n for n in self.reads if isinstance(n, cst.Name)), key=line_of)
+        self._line_of = line_of
+        self._branches: list[tuple[cst.If, cst.IndentedBlock] | None] | None = None
+        self._block: cst.CSTNode | bool | None = False  # False: not computed yet
+        self._ownership: tuple[list[int], dict[int, list[cst.Name]], dict[int, int]] | None = None
+
+    def branches(self, flow: Dataflow) -> list[tuple[cst.If, cst.IndentedBlock] | None]:
+        if self._branches is None:
+            self._branches = [
+                flow.branch_of(flow.target_statement(a.node)) for a in self.assignments
+            ]
+        return self._branches
+
+    def block(self, flow: Dataflow) -> cst.CSTNode | None:
+        """The block every assignment is a statement of, or None (not one block)."""
+        if self._block is False:
+            found: cst.CSTNode | None = None
+            for assignment in self.assignments:
+                statement = flow.target_statement(assignment.node)
+                parent = flow._info.parent(statement) if statement is not None else None
+                if parent is None or (found is not None and parent is not found):
+                    found = None
+                    break
+                found = parent
+            self._block = found
+        return self._block if isinstance(self._block, cst.CSTNode) else None
+
+    def ownership(
+        self, flow: Dataflow, scope: Scope
+    ) -> tuple[list[int], dict[int, list[cst.Name]], dict[int, int]]:
+        """The assignments' lines in order; the reads each owns (those below it, up to the
+        next one's line), in source order; the first read in a nested function each owns."""
+        if self._ownership is None:
+            line_of = self._line_of
+            lines = sorted(
+                line_of(flow.target_statement(a.node) or a.node) for a in self.assignments
+            )
+            owned: dict[int, list[cst.Name]] = {}
+            nested: dict[int, int] = {}
+            for node, access in self.reads.items():
+                if not isinstance(node, cst.Name):
+                    continue
+                line = line_of(node)
+                owner = bisect_left(lines, line) - 1
+                if owner < 0:
+                    continue
+                if access.scope is not scope:
+                    nested.setdefault(owner, line)
+                owned.setdefault(owner, []).append(node)
+            for names in owned.values():
+                names.sort(key=line_of)
+            self._ownership = (lines, owned, nested)
+        return self._ownership
+
+
 class Dataflow:
     """Assignments and reads of names, in the module a command is visiting (its metadata)."""
 
     def __init__(self, info: MigrationCommand) -> None:
         self._info = info
+        # what every assignment of a name shares, computed once per name: a script assigning
+        # `config` thousands of times stays linear
+        self._bindings: dict[tuple[int, str], _Binding] = {}
 
     def _scope(self, node: cst.CSTNode) -> Scope | None:
         return self._info.scope_of(node)
@@ -161,63 +231,50 @@ class Dataflow:
         is a statement of one block and no read sits in a nested function, which could run at
         any time.
         """
-        line_of = self._info.line_of
         scope = self._scope(target)
         if scope is None:
             raise CannotFollow(
                 f"{target.value} is not in a scope the migration can follow", "unknown scope"
             )
-        assignments = list(scope.assignments[target.value])
-        if not all(isinstance(a, meta.Assignment) for a in assignments):
+        binding = self._binding(scope, target.value)
+        if binding.other:
             raise CannotFollow(
                 f"{target.value} is bound in a way the migration cannot follow", "other binding"
             )
-        reads = {access.node: access for a in assignments for access in a.references}
-        if len(assignments) == 1:
-            return sorted((n for n in reads if isinstance(n, cst.Name)), key=line_of)
+        if len(binding.assignments) == 1:
+            return list(binding.name_reads)
         own = self.target_statement(target)
         block = self._info.parent(own) if own is not None else None
         if own is not None:
-            branches = [
-                self.branch_of(self.target_statement(a.node))
-                for a in assignments
-                if isinstance(a, meta.Assignment)
-            ]
+            branches = binding.branches(self)
             mine_branch = self.branch_of(own)
             if (
                 mine_branch is not None
                 and all(b is not None and b[0] is mine_branch[0] for b in branches)
                 and len({id(b[1]) for b in branches if b is not None}) == len(branches)
             ):
-                return self._branch_uses(target, mine_branch, reads, scope)
-        lines: list[int] = []
-        for assignment in assignments:
-            assert isinstance(assignment, meta.Assignment)
-            statement = self.target_statement(assignment.node)
-            if block is None or statement is None or self._info.parent(statement) is not block:
-                raise CannotFollow(
-                    f"{target.value} is assigned more than once, not all in one block",
-                    "assigned in several blocks",
-                )
-            lines.append(line_of(statement))
-        mine = line_of(target)
-        later = [line for line in lines if line > mine]
-        end = min(later) if later else None
-        uses: list[cst.Name] = []
-        for node, access in reads.items():
-            if not isinstance(node, cst.Name):
-                continue
-            line = line_of(node)
-            if line <= mine or (end is not None and line > end):
-                continue
-            if access.scope is not scope:
-                raise CannotFollow(
-                    f"{target.value} is assigned more than once and read in a nested function "
-                    f"(line {line}), so which value it reads is unknown",
-                    "read in a nested function",
-                )
-            uses.append(node)
-        return sorted(uses, key=line_of)
+                return self._branch_uses(target, mine_branch, binding.reads, scope)
+        if block is None or binding.block(self) is not block:
+            raise CannotFollow(
+                f"{target.value} is assigned more than once, not all in one block",
+                "assigned in several blocks",
+            )
+        lines, owned, nested = binding.ownership(self, scope)
+        index = bisect_left(lines, self._info.line_of(target))
+        if index in nested:
+            raise CannotFollow(
+                f"{target.value} is assigned more than once and read in a nested function "
+                f"(line {nested[index]}), so which value it reads is unknown",
+                "read in a nested function",
+            )
+        return list(owned.get(index, ()))
+
+    def _binding(self, scope: Scope, name: str) -> _Binding:
+        key = (id(scope), name)
+        binding = self._bindings.get(key)
+        if binding is None:
+            binding = self._bindings[key] = _Binding(scope, name, self._info.line_of)
+        return binding
 
     def branch_of(self, statement: cst.CSTNode | None) -> tuple[cst.If, cst.IndentedBlock] | None:
         """(the whole ``if``/``elif``/``else`` statement, the arm) a statement sits directly in."""

@@ -30,8 +30,10 @@ so files without such pairs cost nothing.
 from __future__ import annotations
 
 import ast
+import heapq
 import re
 from bisect import bisect_right
+from collections.abc import Iterator
 
 from tfcompat_gpu.lint.processes import (
     POOL_FACTORIES,
@@ -42,7 +44,7 @@ from tfcompat_gpu.lint.processes import (
     RUNNER_FACTORIES,
 )
 
-__all__ = ["Flow", "dotted_name"]
+__all__ = ["Flow", "Partners", "dotted_name"]
 
 _Branch = tuple[int, int]
 """(id of an ``if`` / ``match`` / ``try`` node, arm): two different arms exclude each other."""
@@ -64,6 +66,10 @@ _NOT_HEADER = tuple(
     for t in (ast.stmt, ast.excepthandler, ast.expr_context, getattr(ast, "match_case", None))
     if t is not None
 )
+
+
+_TEXT_SEARCHES = 64
+"""Functions whose references :meth:`Flow._references` finds in the text; then the tree."""
 
 
 def _start(node: ast.AST) -> tuple[int, int]:
@@ -114,6 +120,7 @@ class Flow:
         self._sites: dict[int, list[_Site]] = {}
         self._places: dict[tuple[int, int], _Place] = {}
         self._launchers: _Launchers | None = None
+        self._searches = 0
 
     # -- where a position is -------------------------------------------------------------
 
@@ -186,7 +193,10 @@ class Flow:
 
     def _references(self, func: ast.AST) -> list[tuple[int, int]]:
         name: str = func.name  # type: ignore[attr-defined]
-        if self.source is None:
+        self._searches += 1
+        # Each text search reads the whole file: past a few dozen functions (a generated file
+        # of thousands), one walk of the tree indexes every name at once.
+        if self.source is None or self._searches > _TEXT_SEARCHES:
             if self._names is None:
                 self._names = _all_references(self.tree)
             return self._names.get(name, [])
@@ -310,6 +320,47 @@ class Flow:
         branches_a = tuple(b for _, bs in place_a.frames for b in bs)
         branches_b = tuple(b for _, bs in place_b.frames for b in bs)
         return _compatible(branches_a, branches_b)
+
+
+class Partners:
+    """Statements noted in order, asked which of them one run can execute together with
+    another: :meth:`Flow.together` is asked only of those sharing a frame with it (every pair
+    it accepts does), in the order they were noted.  A rule combining each statement with the
+    earlier ones (two sessions) stays near linear on a file of thousands of them.
+    """
+
+    def __init__(self, flow: Flow) -> None:
+        self._flow = flow
+        self._nodes: list[ast.AST] = []
+        # (frame, whether the site is an entry point's definition) -> indexes, ascending
+        self._by_frame: dict[tuple[int, bool], list[int]] = {}
+
+    def __len__(self) -> int:
+        return len(self._nodes)
+
+    def add(self, node: ast.AST) -> int:
+        """Note ``node``; its index (0 for the first)."""
+        index = len(self._nodes)
+        self._nodes.append(node)
+        for frame, _, how, _ in self._flow._sites_of(_pos(node)):
+            bucket = self._by_frame.setdefault((frame, how == _ENTRY), [])
+            if not bucket or bucket[-1] != index:
+                bucket.append(index)
+        return index
+
+    def of(self, node: ast.AST) -> Iterator[int]:
+        """The indexes of the noted statements one run can execute with ``node``, ascending."""
+        buckets = []
+        for frame, _, how, _ in self._flow._sites_of(_pos(node)):
+            buckets.append(self._by_frame.get((frame, False), []))
+            if how == _DIRECT:  # an entry point's definition combines only with direct code
+                buckets.append(self._by_frame.get((frame, True), []))
+        last = -1
+        for index in heapq.merge(*buckets):
+            if index != last:
+                last = index
+                if self._flow.together(self._nodes[index], node):
+                    yield index
 
 
 def _pos(node: ast.AST | tuple[int, int]) -> tuple[int, int]:

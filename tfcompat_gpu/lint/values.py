@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from tfcompat_gpu.lint.registry import Severity
 from tfcompat_gpu.settings.env_vars import KNOWN_ENV_VARS
 from tfcompat_gpu.settings.kinds import parse_device_list
@@ -38,6 +40,7 @@ def _distance(a: str, b: str, limit: int) -> int:
     return prev[-1]
 
 
+@lru_cache(maxsize=1024)  # a file repeats its names: each is compared with the table once
 def suggest_env_var(name: str) -> str | None:
     """The known GPU variable ``name`` misspells, or None (known, or not close to any)."""
     if name in KNOWN_ENV_VARS or not 6 <= len(name) <= 64:

@@ -8,6 +8,7 @@ import ast
 
 from tfcompat_gpu.lint.context import FileContext, call_keywords
 from tfcompat_gpu.lint.dispatch import on_call, on_node
+from tfcompat_gpu.lint.flow import Partners
 from tfcompat_gpu.lint.rules.env import converted, is_env_value
 from tfcompat_gpu.lint.tfcalls import CONFIG_FIELDS, SESSIONS, canonical
 from tfcompat_gpu.lint.values import fraction_problem, parse_visible_device_list
@@ -210,14 +211,17 @@ def _session(ctx: FileContext, node: ast.Call, name: str) -> None:
         return
     values = spec.flat()
     sessions: list[tuple[ast.Call, dict[str, object]]] = ctx.state.setdefault("sessions", [])
-    sessions.append((node, values))
-    # The first session the program can run together with this one fixed the process-wide
-    # settings; a field this session leaves unset asks for nothing.
-    earlier = [(first_node, _diffs(values, first)) for first_node, first in sessions[:-1]]
-    if not any(diffs for _, diffs in earlier):
-        return
-    for first_node, diffs in earlier:
-        if ctx.flow.together(first_node, node):
+    partners: Partners = ctx.state.setdefault("session_partners", Partners(ctx.flow))
+    # Sessions with equal settings differ from this one alike: each kind is compared once,
+    # and only sessions sharing a frame are asked about, so thousands of sessions stay linear.
+    kinds: dict[str, dict[str, object]] = ctx.state.setdefault("session_kinds", {})
+    if any(_diffs(values, first) for first in kinds.values()):
+        # The first session the program can run together with this one fixed the process-wide
+        # settings; a field this session leaves unset asks for nothing.
+        first_index = next(partners.of(node), None)
+        if first_index is not None:
+            first_node, first = sessions[first_index]
+            diffs = _diffs(values, first)
             if diffs:
                 ctx.report(
                     "TFG005",
@@ -226,7 +230,9 @@ def _session(ctx: FileContext, node: ast.Call, name: str) -> None:
                     fields=", ".join(diffs),
                     first=f"line {first_node.lineno}",
                 )
-            return
+    kinds.setdefault(repr(sorted(values.items(), key=lambda item: item[0])), values)
+    sessions.append((node, values))
+    partners.add(node)
 
 
 def _diffs(values: dict[str, object], first: dict[str, object]) -> list[str]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import re
+from bisect import bisect_right
 from dataclasses import dataclass
 
 from tfcompat_gpu.lint.context import FileContext
@@ -108,14 +109,23 @@ def _strategy_before_config(ctx: FileContext) -> None:
     state = ctx.state.get("distribute")
     if state is None:
         return
+    # Per scope, the configuration calls by line, and from each the first one the walk met
+    # among it and the lines below: one lookup per strategy, however many calls the file has.
+    by_scope: dict[int, list[tuple[int, int]]] = {}
+    for n, (s, call, _) in enumerate(state.configs):
+        by_scope.setdefault(id(s), []).append((call.lineno, n))
+    firsts: dict[int, tuple[list[int], list[int]]] = {}
+    for scope_id, found in by_scope.items():
+        found.sort()
+        first_met = [n for _, n in found]
+        for i in range(len(first_met) - 2, -1, -1):
+            first_met[i] = min(first_met[i], first_met[i + 1])
+        firsts[scope_id] = ([line for line, _ in found], first_met)
     for scope, node, shown in state.strategies:
-        later = [
-            (call, what)
-            for s, call, what in state.configs
-            if s is scope and call.lineno > node.lineno
-        ]
-        if later:
-            call, what = later[0]
+        lines, first_met = firsts.get(id(scope), ([], []))
+        i = bisect_right(lines, node.lineno)
+        if i < len(lines):
+            _, call, what = state.configs[first_met[i]]
             ctx.report(
                 "TFG024",
                 node,

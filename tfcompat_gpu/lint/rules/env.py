@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast
 import re
+from bisect import bisect_right
 
 from tfcompat_gpu.lint.context import Event, FileContext
 from tfcompat_gpu.lint.dispatch import on_call, on_end, on_keyword, on_node
@@ -194,8 +195,12 @@ def _stored(ctx: FileContext, where: ast.AST, key: str, value: ast.expr) -> None
     if key in _CUDA_VARS:
         event = ctx.gpu_init_event(where)
         if event is not None:
-            source = ctx.source
-            if source is None or _LAUNCH_WORDS.search(source):
+            launches = ctx.state.get("launch_words")
+            if launches is None:  # one search of the file, however many settings it has
+                source = ctx.source
+                launches = source is None or _LAUNCH_WORDS.search(source) is not None
+                ctx.state["launch_words"] = launches
+            if launches:
                 # Maybe meant for a child process started later: decided at the end.
                 ctx.state.setdefault("late_cuda", []).append((where, key, event))
             else:
@@ -265,20 +270,37 @@ def _late_end(ctx: FileContext) -> None:
             launches.append(node)
         elif cls is ast.FunctionDef or cls is ast.AsyncFunctionDef or cls is ast.Lambda:
             frames.append(node)
+    innermost = _innermost(frames)
+    # The launches of each frame, by position: each setting looks only at the later ones.
+    by_frame: dict[int, list[tuple[tuple[int, int], ast.Call]]] = {}
+    for node in launches:
+        by_frame.setdefault(id(innermost.get(node.lineno)), []).append(
+            ((node.lineno, node.col_offset), node)
+        )
+    starts: dict[int, list[tuple[int, int]]] = {}
+    for frame, found in by_frame.items():
+        found.sort(key=lambda item: item[0])
+        starts[frame] = [at for at, _ in found]
     for where, key, event in pending:
         start = (where.lineno, where.col_offset)
-        frame = _frame(frames, where)
-        if not any(
-            (node.lineno, node.col_offset) > start
-            and _frame(frames, node) is frame
-            and ctx.flow.together(where, node)
-            for node in launches
-        ):
+        frame = id(innermost.get(where.lineno))
+        found = by_frame.get(frame, [])
+        first = bisect_right(starts.get(frame, []), start)
+        if not any(ctx.flow.together(where, found[i][1]) for i in range(first, len(found))):
             _late(ctx, where, key, event)
 
 
-def _frame(frames: list[ast.AST], node: ast.AST) -> ast.AST | None:
-    """The innermost function holding ``node`` (None: the module)."""
-    line = node.lineno  # type: ignore[attr-defined]
-    inside = [f for f in frames if f.lineno < line <= (f.end_lineno or 0)]  # type: ignore[attr-defined]
-    return max(inside, key=lambda f: f.lineno, default=None)  # type: ignore[attr-defined]
+def _innermost(frames: list[ast.AST]) -> dict[int, ast.AST]:
+    """Line -> the innermost function holding it after its first line (absent: the module).
+
+    One pass over the lines each function spans (the lines of the file times its nesting), so
+    a file of thousands of functions stays linear.
+    """
+    best: dict[int, ast.AST] = {}
+    for frame in frames:
+        first = frame.lineno  # type: ignore[attr-defined]
+        for line in range(first + 1, (frame.end_lineno or 0) + 1):  # type: ignore[attr-defined]
+            held = best.get(line)
+            if held is None or first > held.lineno:  # type: ignore[attr-defined]
+                best[line] = frame
+    return best

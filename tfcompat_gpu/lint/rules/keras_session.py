@@ -152,11 +152,12 @@ def _end(ctx: FileContext) -> None:
     state = ctx.state.get("keras_session")
     if state is None:
         return
+    last_set: dict[int, int] = {}  # scope -> the line of its last set_session(...)
+    for s_node, _, s_scope in state["set"]:
+        last_set[id(s_scope)] = max(last_set.get(id(s_scope), 0), s_node.lineno)
     for node, where, scope in state["clear"]:
         # set_session(...) again after the clear, in the same function, restores the config.
-        if not any(
-            s_node.lineno > node.lineno and s_scope is scope for s_node, _, s_scope in state["set"]
-        ):
+        if last_set.get(id(scope), 0) <= node.lineno:
             ctx.report(
                 "TFG026", node, "call set_session(...) again after clear_session()", line=where
             )

@@ -5,6 +5,7 @@ rank used as a GPU id."""
 from __future__ import annotations
 
 import ast
+from bisect import bisect_right
 
 from tfcompat_gpu.lint.context import FileContext
 from tfcompat_gpu.lint.dispatch import on_call, on_end, on_node, on_ref
@@ -163,12 +164,21 @@ def _discovery_end(ctx: FileContext) -> None:
     state = ctx.state.get("multigpu")
     if state is None or not state["discovery"] or not state["config"]:
         return
+    # The configuration calls of each scope by line: each enumeration looks up the next one.
+    by_scope: dict[int, list[tuple[int, int, str, ast.Call]]] = {}
+    for n, (node, label, scope) in enumerate(state["config"]):
+        by_scope.setdefault(id(scope), []).append((node.lineno, n, label, node))
+    lines: dict[int, list[int]] = {}
+    for scope_id, found in by_scope.items():
+        found.sort(key=lambda item: item[:2])
+        lines[scope_id] = [item[0] for item in found]
     for call, used, scope in state["discovery"]:
         # the same function (or both at module level): calls in separate functions may never
         # run in that order
-        later = [c for c in state["config"] if c[0].lineno > call.lineno and c[2] is scope]
-        if later:
-            target, label, _ = min(later, key=lambda c: c[0].lineno)
+        found = by_scope.get(id(scope), [])
+        first = bisect_right(lines.get(id(scope), []), call.lineno)
+        if first < len(found):
+            _, _, label, target = found[first]
             ctx.report(
                 "TFG022",
                 call,

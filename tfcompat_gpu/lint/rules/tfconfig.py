@@ -8,6 +8,7 @@ import ast
 
 from tfcompat_gpu.lint.context import FileContext, expr_key
 from tfcompat_gpu.lint.dispatch import on_call, on_end, on_node, on_ref
+from tfcompat_gpu.lint.flow import Partners
 from tfcompat_gpu.lint.registry import TF2_CALLS
 from tfcompat_gpu.lint.rules.env import converted, is_env_value
 from tfcompat_gpu.lint.tfcalls import canonical, display
@@ -181,20 +182,31 @@ def _growth_end(ctx: FileContext) -> None:
     state = ctx.state.get("growth")
     if state is None:
         return
+    # Only calls on one device and sharing a frame are paired (Partners): a file of thousands
+    # of setters stays near linear.
+    visible: dict[str, Partners] = {}
+    for v_key, v_node, _ in state["visible"]:
+        visible.setdefault(v_key, Partners(ctx.flow)).add(v_node)
     for key, node, partial in state["growth"]:
-        if partial and not any(
-            v_key == key and ctx.flow.together(v_node, node)
-            for v_key, v_node, _ in state["visible"]
-        ):
+        partners = visible.get(key)
+        if partial and (partners is None or next(partners.of(node), None) is None):
             ctx.report(
                 "TFG006",
                 node,
                 "for gpu in gpus: tf.config.experimental.set_memory_growth(gpu, True)",
                 device=key,
             )
+    virtual: dict[str, tuple[Partners, list[tuple[str, ast.Call]]]] = {}
+    for v_key, v_node, _ in state["virtual"]:
+        # _same_device pairs only keys of one base ("gpus[0]" and "gpus[*]")
+        partners, calls = virtual.setdefault(v_key.partition("[")[0], (Partners(ctx.flow), []))
+        partners.add(v_node)
+        calls.append((v_key, v_node))
     for g_key, g_node, _ in state["growth"]:
-        for v_key, v_node, _ in state["virtual"]:
-            if _same_device(g_key, v_key) and ctx.flow.together(g_node, v_node):
+        partners, calls = virtual.get(g_key.partition("[")[0], (None, []))
+        for index in partners.of(g_node) if partners is not None else ():
+            v_key, v_node = calls[index]
+            if _same_device(g_key, v_key):
                 later, earlier = (
                     (v_node, g_node) if v_node.lineno >= g_node.lineno else (g_node, v_node)
                 )
