@@ -276,9 +276,7 @@ def test_check_api_names_the_wrong_argument(
 
 
 @pytest.mark.parametrize("select", ["", ",", [], [" "]])
-def test_an_empty_selection_is_an_error_not_a_clean_report(
-    tmp_path: Path, select: object
-) -> None:
+def test_an_empty_selection_is_an_error_not_a_clean_report(tmp_path: Path, select: object) -> None:
     import tfcompat_gpu
 
     legacy = tmp_path / "a.py"
