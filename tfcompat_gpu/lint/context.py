@@ -143,6 +143,26 @@ class FileContext:
             self.watched.add(name)
             self._watch_changed = True
 
+    def star_import(self, node: ast.ImportFrom) -> None:
+        """``from utils import *`` of a module not tracked: a file that reads ``tf`` / ``K`` /
+        ``keras`` without binding them anywhere (an assignment, a parameter, a loop target, a
+        function, an import) reaches TensorFlow and Keras through that import, so they are
+        bound as the Keras 2 courses' helper modules bind them; an import of the file's own
+        that comes later wins."""
+        source = self.source
+        wanted = [
+            (name, qual)
+            for name, qual in _CONVENTIONS
+            if name not in self.aliases and (source is None or name + "." in source)
+        ]
+        if not wanted:
+            return
+        bound = _bound_names(self.tree) if self.tree is not None else set()
+        for name, qual in wanted:
+            if name not in bound:
+                self.bind(name, qual, node)
+                self.watch(name)
+
     def report(
         self,
         code: str,
@@ -221,6 +241,31 @@ class FileContext:
                 ):
                     return event
         return None
+
+
+_CONVENTIONS = (("tf", "tensorflow"), ("K", "keras.backend"), ("keras", "keras"))
+"""What a star-imported helper module gives a script by convention."""
+_CONVENTION_NAMES = frozenset(name for name, _ in _CONVENTIONS)
+
+
+def _bound_names(tree: ast.AST) -> set[str]:
+    """The conventional names ``tree`` binds itself anywhere."""
+    found: set[str] = set()
+    names = _CONVENTION_NAMES
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            name = node.id if node.ctx.__class__ is not ast.Load else ""
+        elif isinstance(node, ast.arg):
+            name = node.arg
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            name = node.name
+        elif isinstance(node, ast.alias):
+            name = node.asname or node.name.partition(".")[0]
+        else:
+            continue
+        if name in names:
+            found.add(name)
+    return found
 
 
 def expr_key(node: ast.AST, loops: list[Loop] | None = None) -> str | None:

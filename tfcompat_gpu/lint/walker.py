@@ -269,6 +269,8 @@ def _import(ctx: FileContext, node: ast.Import | ast.ImportFrom) -> None:
     else:
         module = node.module  # type: ignore[union-attr]
         if node.level or not module or module.partition(".")[0] not in TRACKED_ROOTS:  # type: ignore[union-attr]
+            if node.names[0].name == "*":
+                ctx.star_import(node)  # type: ignore[arg-type]
             return
         for alias in node.names:
             if alias.name != "*":
