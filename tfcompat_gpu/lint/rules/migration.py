@@ -57,8 +57,19 @@ def _optimizer(ctx: FileContext, node: ast.Call, name: str) -> None:
                 problem='rejects `lr` ("Argument(s) not recognized")',
                 instead="learning_rate=",
             )
-        elif keyword.arg == "decay":
+        elif keyword.arg == "decay" and not _is_zero(keyword.value):
             ctx.report("TFG037", keyword.value, "InverseTimeDecay", used=used)
+
+
+def _is_zero(node: ast.expr) -> bool:
+    """``0`` / ``0.0`` / ``-0.``: no decay, the same training on Keras 2 and 3."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        node = node.operand
+    return (
+        isinstance(node, ast.Constant)
+        and type(node.value) in (int, float)
+        and node.value == 0
+    )
 
 
 @on_end
