@@ -65,11 +65,7 @@ def _is_zero(node: ast.expr) -> bool:
     """``0`` / ``0.0`` / ``-0.``: no decay, the same training on Keras 2 and 3."""
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
         node = node.operand
-    return (
-        isinstance(node, ast.Constant)
-        and type(node.value) in (int, float)
-        and node.value == 0
-    )
+    return isinstance(node, ast.Constant) and type(node.value) in (int, float) and node.value == 0
 
 
 @on_end
