@@ -268,15 +268,13 @@ def test_check_api_names_the_wrong_argument(
 
     monkeypatch.chdir(tmp_path)
     (tmp_path / "a.py").write_text("import tensorflow as tf\n")
-    with pytest.raises(TypeError, match="^Expected .*Received: ") as caught:
+    with pytest.raises(TypeError, match=r"^Expected .*Received: ") as caught:
         tfcompat_gpu.check(**kwargs)  # type: ignore[arg-type]
     assert named in str(caught.value)
 
 
 @pytest.mark.parametrize("select", ["", ",", [], [" "]])
-def test_an_empty_selection_is_an_error_not_a_clean_report(
-    tmp_path: Path, select: object
-) -> None:
+def test_an_empty_selection_is_an_error_not_a_clean_report(tmp_path: Path, select: object) -> None:
     import tfcompat_gpu
 
     legacy = tmp_path / "a.py"
