@@ -676,6 +676,14 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         [],
     ),
     (
+        "keras1-fit-helper-class-left",
+        "from keras.models import Sequential\nfrom course_models import ConvNet as Net\n"
+        "net = Net()\nnet.fit(train, valid, nb_epoch=1)\nm = Sequential()\nm.fit(x, y, nb_epoch=2)\n",
+        "from keras.models import Sequential\nfrom course_models import ConvNet as Net\n"
+        "net = Net()\nnet.fit(train, valid, nb_epoch=1)\nm = Sequential()\nm.fit(x, y, epochs=2)\n",
+        [(4, "[helper class fit]")],
+    ),
+    (
         "layers-core",
         "from keras.layers.core import Dense, Dropout, Activation, Flatten\n"
         "from keras.layers.convolutional import Conv2D, MaxPooling2D\n",

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tfcompat_gpu.lint.flow import Flow, dotted_name
-from tfcompat_gpu.lint.guards import guarded
+from tfcompat_gpu.lint.guards import ATTR, FALLBACK, TF1, guarded
 from tfcompat_gpu.lint.registry import RULES_BY_CODE, Severity
 from tfcompat_gpu.lint.tfcalls import CONFIG_FIELDS, TRACKED_ROOTS, display, for_target
 
@@ -74,6 +74,13 @@ class FileContext:
         self.path = path
         self.findings: list[RawFinding] = []
         self.aliases: dict[str, str] = {}
+        """Each import alias and the qualified name its latest binding gave it."""
+        self.alternatives: dict[str, tuple[str, ...]] = {}
+        """Aliases bound differently in the arms of an ``if`` / ``try`` (``from keras import
+        backend as K`` in one, ``from tensorflow.python.keras import backend as K`` in the
+        other): the qualified names of the other bindings the name may still hold, TensorFlow 1
+        arms left out (see :meth:`bind`)."""
+        self._bindings: dict[str, list[tuple[ast.stmt, str, bool]]] = {}
         self.flagged_aliases: set[str] = set()
         """Aliases whose import was already reported; their uses are not reported again."""
         self.loops: list[Loop] = []
@@ -98,15 +105,63 @@ class FileContext:
         self.tf1_helpers: frozenset[ast.stmt] | None = None
         """The module's private functions only TensorFlow 1 calls (:func:`.guards.tf1_helpers`),
         found at the first private function; None until then."""
-        self.guards = [0, 0, 0]
+        self.guards = [0, 0, 0, 0]
         """How many guards of each kind (:mod:`.guards`) enclose the statement being walked: a
-        ``try`` catching ImportError, one catching AttributeError, a TensorFlow 1 version arm."""
+        ``try`` catching ImportError, one catching AttributeError, a TensorFlow 1 version arm,
+        an older release's fallback import."""
+
+    def bind(self, name: str, qual: str, node: ast.stmt) -> None:
+        """Bind the alias ``name`` to ``qual`` at the import ``node``.
+
+        The latest binding is the alias (:attr:`aliases`); an earlier one that this import may
+        not replace (it sits in another arm of an ``if``, or this one in the ``except`` of a
+        ``try``) stays one of its :attr:`alternatives`, unless the guards make it TensorFlow 1
+        code: a version test's TensorFlow 1 arm, an ``AttributeError`` probe, an older release's
+        fallback import.
+        """
+        old = self.aliases.get(name)
+        self.aliases[name] = qual
+        guards = self.guards
+        tf1 = bool(guards[TF1] or guards[ATTR] or guards[FALLBACK])
+        sites = self._bindings.get(name)
+        if old is None or sites is None:
+            self._bindings[name] = [(node, qual, tf1)]
+            return
+        flow = self.flow
+        live = [site for site in sites if flow.maybe_skipped(site[0], node)]
+        live.append((node, qual, tf1))
+        self._bindings[name] = live
+        others = tuple(dict.fromkeys(q for _, q, old_tf1 in live if not old_tf1 and q != qual))
+        if others:
+            self.alternatives[name] = others
+        else:
+            self.alternatives.pop(name, None)
 
     def watch(self, name: str) -> None:
         """Walk every later statement that mentions ``name`` (a name a rule now tracks)."""
         if name not in self.watched:
             self.watched.add(name)
             self._watch_changed = True
+
+    def star_import(self, node: ast.ImportFrom) -> None:
+        """``from utils import *`` of a module not tracked: a file that reads ``tf`` / ``K`` /
+        ``keras`` without binding them anywhere (an assignment, a parameter, a loop target, a
+        function, an import) reaches TensorFlow and Keras through that import, so they are
+        bound as the Keras 2 courses' helper modules bind them; an import of the file's own
+        that comes later wins."""
+        source = self.source
+        wanted = [
+            (name, qual)
+            for name, qual in _CONVENTIONS
+            if name not in self.aliases and (source is None or name + "." in source)
+        ]
+        if not wanted:
+            return
+        bound = _bound_names(self.tree) if self.tree is not None else set()
+        for name, qual in wanted:
+            if name not in bound:
+                self.bind(name, qual, node)
+                self.watch(name)
 
     def report(
         self,
@@ -186,6 +241,31 @@ class FileContext:
                 ):
                     return event
         return None
+
+
+_CONVENTIONS = (("tf", "tensorflow"), ("K", "keras.backend"), ("keras", "keras"))
+"""What a star-imported helper module gives a script by convention."""
+_CONVENTION_NAMES = frozenset(name for name, _ in _CONVENTIONS)
+
+
+def _bound_names(tree: ast.AST) -> set[str]:
+    """The conventional names ``tree`` binds itself anywhere."""
+    found: set[str] = set()
+    names = _CONVENTION_NAMES
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            name = node.id if node.ctx.__class__ is not ast.Load else ""
+        elif isinstance(node, ast.arg):
+            name = node.arg
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            name = node.name
+        elif isinstance(node, ast.alias):
+            name = node.asname or node.name.partition(".")[0]
+        else:
+            continue
+        if name in names:
+            found.add(name)
+    return found
 
 
 def expr_key(node: ast.AST, loops: list[Loop] | None = None) -> str | None:

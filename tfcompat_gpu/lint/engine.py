@@ -15,6 +15,7 @@ import re
 import stat
 import tokenize
 import warnings
+from collections.abc import Callable
 from typing import Optional
 
 from tfcompat_gpu.lint import rules as _rules  # noqa: F401  (registers the rule callbacks)
@@ -164,7 +165,8 @@ def _check_notebook(data: bytes, path: str, target: Target) -> list[Finding]:
         return _unreadable(path, f"cannot read the notebook: {exc}")
     if not notebook.program:
         return []
-    found = _check_source(notebook.program.encode("utf-8"), path, target)
+    program, env_lines = _env_magics(notebook.program, notebook.unmask)
+    found = _check_source(program.encode("utf-8"), path, target)
 
     def cell_line(match: re.Match[str]) -> str:
         cell, line = notebook.where(int(match.group(1)))
@@ -176,7 +178,7 @@ def _check_notebook(data: bytes, path: str, target: Target) -> list[Finding]:
         # Messages that name another line ("after ... on line 8") count in the program too.
         message = _LINE_REF.sub(cell_line, finding.message)
         fix = _LINE_REF.sub(cell_line, finding.fix)
-        col = finding.col + notebook.shift(finding.line)
+        col = env_lines.get(finding.line, finding.col) + notebook.shift(finding.line)
         placed.append(
             dataclasses.replace(finding, line=line, col=col, cell=cell, message=message, fix=fix)
         )
@@ -184,6 +186,34 @@ def _check_notebook(data: bytes, path: str, target: Target) -> list[Finding]:
 
 
 _LINE_REF = re.compile(r"\bline (\d+)\b")
+
+# IPython's ``%env NAME=value`` / ``%env NAME value`` and ``%set_env NAME=value``: an
+# ``os.environ`` assignment (``%env NAME`` alone reads the variable, and is left alone).
+_ENV_MAGIC = re.compile(
+    r"^([ \t]*)%(?:set_)?env[ \t]+([A-Za-z_][A-Za-z0-9_]*)(?:[ \t]*=[ \t]*|[ \t]+)(\S.*?)?[ \t]*$"
+)
+_MASK_WORD = "tfcompat-gpu: IPython line"
+
+
+def _env_magics(program: str, unmask: Callable[[str], str]) -> tuple[str, dict[int, int]]:
+    """``program`` with each masked ``%env NAME=value`` line written as the ``os.environ``
+    assignment IPython makes of it, so the environment rules see it where it runs (after the
+    GPUs were set up, misspelled...); and the column of each such line (its indent), where
+    findings on it are shown (counted from 1)."""
+    if _MASK_WORD not in program:
+        return program, {}
+    lines = program.splitlines(keepends=True)
+    columns: dict[int, int] = {}
+    for number, line in enumerate(lines, 1):
+        if _MASK_WORD not in line:
+            continue
+        match = _ENV_MAGIC.match(unmask(line).rstrip("\r\n"))
+        if match is None:
+            continue
+        indent, name, value = match.group(1), match.group(2), match.group(3) or ""
+        lines[number - 1] = f"{indent}import os; os.environ[{name!r}] = {value!r}\n"
+        columns[number] = len(indent) + 1
+    return "".join(lines), columns
 
 
 def _check_source(data: bytes, path: str, target: Target) -> list[Finding]:

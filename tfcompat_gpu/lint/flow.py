@@ -321,6 +321,16 @@ class Flow:
         branches_b = tuple(b for _, bs in place_b.frames for b in bs)
         return _compatible(branches_a, branches_b)
 
+    def maybe_skipped(
+        self, earlier: ast.AST | tuple[int, int], later: ast.AST | tuple[int, int]
+    ) -> bool:
+        """Whether a run that executed ``earlier`` may skip ``later``: ``later`` sits in an arm
+        of an ``if`` / ``match`` / ``try`` that ``earlier`` is not in (the other arm, an
+        ``except`` after the ``try`` body, ``earlier`` before the ``if``)."""
+        place_a, place_b = self._place(_pos(earlier)), self._place(_pos(later))
+        branches_a = {b for _, bs in place_a.frames for b in bs}
+        return any(b not in branches_a for _, bs in place_b.frames for b in bs)
+
 
 class Partners:
     """Statements noted in order, asked which of them one run can execute together with

@@ -50,6 +50,7 @@ from tfcompat_gpu.tfapi.keras_names import KERAS_MOVED_MODULES
 
 __all__ = [
     "ATTR",
+    "FALLBACK",
     "IMPORT",
     "MAYBE_ABSENT",
     "TF1",
@@ -64,9 +65,11 @@ __all__ = [
     "try_guards",
 ]
 
-IMPORT, ATTR, TF1 = range(3)
+IMPORT, ATTR, TF1, FALLBACK = range(4)
 """Guard kinds: imports in a ``try`` that catches ImportError; names in a ``try`` that catches
-AttributeError; anything in the TensorFlow 1 arm of a version test."""
+AttributeError; anything in the TensorFlow 1 arm of a version test; the ``except ImportError``
+arm of a ``try`` importing only names TensorFlow 2 has (:func:`fallback_handlers`, counted with
+IMPORT as well: an import binding there is an older release's, never TensorFlow 2's)."""
 
 MAYBE_ABSENT = frozenset(rule.code for rule in RULES if rule.absent_name)
 """Rules about a name TensorFlow 2 / Keras 3 lacks (or deprecates), which a guard excuses."""

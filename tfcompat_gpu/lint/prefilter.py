@@ -57,7 +57,9 @@ HANDLER_WORDS: dict[str, tuple[str, ...]] = {
     "tfcompat_gpu.lint.rules.distribute._cuda_visible": _ENVIRON,
     # Imports and references: resolved through an import of a TensorFlow-family module.
     "tfcompat_gpu.lint.rules.legacy._import": _TF_ROOTS,
-    "tfcompat_gpu.lint.rules.legacy._ref": _TF_ROOTS,
+    # ... or of a helper module star-imported (``from utils import *``), which brings ``tf`` and
+    # ``K`` by convention (see the walker).
+    "tfcompat_gpu.lint.rules.legacy._ref": (*_TF_ROOTS, "import *"),
     "tfcompat_gpu.lint.rules.multigpu._import": _TF_ROOTS,
     "tfcompat_gpu.lint.rules.multigpu._ref": _TF_ROOTS,
     "tfcompat_gpu.lint.rules.tfconfig._assign": _TF_ROOTS,

@@ -32,6 +32,7 @@ from tfcompat_gpu.lint.dispatch import (
 from tfcompat_gpu.lint.flow import dotted_name
 from tfcompat_gpu.lint.guards import (
     ATTR,
+    FALLBACK,
     IMPORT,
     TF1,
     fallback_handlers,
@@ -78,7 +79,7 @@ def _shown(name: str, node: ast.Call) -> str:
     return dotted_name(node.func) or display(name)
 
 
-_IMPORT_KIND = (IMPORT,)
+_FALLBACK_KINDS = (IMPORT, FALLBACK)
 
 
 class _Guard:
@@ -105,7 +106,7 @@ def _guarded_children(
             return None
         if IMPORT in kinds and fallback_handlers(node):
             # try: the TensorFlow 2 import / except ImportError: the old release's
-            handlers = [_Guard(_IMPORT_KIND, 1), *node.handlers, _Guard(_IMPORT_KIND, -1)]
+            handlers = [_Guard(_FALLBACK_KINDS, 1), *node.handlers, _Guard(_FALLBACK_KINDS, -1)]
         else:
             handlers = node.handlers
         return [
@@ -261,18 +262,41 @@ def _import(ctx: FileContext, node: ast.Import | ast.ImportFrom) -> None:
                     # `try: import tensorflow.compat.v1 as tf` / `except ImportError: import
                     # tensorflow as tf`: the fallback is TensorFlow 1, the same v1 API.
                     continue
-                aliases[alias.asname] = alias.name
+                ctx.bind(alias.asname, alias.name, node)
                 ctx.watch(alias.asname)
             elif not (root == "tensorflow" and _is_v1(aliases.get(root))):
-                aliases[root] = root
+                ctx.bind(root, root, node)
     else:
         module = node.module  # type: ignore[union-attr]
         if node.level or not module or module.partition(".")[0] not in TRACKED_ROOTS:  # type: ignore[union-attr]
+            if node.names[0].name == "*":
+                ctx.star_import(node)  # type: ignore[arg-type]
             return
         for alias in node.names:
             if alias.name != "*":
-                aliases[alias.asname or alias.name] = module + "." + alias.name
+                ctx.bind(alias.asname or alias.name, module + "." + alias.name, node)
                 ctx.watch(alias.asname or alias.name)
+
+
+def _other_bindings(ctx: FileContext, node: ast.expr, qual: str, root: str) -> None:
+    """Hand the reference rules ``node`` read through each other binding ``root`` may hold
+    (:attr:`FileContext.alternatives`); a finding the latest binding already gave is not
+    given twice."""
+    rest = qual[len(ctx.aliases[root]) :]
+    findings = ctx.findings
+    line = node.lineno
+    seen = {(f.code, f.line, f.col) for f in findings if f.line == line}
+    start = len(findings)
+    for other in ctx.alternatives[root]:
+        for ref in REF_HANDLERS:
+            ref(ctx, node, other + rest, root)
+    kept = []
+    for finding in findings[start:]:
+        key = (finding.code, finding.line, finding.col)
+        if key not in seen:
+            seen.add(key)
+            kept.append(finding)
+    findings[start:] = kept
 
 
 def _is_v1(qual: str | None) -> bool:
@@ -371,6 +395,7 @@ def walk(tree: ast.AST, ctx: FileContext, source: str | None = None) -> None:
     extend = stack.extend
     Attribute, Load = ast.Attribute, ast.Load
     aliases = ctx.aliases
+    alternatives = ctx.alternatives
     node_handlers = NODE_HANDLERS
     call_handlers = CALL_HANDLERS
     ref_handlers = REF_HANDLERS
@@ -388,6 +413,8 @@ def walk(tree: ast.AST, ctx: FileContext, source: str | None = None) -> None:
                 qual = aliases[node.id]
                 for ref in ref_handlers:
                     ref(ctx, node, qual, node.id)
+                if alternatives and node.id in alternatives:
+                    _other_bindings(ctx, node, qual, node.id)
             continue
         if kind == _LEAF:
             continue
@@ -401,6 +428,8 @@ def walk(tree: ast.AST, ctx: FileContext, source: str | None = None) -> None:
                     if qual is not None:
                         for ref in ref_handlers:
                             ref(ctx, node, qual, base.id)
+                        if alternatives and base.id in alternatives:
+                            _other_bindings(ctx, node, qual, base.id)
             else:
                 push(base)
             continue
@@ -417,6 +446,8 @@ def walk(tree: ast.AST, ctx: FileContext, source: str | None = None) -> None:
                     if qual is not None:
                         for ref in ref_handlers:
                             ref(ctx, func, qual, base.id)
+                        if alternatives and base.id in alternatives:
+                            _other_bindings(ctx, func, qual, base.id)
                         name = canonical(qual)
                         handlers = call_handlers.get(name)
                         if handlers:

@@ -9,7 +9,9 @@ dropped with a warning: the generator then runs in the training thread.  Argumen
 samples (``samples_per_epoch``, ``nb_val_samples``) have no translation without the batch size:
 such a call is left alone with a warning.  The methods are matched by name on any object:
 ``x.fit_generator(...)`` on an object of the user's own class is renamed too, which a warning
-cannot tell apart, so a class that defines ``fit_generator`` keeps its calls.
+cannot tell apart, so a class that defines ``fit_generator`` keeps its calls, and so does
+``fit(nb_epoch=...)`` on an object of a helper module's class (``vgg = Vgg16()`` after ``from
+vgg16 import Vgg16``), whose ``fit()`` is its own, with a warning.
 """
 
 from __future__ import annotations
@@ -64,6 +66,12 @@ _DEFINES = re.compile(
 )
 
 
+# ``from vgg16 import Vgg16`` / ``vgg = Vgg16()``: an object of a helper module's class (a module
+# neither Keras nor TensorFlow, a capitalised name), whose fit() is the class's own (the Keras 1
+# courses' ``Vgg16.fit(self, batches, val_batches, nb_epoch=1)``).
+_FROM_IMPORT = re.compile(r"^[ \t]*from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+\(?([^\n)#]*)", re.M)
+_MADE = re.compile(r"^[ \t]*(\w+)[ \t]*=[ \t]*([\w.]+)[ \t]*\(", re.M)
+_NOT_HELPERS = frozenset({"keras", "tensorflow", "tf_keras", "sklearn"})
 _GENERATOR_METHODS = re.compile(r"_generator\s*\(|\bnb_epoch\b|\.predict_(?:proba|classes)\b")
 
 
@@ -78,6 +86,7 @@ class KerasGeneratorMethodsCommand(MigrationCommand):
     def visit_Module(self, node: cst.Module) -> None:
         # a class of the file that defines the method: its calls are its own business
         self._own = set(_DEFINES.findall(self.source_text()))
+        self._helper_objects = _helper_objects(self.source_text())
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
         func = updated_node.func
@@ -85,6 +94,19 @@ class KerasGeneratorMethodsCommand(MigrationCommand):
             return updated_node
         method = func.attr.value
         if method == "fit":
+            if isinstance(func.value, cst.Name) and func.value.value in self._helper_objects:
+                if any(
+                    a.keyword is not None and a.keyword.value == "nb_epoch"
+                    for a in updated_node.args
+                ):
+                    self.warn_at(
+                        original_node,
+                        f"{func.value.value}.fit(nb_epoch=...) left unchanged: "
+                        f"{func.value.value} is an object of a helper module's class, whose "
+                        "fit() takes nb_epoch= itself; rename it there, with the Keras model "
+                        "calls inside [helper class fit]",
+                    )
+                return updated_node
             return self._keras1_fit(updated_node)
         if method == "predict_proba":
             return self._predict_proba(updated_node)
@@ -233,3 +255,22 @@ class KerasGeneratorMethodsCommand(MigrationCommand):
                 )
             )
         return node.with_changes(func=func.with_changes(attr=cst.Name("predict")), args=args)
+
+
+def _helper_objects(text: str) -> frozenset[str]:
+    """Names bound only to objects of classes a helper module of the project gives."""
+    helpers: set[str] = set()
+    for module, names in _FROM_IMPORT.findall(text):
+        if module.lstrip(".") and module.partition(".")[0] in _NOT_HELPERS:
+            continue
+        for item in names.split(","):
+            name, _, alias = item.strip().partition(" as ")
+            bound = (alias or name).strip()
+            if bound[:1].isupper() and not bound.isupper():
+                helpers.add(bound)
+    if not helpers:
+        return frozenset()
+    made: dict[str, set[bool]] = {}
+    for target, cls in _MADE.findall(text):
+        made.setdefault(target, set()).add(cls in helpers)
+    return frozenset(name for name, kinds in made.items() if kinds == {True})

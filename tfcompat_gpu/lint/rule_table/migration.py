@@ -55,7 +55,8 @@ MIGRATION: tuple[Rule, ...] = (
         message="`{used}(decay=...)`: Keras 3 ignores `decay` (with only a warning), so the "
         "learning rate no longer decays; use `learning_rate=keras.optimizers.schedules."
         "InverseTimeDecay(lr, decay_steps=1, decay_rate=decay)` (tfcompat-gpu migrate does)",
-        what="Checks for `decay=` given to a Keras optimizer.",
+        what="Checks for `decay=` given to a Keras optimizer (a literal `decay=0.0`, no decay, "
+        "is not reported).",
         why="Keras 2 trained with `lr / (1 + decay * iterations)`; Keras 3 drops the argument and "
         "trains at a constant rate, so the same script computes something else. "
         "`InverseTimeDecay(lr, decay_steps=1, decay_rate=decay)` is the same schedule.",

@@ -57,8 +57,15 @@ def _optimizer(ctx: FileContext, node: ast.Call, name: str) -> None:
                 problem='rejects `lr` ("Argument(s) not recognized")',
                 instead="learning_rate=",
             )
-        elif keyword.arg == "decay":
+        elif keyword.arg == "decay" and not _is_zero(keyword.value):
             ctx.report("TFG037", keyword.value, "InverseTimeDecay", used=used)
+
+
+def _is_zero(node: ast.expr) -> bool:
+    """``0`` / ``0.0`` / ``-0.``: no decay, the same training on Keras 2 and 3."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        node = node.operand
+    return isinstance(node, ast.Constant) and type(node.value) in (int, float) and node.value == 0
 
 
 @on_end
@@ -78,6 +85,8 @@ def _method_calls(ctx: FileContext) -> None:
     classes: list[tuple[int, int, frozenset[str]]] = []
     built: list[tuple[int, str]] = []
     unpickled: set[str] = set()
+    wrappers: set[str] = set()  # classes whose fit() is their own: see _wrapped
+    made: list[tuple[int, str, str]] = []
     for node in ast.walk(ctx.tree):
         if isinstance(node, ast.Call):
             if isinstance(node.func, ast.Attribute):
@@ -85,6 +94,7 @@ def _method_calls(ctx: FileContext) -> None:
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
             estimators = estimators or _imports_estimators(node)
             own_weights = own_weights or _imports_root(node, _OWN_WEIGHTS_ROOTS)
+            wrappers.update(_helper_classes(node))
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             functions.append((node.lineno, node.end_lineno or node.lineno))
         elif isinstance(node, ast.ClassDef):
@@ -92,7 +102,15 @@ def _method_calls(ctx: FileContext) -> None:
                 s.name for s in node.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))
             )
             classes.append((node.lineno, node.end_lineno or node.lineno, own))
+            if "fit" in own:
+                wrappers.add(node.name)
         elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
+            if isinstance(node.value.func, ast.Name):
+                made.extend(
+                    (node.lineno, t.id, node.value.func.id)
+                    for t in node.targets
+                    if isinstance(t, ast.Name)
+                )
             if dotted_name(node.value.func) in _UNPICKLERS:
                 unpickled.update(_targets(node.targets))
                 continue
@@ -106,6 +124,7 @@ def _method_calls(ctx: FileContext) -> None:
                     if isinstance(target, ast.Name):
                         built.append((node.lineno, target.id))
     keras_built = {(_scope(functions, line), name) for line, name in built}
+    wrapped = {(_scope(functions, line), name) for line, name, cls in made if cls in wrappers}
     keras_file = any(qual.partition(".")[0] in _KERAS_ROOTS for qual in ctx.aliases.values())
     for call in calls:
         func = call.func
@@ -115,6 +134,12 @@ def _method_calls(ctx: FileContext) -> None:
             continue  # an unpickled object: a scikit-learn estimator, never a Keras model
         if _own_method(receiver, call, classes):
             continue  # the class's own method
+        if (
+            func.attr == "fit"
+            and isinstance(receiver, ast.Name)
+            and (_scope(functions, call.lineno), receiver.id) in wrapped
+        ):
+            continue  # a helper class's own fit(): Vgg16().fit(batches, val_batches, nb_epoch=1)
         # predict_proba() of a scikit-learn estimator, save_weights() of a TensorLayer model:
         # reported only on a name bound to a TensorFlow / Keras call
         others = (func.attr == "predict_proba" and (estimators or not keras_file)) or (
@@ -126,6 +151,22 @@ def _method_calls(ctx: FileContext) -> None:
         ):
             continue
         _method(ctx, call, func)
+
+
+def _helper_classes(node: ast.Import | ast.ImportFrom) -> list[str]:
+    """Classes a helper module of the project gives (``from vgg16 import Vgg16``: a module
+    neither TensorFlow nor Keras, a capitalised name).  The Keras 1 courses wrap a model in
+    such a class whose ``fit(batches, val_batches, nb_epoch=1)`` is its own: Keras 1's models
+    were never subclassed, so ``fit(nb_epoch=...)`` on one of its objects is left alone."""
+    if not isinstance(node, ast.ImportFrom) or not node.module:
+        return []
+    if not node.level and node.module.partition(".")[0] in _KERAS_ROOTS | _ESTIMATOR_ROOTS:
+        return []
+    return [
+        alias.asname or alias.name
+        for alias in node.names
+        if alias.name[:1].isupper() and not alias.name.isupper()
+    ]
 
 
 def _own_method(
