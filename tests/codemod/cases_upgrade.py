@@ -1386,4 +1386,26 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         "autoencoder.compile(optimizer='adam')\n",
         [],
     ),
+    (
+        # a capsule layer's routing and an attention pooling in Keras 2 custom layers: TF 1.x
+        # keywords inside call(), in a file that stays on TF 2 (it uses Keras)
+        "tf1-keywords-in-custom-layers",
+        "import tensorflow as tf\nfrom keras import layers\n\n\n"
+        "class Routing(layers.Layer):\n    def call(self, inputs):\n"
+        "        c = tf.nn.softmax(inputs, dim=1)\n"
+        "        s = tf.reduce_sum(c * inputs, 1, keep_dims=True)\n"
+        "        n = tf.compat.v1.reduce_max(s, reduction_indices=[1, 2])\n"
+        "        return tf.argmax(s, dimension=-1), tf.expand_dims(n, dim=-1)\n\n\n"
+        "both = tf.squeeze(x, axis=1, squeeze_dims=[1])\n"
+        "kept = tf.nn.l2_normalize(x, dim=1)\n",
+        "import tensorflow as tf\nfrom keras import layers\n\n\n"
+        "class Routing(layers.Layer):\n    def call(self, inputs):\n"
+        "        c = tf.nn.softmax(inputs, axis=1)\n"
+        "        s = tf.reduce_sum(c * inputs, 1, keepdims=True)\n"
+        "        n = tf.compat.v1.reduce_max(s, axis=[1, 2])\n"
+        "        return tf.argmax(s, axis=-1), tf.expand_dims(n, axis=-1)\n\n\n"
+        "both = tf.squeeze(x, axis=1, squeeze_dims=[1])\n"
+        "kept = tf.nn.l2_normalize(x, dim=1)\n",
+        [],
+    ),
 ]

@@ -44,6 +44,7 @@ from tfcompat_gpu.codemod.commands.numpy_removed_calls import NumpyRemovedCallsC
 from tfcompat_gpu.codemod.commands.numpy_removed_names import NumpyRemovedNamesCommand
 from tfcompat_gpu.codemod.commands.rename_deprecated_config import RenameDeprecatedConfigCommand
 from tfcompat_gpu.codemod.commands.tf1_compat import Tf1CompatCommand
+from tfcompat_gpu.codemod.commands.tf1_keyword_arguments import Tf1KeywordArgumentsCommand
 from tfcompat_gpu.codemod.commands.tf1_legacy_keras import Tf1LegacyKerasCommand
 from tfcompat_gpu.codemod.commands.tf_private_imports import TfPrivateImportsCommand
 
@@ -77,6 +78,7 @@ __all__ = [
     "NumpyRemovedNamesCommand",
     "RenameDeprecatedConfigCommand",
     "Tf1CompatCommand",
+    "Tf1KeywordArgumentsCommand",
     "Tf1LegacyKerasCommand",
     "TfPrivateImportsCommand",
     "command_name",
@@ -115,6 +117,7 @@ COMMANDS: tuple[type[MigrationCommand], ...] = (
     ContribLayersCommand,
     ContribSeq2seqCommand,
     ContribLegacySeq2seqCommand,
+    Tf1KeywordArgumentsCommand,
     # last: they decide on the module the others left
     Tf1CompatCommand,
     Tf1LegacyKerasCommand,
