@@ -102,6 +102,17 @@ TF1_CASES = {
         """,
         "tf.set_random_seed, line 6",
     ),
+    # a capsule layer's routing (CapsNet-Keras): tf.nn.softmax took dim= up to TF 1.15
+    "tf1-keyword": (
+        """
+        import tensorflow as tf
+        from keras import layers
+        class CapsuleLayer(layers.Layer):
+            def call(self, b):
+                return tf.nn.softmax(b, dim=1)
+        """,
+        "tf.nn.softmax(dim=...), line 5",
+    ),
     "monitored": (
         """
         import tensorflow as tf
@@ -195,6 +206,8 @@ NOT_TF1 = {
         import tensorflow as tf
         x = tf.placeholder(
         """,
+    "tf2-keywords": "import tensorflow as tf\nx = tf.nn.softmax(y, axis=1)\n"
+    "s = tf.reduce_sum(x, keepdims=True)\nn = tf.nn.l2_normalize(x, dim=1)\n",
 }
 
 
@@ -211,6 +224,16 @@ def test_tf2_code_is_left_alone(tmp_path, case):
         (
             "from keras.optimizers import SGD\nopt = SGD(lr=0.01, momentum=0.9)\n",
             "SGD(lr=...), line 2",
+        ),
+        (
+            # the convolutional autoencoder tutorial's callback: Keras 3's TensorBoard refuses it
+            "from keras.callbacks import TensorBoard\n"
+            "cb = TensorBoard(log_dir='/tmp/ae', histogram_freq=0, write_grads=False)\n",
+            "TensorBoard(write_grads=...), line 2",
+        ),
+        (
+            "import keras\ncb = keras.callbacks.ModelCheckpoint('w.h5', period=5)\n",
+            "ModelCheckpoint(period=...), line 2",
         ),
         (
             "import keras\nopt = keras.optimizers.Adam(lr=1e-3, decay=1e-6)\n",
@@ -286,6 +309,8 @@ def test_tf2_code_is_left_alone(tmp_path, case):
     ],
     ids=[
         "lr",
+        "tensorboard-write-grads",
+        "checkpoint-period",
         "lr-decay",
         "tf-keras-decay",
         "merge",
