@@ -236,6 +236,12 @@ def test_tf2_code_is_left_alone(tmp_path, case):
             "ModelCheckpoint(period=...), line 2",
         ),
         (
+            # U-Net's data.py: Keras 3 keeps keras.preprocessing.image, without the generator
+            "from keras.preprocessing.image import ImageDataGenerator\n"
+            "datagen = ImageDataGenerator(rotation_range=0.2)\n",
+            "ImageDataGenerator, line 1",
+        ),
+        (
             "import keras\nopt = keras.optimizers.Adam(lr=1e-3, decay=1e-6)\n",
             "Adam(lr=...), line 2",
         ),
@@ -311,6 +317,7 @@ def test_tf2_code_is_left_alone(tmp_path, case):
         "lr",
         "tensorboard-write-grads",
         "checkpoint-period",
+        "image-data-generator",
         "lr-decay",
         "tf-keras-decay",
         "merge",
@@ -354,6 +361,8 @@ def test_keras2_code_turns_on_tf_keras(tmp_path, code, evidence):
         "import xgboost\nbooster = xgboost.XGBClassifier()\nbooster.fit(x, y, nb_epoch=3)\n",
         # Keras 3's Embedding and Bidirectional still take weights=
         "from keras.layers import Embedding\nemb = Embedding(100, 8, weights=[matrix])\n",
+        "from keras.preprocessing.image import img_to_array, load_img\n"
+        "from keras.preprocessing.sequence import pad_sequences\n",
     ],
     ids=[
         "keras3-api",
@@ -363,6 +372,7 @@ def test_keras2_code_turns_on_tf_keras(tmp_path, code, evidence):
         "string",
         "nb_epoch-without-keras",
         "embedding-weights",
+        "preprocessing-keras3-keeps",
     ],
 )
 def test_keras3_code_is_left_alone(tmp_path, code):

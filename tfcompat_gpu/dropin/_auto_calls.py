@@ -10,7 +10,12 @@ from __future__ import annotations
 import ast
 
 from tfcompat_gpu.dropin._keras2_models import LAYER_ALIASES, OPTIMIZER_ALIASES
-from tfcompat_gpu.tfapi.keras_names import KERAS2_CALLBACK_KEYWORDS
+from tfcompat_gpu.tfapi.keras_names import (
+    KERAS2_CALLBACK_KEYWORDS,
+    KERAS3_IMAGE,
+    KERAS3_SEQUENCE,
+    TF_KERAS_PREPROCESSING,
+)
 from tfcompat_gpu.tfapi.tf1_names import TF1_KEYWORDS
 
 __all__ = ["dropped_name", "keras2_keyword", "tf1_keyword"]
@@ -39,8 +44,12 @@ def keras2_keyword(name: str, node: ast.Call) -> str | None:
 
 def dropped_name(name: str) -> bool:
     """``keras.layers.CuDNNLSTM``, ``keras.optimizers.rmsprop``: Keras 2 names no later Keras
-    has, which ``run`` binds again on tf_keras (``_keras2_models``)."""
+    has, which ``run`` binds again on tf_keras (``_keras2_models``); and the Keras 2
+    preprocessing names Keras 3's ``keras.preprocessing`` dropped (``ImageDataGenerator``),
+    which tf_keras keeps."""
     module, _, last = name.rpartition(".")
+    if module in TF_KERAS_PREPROCESSING:  # keras.preprocessing.image.ImageDataGenerator
+        return last in TF_KERAS_PREPROCESSING[module] - KERAS3_IMAGE - KERAS3_SEQUENCE
     if module.endswith(".optimizers"):
         return last in OPTIMIZER_ALIASES
     return module.endswith(".layers") and last in LAYER_ALIASES
