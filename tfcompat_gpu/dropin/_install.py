@@ -13,7 +13,7 @@ import _thread  # threading's own locks, without importing threading (some ms at
 import sys
 from types import ModuleType
 
-from tfcompat_gpu.dropin import _keras2_models, _legacy_keras
+from tfcompat_gpu.dropin import _keras2_models, _keras2_utils, _legacy_keras
 from tfcompat_gpu.dropin._keras1_layers import LAYERS, keras1_layer
 from tfcompat_gpu.dropin._legacy_keras import KERAS1_ARGUMENTS, OPTIMIZERS
 from tfcompat_gpu.dropin._moves import KERAS_BACKENDS, Move
@@ -376,6 +376,34 @@ MOVES: tuple[Move, ...] = (
         # tf_keras' own, the one `keras.models` is under the v1 API, Keras 2 itself
         for module in ("tf_keras.models", "tf_keras.api._v1.keras.models", "keras.models")
         for name in _keras2_models.MODELS_NAMES
+    ),
+    *(
+        Move(
+            module,
+            name,
+            make,
+            only_if_missing=True,
+            why="Keras 2 ImageNet model files (deep-learning-models' resnet50.py, vgg16.py and "
+            "their copies) import these helpers, which tf_keras renamed or dropped",
+        )
+        for module, name, make in (
+            (
+                "tf_keras.applications.imagenet_utils",
+                "_obtain_input_shape",
+                _keras2_utils.obtain_input_shape,
+            ),
+            (
+                "tf_keras.src.applications.imagenet_utils",
+                "_obtain_input_shape",
+                _keras2_utils.obtain_input_shape,
+            ),
+            ("tf_keras.src.utils.conv_utils", "convert_kernel", _keras2_utils.convert_kernel),
+            (
+                "tf_keras.src.utils.layer_utils",
+                "convert_all_kernels_in_model",
+                _keras2_utils.convert_all_kernels,
+            ),
+        )
     ),
     Move(
         "numpy",
