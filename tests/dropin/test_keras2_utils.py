@@ -75,3 +75,32 @@ def test_model_file_helpers_run_as_keras_2_had_them(tmp_path):
     assert run.result["helper"] is True
     # include_top=True asks for the default size, as Keras 2.0's include_top did
     assert "should be (32, 32, 3)" in run.result["refused"]
+
+
+ACTIVATIONS = """
+import numpy as np
+from keras.layers import Input, Dense
+from keras.models import Model
+import keras.backend as K
+from tests._child import emit
+
+inputs = Input(shape=(4,))
+model = Model(inputs, Dense(2, name='probs')(inputs))
+# keras-visualize-activations: every layer's output, the InputLayer's (the fed input) first
+funcs = [K.function([model.input, K.learning_phase()], [layer.output]) for layer in model.layers]
+x = np.arange(4, dtype='float32').reshape(1, 4)
+outs = [f([x, 1.])[0] for f in funcs]
+both = K.function([model.input], [model.input, model.output])([x])
+emit({"first": outs[0].tolist(), "shapes": [list(o.shape) for o in outs],
+      "both": [list(o.shape) for o in both], "mode": K.get_session() is not None})
+"""
+
+
+@needs_tf_keras
+def test_k_function_fetches_an_output_that_is_its_input(tmp_path):
+    run = run_script(tmp_path, ACTIVATIONS)
+    assert run.rc == 0, run.err
+    assert "using the v1 API and tf_keras" in run.err
+    assert run.result["first"] == [[0.0, 1.0, 2.0, 3.0]]
+    assert run.result["shapes"] == [[1, 4], [1, 2]]
+    assert run.result["both"] == [[1, 4], [1, 2]]

@@ -377,34 +377,6 @@ MOVES: tuple[Move, ...] = (
         for module in ("tf_keras.models", "tf_keras.api._v1.keras.models", "keras.models")
         for name in _keras2_models.MODELS_NAMES
     ),
-    *(
-        Move(
-            module,
-            name,
-            make,
-            only_if_missing=True,
-            why="Keras 2 ImageNet model files (deep-learning-models' resnet50.py, vgg16.py and "
-            "their copies) import these helpers, which tf_keras renamed or dropped",
-        )
-        for module, name, make in (
-            (
-                "tf_keras.applications.imagenet_utils",
-                "_obtain_input_shape",
-                _keras2_utils.obtain_input_shape,
-            ),
-            (
-                "tf_keras.src.applications.imagenet_utils",
-                "_obtain_input_shape",
-                _keras2_utils.obtain_input_shape,
-            ),
-            ("tf_keras.src.utils.conv_utils", "convert_kernel", _keras2_utils.convert_kernel),
-            (
-                "tf_keras.src.utils.layer_utils",
-                "convert_all_kernels_in_model",
-                _keras2_utils.convert_all_kernels,
-            ),
-        )
-    ),
     Move(
         "numpy",
         "__getattr__",
@@ -433,7 +405,7 @@ def _legacy_gpu_moves() -> tuple[Move, ...]:
     return _legacy_gpu.MOVES
 
 
-MOVES += _legacy_gpu_moves()
+MOVES += _legacy_gpu_moves() + _keras2_utils.MOVES
 
 
 class _Change:

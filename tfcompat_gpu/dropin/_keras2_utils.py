@@ -14,17 +14,33 @@ import three helpers of the Keras they were written for:
   .convert_all_kernels_in_model``: kernels flipped between Theano's convolution and
   TensorFlow's (every spatial axis reversed, the channel axes kept), which these files call
   when the weights and the backend disagree.  tf_keras dropped both.
+
+And one behaviour of Keras 2's ``K.function`` in a v1 graph: an output that is also an input
+(``get_activations``' ``[layer.output for layer in model.layers]``, whose first layer is the
+``InputLayer``, whose output is the fed placeholder).  Keras 2 ran ``session.run`` with a
+``feed_dict``, which returns a fed tensor's value; tf_keras' ``GraphExecutionFunction`` makes a
+callable, which TensorFlow refuses ("input_1:0 is both fed and fetched").  Such an output is
+fetched through ``tf.identity``, the same value.
 """
 
 from __future__ import annotations
 
 from types import ModuleType
 
+from tfcompat_gpu.dropin._moves import Move
+
 TYPE_CHECKING = False  # (typing stays unloaded: every ``run`` imports the drop-in)
 if TYPE_CHECKING:
     from typing import Any
 
-__all__ = ["CONV_CLASSES", "convert_all_kernels", "convert_kernel", "obtain_input_shape"]
+__all__ = [
+    "CONV_CLASSES",
+    "MOVES",
+    "convert_all_kernels",
+    "convert_kernel",
+    "graph_function_init",
+    "obtain_input_shape",
+]
 
 CONV_CLASSES = frozenset({"Conv1D", "Conv2D", "Conv3D", "Conv2DTranspose"})
 """The layers whose kernels Keras 2's ``convert_all_kernels_in_model`` flipped."""
@@ -88,3 +104,53 @@ def convert_all_kernels(module: ModuleType, current: Any) -> Any:
         backend.batch_set_value([(k, _flipped(backend.get_value(k))) for k in kernels])
 
     return convert_all_kernels_in_model
+
+
+def graph_function_init(module: ModuleType, current: Any) -> Any:
+    """``GraphExecutionFunction.__init__`` (tf_keras' ``K.function`` in a v1 graph) with the
+    outputs that are inputs fetched through ``tf.identity``."""
+    tf = module.tf  # the TensorFlow tf_keras' backend imported
+
+    def __init__(self: Any, inputs: Any, outputs: Any, *args: Any, **kwargs: Any) -> None:
+        fed = {id(x) for x in tf.nest.flatten(inputs)}
+
+        def fetched(output: Any) -> Any:
+            if id(output) not in fed or not hasattr(output, "graph"):
+                return output
+            with output.graph.as_default():
+                return tf.identity(output)
+
+        current(self, inputs, tf.nest.map_structure(fetched, outputs), *args, **kwargs)
+
+    return __init__
+
+
+_MODEL_FILES = (
+    "Keras 2 ImageNet model files (deep-learning-models' resnet50.py, vgg16.py and their "
+    "copies) import these helpers, which tf_keras renamed or dropped"
+)
+MOVES: tuple[Move, ...] = (
+    *(
+        Move(module, "_obtain_input_shape", obtain_input_shape, True, _MODEL_FILES)
+        for module in (
+            "tf_keras.applications.imagenet_utils",
+            "tf_keras.src.applications.imagenet_utils",
+        )
+    ),
+    Move("tf_keras.src.utils.conv_utils", "convert_kernel", convert_kernel, True, _MODEL_FILES),
+    Move(
+        "tf_keras.src.utils.layer_utils",
+        "convert_all_kernels_in_model",
+        convert_all_kernels,
+        True,
+        _MODEL_FILES,
+    ),
+    Move(
+        "tf_keras.src.backend",
+        "GraphExecutionFunction.__init__",
+        graph_function_init,
+        False,
+        "Keras 2's K.function fetched an output that is also an input (an InputLayer's output, "
+        "in get_activations); tf_keras' callable refuses it ('both fed and fetched')",
+    ),
+)
