@@ -1408,4 +1408,23 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         "kept = tf.nn.l2_normalize(x, dim=1)\n",
         [],
     ),
+    (
+        # deep-learning-models' resnet50.py and its copies: the private shape helper
+        "obtain-input-shape-warned",
+        "from keras.applications.imagenet_utils import _obtain_input_shape\n"
+        "from keras.applications.imagenet_utils import preprocess_input\n"
+        "shape = _obtain_input_shape(None, default_size=224, min_size=197, "
+        "data_format='channels_last', include_top=True)\n",
+        "from keras.applications.imagenet_utils import _obtain_input_shape\n"
+        "from keras.applications.imagenet_utils import preprocess_input\n"
+        "shape = _obtain_input_shape(None, default_size=224, min_size=197, "
+        "data_format='channels_last', include_top=True)\n",
+        [
+            (
+                1,
+                "keras.applications.imagenet_utils._obtain_input_shape left unchanged: a private "
+                "Keras 2 helper",
+            )
+        ],
+    ),
 ]
