@@ -1427,4 +1427,25 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
             )
         ],
     ),
+    (
+        # CapsNet-Keras' shifted-MNIST generator and a GAN loop's augmented batch
+        "keras-iterator-next",
+        "from keras.preprocessing.image import ImageDataGenerator\n\n\n"
+        "def train_generator(x, y, batch_size, shift):\n"
+        "    datagen = ImageDataGenerator(width_shift_range=shift)\n"
+        "    generator = datagen.flow(x, y, batch_size=batch_size)\n"
+        "    while 1:\n        x_batch, y_batch = generator.next()\n"
+        "        yield ([x_batch, y_batch], [y_batch, x_batch])\n\n\n"
+        "batch = ImageDataGenerator().flow(x, batch_size=8).next()\n"
+        "reader = open_reader()\nrow = reader.next()\n",
+        "from tensorflow.keras.preprocessing.image import ImageDataGenerator\n\n\n"
+        "def train_generator(x, y, batch_size, shift):\n"
+        "    datagen = ImageDataGenerator(width_shift_range=shift)\n"
+        "    generator = datagen.flow(x, y, batch_size=batch_size)\n"
+        "    while 1:\n        x_batch, y_batch = next(generator)\n"
+        "        yield ([x_batch, y_batch], [y_batch, x_batch])\n\n\n"
+        "batch = next(ImageDataGenerator().flow(x, batch_size=8))\n"
+        "reader = open_reader()\nrow = reader.next()\n",
+        [],
+    ),
 ]

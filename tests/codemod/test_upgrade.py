@@ -47,6 +47,7 @@ def test_the_upgrade_rewrites_are_the_keras_and_tf1_commands() -> None:
     assert upgrade == {
         "keras_optimizers",
         "keras_generator_methods",
+        "keras_iterator_next",
         "keras1_layer_arguments",
         "keras1_merge_calls",
         "keras_module_paths",

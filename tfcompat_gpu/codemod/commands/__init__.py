@@ -33,6 +33,7 @@ from tfcompat_gpu.codemod.commands.keras_backend_values import KerasBackendValue
 from tfcompat_gpu.codemod.commands.keras_callback_arguments import KerasCallbackArgumentsCommand
 from tfcompat_gpu.codemod.commands.keras_compile_state import KerasCompileStateCommand
 from tfcompat_gpu.codemod.commands.keras_generator_methods import KerasGeneratorMethodsCommand
+from tfcompat_gpu.codemod.commands.keras_iterator_next import KerasIteratorNextCommand
 from tfcompat_gpu.codemod.commands.keras_layer_sizes import KerasLayerSizesCommand
 from tfcompat_gpu.codemod.commands.keras_layer_weights import KerasLayerWeightsCommand
 from tfcompat_gpu.codemod.commands.keras_model_add_loss import KerasModelAddLossCommand
@@ -67,6 +68,7 @@ __all__ = [
     "KerasCallbackArgumentsCommand",
     "KerasCompileStateCommand",
     "KerasGeneratorMethodsCommand",
+    "KerasIteratorNextCommand",
     "KerasLayerSizesCommand",
     "KerasLayerWeightsCommand",
     "KerasModelAddLossCommand",
@@ -95,6 +97,7 @@ COMMANDS: tuple[type[MigrationCommand], ...] = (
     BuildInStrategyScopeCommand,
     KerasOptimizersCommand,
     KerasGeneratorMethodsCommand,
+    KerasIteratorNextCommand,
     Keras1LayerArgumentsCommand,
     Keras1MergeCallsCommand,
     KerasModulePathsCommand,
