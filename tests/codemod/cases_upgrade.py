@@ -1448,4 +1448,24 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         "reader = open_reader()\nrow = reader.next()\n",
         [],
     ),
+    (
+        # multi-input / multi-output batches: CapsNet's (inputs, targets) of lists, siamese
+        # pairs as validation data; a generator no training call reads keeps its lists
+        "generator-batches-as-tuples",
+        "def train_generator(x, y, batch_size):\n"
+        "    while 1:\n        xb, yb = x[:batch_size], y[:batch_size]\n"
+        "        yield ([xb, yb], [yb, xb])\n\n\n"
+        "def pairs(n):\n    for i in range(n):\n        yield [left[i], right[i]], labels[i]\n\n\n"
+        "def chunks():\n    yield [1, 2]\n\n\n"
+        "model.fit(train_generator(x_train, y_train, 8), steps_per_epoch=10,\n"
+        "          validation_data=pairs(3))\n",
+        "def train_generator(x, y, batch_size):\n"
+        "    while 1:\n        xb, yb = x[:batch_size], y[:batch_size]\n"
+        "        yield ((xb, yb), (yb, xb))\n\n\n"
+        "def pairs(n):\n    for i in range(n):\n        yield (left[i], right[i]), labels[i]\n\n\n"
+        "def chunks():\n    yield [1, 2]\n\n\n"
+        "model.fit(train_generator(x_train, y_train, 8), steps_per_epoch=10,\n"
+        "          validation_data=pairs(3))\n",
+        [],
+    ),
 ]

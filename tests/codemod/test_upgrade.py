@@ -48,6 +48,7 @@ def test_the_upgrade_rewrites_are_the_keras_and_tf1_commands() -> None:
         "keras_optimizers",
         "keras_generator_methods",
         "keras_iterator_next",
+        "keras_generator_batches",
         "keras1_layer_arguments",
         "keras1_merge_calls",
         "keras_module_paths",

@@ -32,6 +32,7 @@ from tfcompat_gpu.codemod.commands.keras_backend_ops import KerasBackendOpsComma
 from tfcompat_gpu.codemod.commands.keras_backend_values import KerasBackendValuesCommand
 from tfcompat_gpu.codemod.commands.keras_callback_arguments import KerasCallbackArgumentsCommand
 from tfcompat_gpu.codemod.commands.keras_compile_state import KerasCompileStateCommand
+from tfcompat_gpu.codemod.commands.keras_generator_batches import KerasGeneratorBatchesCommand
 from tfcompat_gpu.codemod.commands.keras_generator_methods import KerasGeneratorMethodsCommand
 from tfcompat_gpu.codemod.commands.keras_iterator_next import KerasIteratorNextCommand
 from tfcompat_gpu.codemod.commands.keras_layer_sizes import KerasLayerSizesCommand
@@ -67,6 +68,7 @@ __all__ = [
     "KerasBackendValuesCommand",
     "KerasCallbackArgumentsCommand",
     "KerasCompileStateCommand",
+    "KerasGeneratorBatchesCommand",
     "KerasGeneratorMethodsCommand",
     "KerasIteratorNextCommand",
     "KerasLayerSizesCommand",
@@ -98,6 +100,7 @@ COMMANDS: tuple[type[MigrationCommand], ...] = (
     KerasOptimizersCommand,
     KerasGeneratorMethodsCommand,
     KerasIteratorNextCommand,
+    KerasGeneratorBatchesCommand,
     Keras1LayerArgumentsCommand,
     Keras1MergeCallsCommand,
     KerasModulePathsCommand,
