@@ -1468,4 +1468,15 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         "          validation_data=pairs(3))\n",
         [],
     ),
+    (
+        # DEC-keras' autoencoder pretraining: an integer learning rate, which Keras 3 refuses
+        "integer-learning-rate",
+        "from keras.optimizers import SGD\n"
+        "pretrain_optimizer = SGD(lr=1, momentum=0.9)\n"
+        "fine = SGD(lr=0.01, momentum=0.9)\n",
+        "from keras.optimizers import SGD\n"
+        "pretrain_optimizer = SGD(learning_rate=1.0, momentum=0.9)\n"
+        "fine = SGD(learning_rate=0.01, momentum=0.9)\n",
+        [],
+    ),
 ]
