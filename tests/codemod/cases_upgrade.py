@@ -1479,4 +1479,17 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         "fine = SGD(learning_rate=0.01, momentum=0.9)\n",
         [],
     ),
+    (
+        # a capsule layer's per-sample map: exact with (fn, elems) alone
+        "backend-map-fn",
+        "from keras import backend as K\nfrom keras import layers\n\n\n"
+        "class Caps(layers.Layer):\n    def call(self, inputs):\n"
+        "        norms = K.map_fn(lambda x: K.sum(x, -1), inputs)\n"
+        "        return K.map_fn(lambda x: x, norms, dtype='float32')\n",
+        "from keras import backend as K\nfrom keras import layers\nimport keras\n\n\n"
+        "class Caps(layers.Layer):\n    def call(self, inputs):\n"
+        "        norms = keras.ops.map(lambda x: keras.ops.sum(x, -1), inputs)\n"
+        "        return K.map_fn(lambda x: x, norms, dtype='float32')\n",
+        [(8, "K.map_fn() left unchanged")],
+    ),
 ]
