@@ -174,9 +174,9 @@ class KerasOptimizersCommand(MigrationCommand):
             at = keywords["lr"]
             args[at] = args[at].with_changes(keyword=cst.Name("learning_rate"))
             keywords["learning_rate"] = keywords.pop("lr")
-            rate = args[at].value
-            if isinstance(rate, cst.Integer):  # SGD(lr=1): Keras 3 takes a float only
-                args[at] = args[at].with_changes(value=cst.Float(f"{rate.value}.0"))
+            given = args[at].value
+            if isinstance(given, cst.Integer):  # SGD(lr=1): Keras 3 takes a float only
+                args[at] = args[at].with_changes(value=cst.Float(f"{given.value}.0"))
         if "decay" not in keywords:
             return updated_node.with_changes(args=args)
         decay_at = keywords["decay"]
