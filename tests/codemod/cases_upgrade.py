@@ -1394,4 +1394,110 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         "autoencoder.compile(optimizer='adam')\n",
         [],
     ),
+    (
+        # a capsule layer's routing and an attention pooling in Keras 2 custom layers: TF 1.x
+        # keywords inside call(), in a file that stays on TF 2 (it uses Keras)
+        "tf1-keywords-in-custom-layers",
+        "import tensorflow as tf\nfrom keras import layers\n\n\n"
+        "class Routing(layers.Layer):\n    def call(self, inputs):\n"
+        "        c = tf.nn.softmax(inputs, dim=1)\n"
+        "        s = tf.reduce_sum(c * inputs, 1, keep_dims=True)\n"
+        "        n = tf.compat.v1.reduce_max(s, reduction_indices=[1, 2])\n"
+        "        return tf.argmax(s, dimension=-1), tf.expand_dims(n, dim=-1)\n\n\n"
+        "both = tf.squeeze(x, axis=1, squeeze_dims=[1])\n"
+        "kept = tf.nn.l2_normalize(x, dim=1)\n",
+        "import tensorflow as tf\nfrom keras import layers\n\n\n"
+        "class Routing(layers.Layer):\n    def call(self, inputs):\n"
+        "        c = tf.nn.softmax(inputs, axis=1)\n"
+        "        s = tf.reduce_sum(c * inputs, 1, keepdims=True)\n"
+        "        n = tf.compat.v1.reduce_max(s, axis=[1, 2])\n"
+        "        return tf.argmax(s, axis=-1), tf.expand_dims(n, axis=-1)\n\n\n"
+        "both = tf.squeeze(x, axis=1, squeeze_dims=[1])\n"
+        "kept = tf.nn.l2_normalize(x, dim=1)\n",
+        [],
+    ),
+    (
+        # deep-learning-models' resnet50.py and its copies: the private shape helper
+        "obtain-input-shape-warned",
+        "from keras.applications.imagenet_utils import _obtain_input_shape\n"
+        "from keras.applications.imagenet_utils import preprocess_input\n"
+        "shape = _obtain_input_shape(None, default_size=224, min_size=197, "
+        "data_format='channels_last', include_top=True)\n",
+        "from keras.applications.imagenet_utils import _obtain_input_shape\n"
+        "from keras.applications.imagenet_utils import preprocess_input\n"
+        "shape = _obtain_input_shape(None, default_size=224, min_size=197, "
+        "data_format='channels_last', include_top=True)\n",
+        [
+            (
+                1,
+                "keras.applications.imagenet_utils._obtain_input_shape left unchanged: a private "
+                "Keras 2 helper",
+            )
+        ],
+    ),
+    (
+        # CapsNet-Keras' shifted-MNIST generator and a GAN loop's augmented batch
+        "keras-iterator-next",
+        "from keras.preprocessing.image import ImageDataGenerator\n\n\n"
+        "def train_generator(x, y, batch_size, shift):\n"
+        "    datagen = ImageDataGenerator(width_shift_range=shift)\n"
+        "    generator = datagen.flow(x, y, batch_size=batch_size)\n"
+        "    while 1:\n        x_batch, y_batch = generator.next()\n"
+        "        yield ([x_batch, y_batch], [y_batch, x_batch])\n\n\n"
+        "batch = ImageDataGenerator().flow(x, batch_size=8).next()\n"
+        "reader = open_reader()\nrow = reader.next()\n",
+        "from tensorflow.keras.preprocessing.image import ImageDataGenerator\n\n\n"
+        "def train_generator(x, y, batch_size, shift):\n"
+        "    datagen = ImageDataGenerator(width_shift_range=shift)\n"
+        "    generator = datagen.flow(x, y, batch_size=batch_size)\n"
+        "    while 1:\n        x_batch, y_batch = next(generator)\n"
+        "        yield ([x_batch, y_batch], [y_batch, x_batch])\n\n\n"
+        "batch = next(ImageDataGenerator().flow(x, batch_size=8))\n"
+        "reader = open_reader()\nrow = reader.next()\n",
+        [],
+    ),
+    (
+        # multi-input / multi-output batches: CapsNet's (inputs, targets) of lists, siamese
+        # pairs as validation data; a generator no training call reads keeps its lists
+        "generator-batches-as-tuples",
+        "def train_generator(x, y, batch_size):\n"
+        "    while 1:\n        xb, yb = x[:batch_size], y[:batch_size]\n"
+        "        yield ([xb, yb], [yb, xb])\n\n\n"
+        "def pairs(n):\n    for i in range(n):\n        yield [left[i], right[i]], labels[i]\n\n\n"
+        "def chunks():\n    yield [1, 2]\n\n\n"
+        "model.fit(train_generator(x_train, y_train, 8), steps_per_epoch=10,\n"
+        "          validation_data=pairs(3))\n",
+        "def train_generator(x, y, batch_size):\n"
+        "    while 1:\n        xb, yb = x[:batch_size], y[:batch_size]\n"
+        "        yield ((xb, yb), (yb, xb))\n\n\n"
+        "def pairs(n):\n    for i in range(n):\n        yield (left[i], right[i]), labels[i]\n\n\n"
+        "def chunks():\n    yield [1, 2]\n\n\n"
+        "model.fit(train_generator(x_train, y_train, 8), steps_per_epoch=10,\n"
+        "          validation_data=pairs(3))\n",
+        [],
+    ),
+    (
+        # DEC-keras' autoencoder pretraining: an integer learning rate, which Keras 3 refuses
+        "integer-learning-rate",
+        "from keras.optimizers import SGD\n"
+        "pretrain_optimizer = SGD(lr=1, momentum=0.9)\n"
+        "fine = SGD(lr=0.01, momentum=0.9)\n",
+        "from keras.optimizers import SGD\n"
+        "pretrain_optimizer = SGD(learning_rate=1.0, momentum=0.9)\n"
+        "fine = SGD(learning_rate=0.01, momentum=0.9)\n",
+        [],
+    ),
+    (
+        # a capsule layer's per-sample map: exact with (fn, elems) alone
+        "backend-map-fn",
+        "from keras import backend as K\nfrom keras import layers\n\n\n"
+        "class Caps(layers.Layer):\n    def call(self, inputs):\n"
+        "        norms = K.map_fn(lambda x: K.sum(x, -1), inputs)\n"
+        "        return K.map_fn(lambda x: x, norms, dtype='float32')\n",
+        "from keras import backend as K\nfrom keras import layers\nimport keras\n\n\n"
+        "class Caps(layers.Layer):\n    def call(self, inputs):\n"
+        "        norms = keras.ops.map(lambda x: keras.ops.sum(x, -1), inputs)\n"
+        "        return K.map_fn(lambda x: x, norms, dtype='float32')\n",
+        [(8, "K.map_fn() left unchanged")],
+    ),
 ]

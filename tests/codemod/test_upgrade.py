@@ -47,6 +47,8 @@ def test_the_upgrade_rewrites_are_the_keras_and_tf1_commands() -> None:
     assert upgrade == {
         "keras_optimizers",
         "keras_generator_methods",
+        "keras_iterator_next",
+        "keras_generator_batches",
         "keras1_layer_arguments",
         "keras1_merge_calls",
         "keras_module_paths",
@@ -69,6 +71,7 @@ def test_the_upgrade_rewrites_are_the_keras_and_tf1_commands() -> None:
         "contrib_layers",
         "contrib_seq2seq",
         "contrib_legacy_seq2seq",
+        "tf1_keyword_arguments",
         "tf1_legacy_keras",
     }
 

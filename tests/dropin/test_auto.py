@@ -102,6 +102,17 @@ TF1_CASES = {
         """,
         "tf.set_random_seed, line 6",
     ),
+    # a capsule layer's routing (CapsNet-Keras): tf.nn.softmax took dim= up to TF 1.15
+    "tf1-keyword": (
+        """
+        import tensorflow as tf
+        from keras import layers
+        class CapsuleLayer(layers.Layer):
+            def call(self, b):
+                return tf.nn.softmax(b, dim=1)
+        """,
+        "tf.nn.softmax(dim=...), line 5",
+    ),
     "monitored": (
         """
         import tensorflow as tf
@@ -195,6 +206,8 @@ NOT_TF1 = {
         import tensorflow as tf
         x = tf.placeholder(
         """,
+    "tf2-keywords": "import tensorflow as tf\nx = tf.nn.softmax(y, axis=1)\n"
+    "s = tf.reduce_sum(x, keepdims=True)\nn = tf.nn.l2_normalize(x, dim=1)\n",
 }
 
 
@@ -211,6 +224,22 @@ def test_tf2_code_is_left_alone(tmp_path, case):
         (
             "from keras.optimizers import SGD\nopt = SGD(lr=0.01, momentum=0.9)\n",
             "SGD(lr=...), line 2",
+        ),
+        (
+            # the convolutional autoencoder tutorial's callback: Keras 3's TensorBoard refuses it
+            "from keras.callbacks import TensorBoard\n"
+            "cb = TensorBoard(log_dir='/tmp/ae', histogram_freq=0, write_grads=False)\n",
+            "TensorBoard(write_grads=...), line 2",
+        ),
+        (
+            "import keras\ncb = keras.callbacks.ModelCheckpoint('w.h5', period=5)\n",
+            "ModelCheckpoint(period=...), line 2",
+        ),
+        (
+            # U-Net's data.py: Keras 3 keeps keras.preprocessing.image, without the generator
+            "from keras.preprocessing.image import ImageDataGenerator\n"
+            "datagen = ImageDataGenerator(rotation_range=0.2)\n",
+            "ImageDataGenerator, line 1",
         ),
         (
             "import keras\nopt = keras.optimizers.Adam(lr=1e-3, decay=1e-6)\n",
@@ -286,6 +315,9 @@ def test_tf2_code_is_left_alone(tmp_path, case):
     ],
     ids=[
         "lr",
+        "tensorboard-write-grads",
+        "checkpoint-period",
+        "image-data-generator",
         "lr-decay",
         "tf-keras-decay",
         "merge",
@@ -329,6 +361,8 @@ def test_keras2_code_turns_on_tf_keras(tmp_path, code, evidence):
         "import xgboost\nbooster = xgboost.XGBClassifier()\nbooster.fit(x, y, nb_epoch=3)\n",
         # Keras 3's Embedding and Bidirectional still take weights=
         "from keras.layers import Embedding\nemb = Embedding(100, 8, weights=[matrix])\n",
+        "from keras.preprocessing.image import img_to_array, load_img\n"
+        "from keras.preprocessing.sequence import pad_sequences\n",
     ],
     ids=[
         "keras3-api",
@@ -338,6 +372,7 @@ def test_keras2_code_turns_on_tf_keras(tmp_path, code, evidence):
         "string",
         "nb_epoch-without-keras",
         "embedding-weights",
+        "preprocessing-keras3-keeps",
     ],
 )
 def test_keras3_code_is_left_alone(tmp_path, code):

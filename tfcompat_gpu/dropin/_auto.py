@@ -30,7 +30,8 @@ import sys
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 
-from tfcompat_gpu.dropin._keras2_models import LAYER_ALIASES, OPTIMIZER_ALIASES, REMOVED_METHODS
+from tfcompat_gpu.dropin._auto_calls import dropped_name, keras2_keyword, tf1_keyword
+from tfcompat_gpu.dropin._keras2_models import REMOVED_METHODS
 from tfcompat_gpu.dropin._keras2_paths import KERAS2_MODULES
 from tfcompat_gpu.dropin._legacy_keras import KERAS1_ARGUMENTS
 from tfcompat_gpu.tfapi.keras_names import (
@@ -278,7 +279,7 @@ class _Reader(ast.NodeVisitor):
             self._note(self.reading.keras2, f"K.{backend}", node)
             if backend in KERAS2_GRAPH_BACKEND:
                 self._note(self.reading.tf1, f"K.{backend}", node)
-        if name.startswith(_KERAS_ROOTS) and _dropped_name(name):
+        if name.startswith(_KERAS_ROOTS) and dropped_name(name):
             self._note(self.reading.keras2, name.rpartition(".")[2], node)
         if name.startswith("keras."):
             for old in _prefixes(name[len("keras.") :]):
@@ -294,9 +295,12 @@ class _Reader(ast.NodeVisitor):
         func = node.func
         name = self.resolve(func)
         if name is not None and name.startswith(_KERAS_ROOTS) and node.keywords:
-            only_keras2 = _keras2_keyword(name, node)
+            only_keras2 = keras2_keyword(name, node)
             if only_keras2 is not None:
                 self._note(self.reading.keras2, only_keras2, node)
+        tf1 = tf1_keyword(name, node) if name is not None else None
+        if tf1 is not None:  # tf.nn.softmax(x, dim=1): a keyword only TF 1.x takes
+            self._note(self.reading.tf1, tf1, node)
         if name is not None and name.startswith(_KERAS_ROOTS) and ".optimizers." in name:
             for keyword in node.keywords:
                 if keyword.arg in _OPTIMIZER_ARGUMENTS:
@@ -367,33 +371,6 @@ class _Reader(ast.NodeVisitor):
         if len(self.reading.pins) < 8:
             line = getattr(node, "lineno", 1)
             self.reading.pins.append((index, Evidence(f"tf.device({shown})", self.path, line)))
-
-
-def _keras2_keyword(name: str, node: ast.Call) -> str | None:
-    """A keyword only Keras 2 takes, if any: a Keras 1 layer argument Keras 2.0-2.2 still read
-    (``Dense(init=...)``), or one Keras 3 layers reject and tf_keras takes (``batch_size=``,
-    ``batch_input_shape=``, ``weights=`` but on ``Embedding`` / ``Bidirectional``)."""
-    from tfcompat_gpu.tfapi.keras1_names import KERAS1_KEYWORDS, KERNEL_DIMS, LAYER_CLASSES
-
-    short = name.rpartition(".")[2]
-    found = LAYER_CLASSES.get(short)
-    old: set[str | None] = set()
-    if found is not None and (".layers" in name or short in ("Model", "Input")):
-        old = {*KERAS1_KEYWORDS[found[0]], *KERNEL_DIMS.get(found[0], ())}
-    if ".layers." in name:
-        old |= {"batch_size", "batch_input_shape"}
-        old |= {"weights"} if short not in ("Embedding", "Bidirectional") else set()
-    keyword = next((k.arg for k in node.keywords if k.arg in old), None)
-    return None if keyword is None else f"{short}({keyword}=...)"
-
-
-def _dropped_name(name: str) -> bool:
-    """``keras.layers.CuDNNLSTM``, ``keras.optimizers.rmsprop``: Keras 2 names no later Keras
-    has, which ``run`` binds again on tf_keras (``_keras2_models``)."""
-    module, _, last = name.rpartition(".")
-    if module.endswith(".optimizers"):
-        return last in OPTIMIZER_ALIASES
-    return module.endswith(".layers") and last in LAYER_ALIASES
 
 
 def _prefixes(dotted: str) -> Iterator[str]:

@@ -13,7 +13,7 @@ import _thread  # threading's own locks, without importing threading (some ms at
 import sys
 from types import ModuleType
 
-from tfcompat_gpu.dropin import _keras2_models, _legacy_keras
+from tfcompat_gpu.dropin import _keras2_models, _keras2_utils, _legacy_keras
 from tfcompat_gpu.dropin._keras1_layers import LAYERS, keras1_layer
 from tfcompat_gpu.dropin._legacy_keras import KERAS1_ARGUMENTS, OPTIMIZERS
 from tfcompat_gpu.dropin._moves import KERAS_BACKENDS, Move
@@ -405,7 +405,7 @@ def _legacy_gpu_moves() -> tuple[Move, ...]:
     return _legacy_gpu.MOVES
 
 
-MOVES += _legacy_gpu_moves()
+MOVES += _legacy_gpu_moves() + _keras2_utils.MOVES
 
 
 class _Change:

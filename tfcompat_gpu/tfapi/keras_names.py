@@ -16,6 +16,7 @@ if TYPE_CHECKING:
 __all__ = [
     "GENERATOR_METHODS",
     "KERAS2_BACKEND_ONLY",
+    "KERAS2_CALLBACK_KEYWORDS",
     "KERAS2_GRAPH_BACKEND",
     "KERAS2_METRIC_KEYS",
     "KERAS2_RENAMED",
@@ -544,6 +545,16 @@ KERAS2_BACKEND_ONLY = frozenset(
         "var", "variable", "zeros", "zeros_like",
     }
 )  # fmt: skip
+KERAS2_CALLBACK_KEYWORDS: dict[str, frozenset[str]] = {
+    # keras/callbacks.py of Keras 2.2; tf_keras takes them (TensorBoard's **kwargs, warned;
+    # ModelCheckpoint's period=), Keras 3's callbacks raise TypeError
+    "TensorBoard": frozenset(
+        {"batch_size", "write_grads", "embeddings_layer_names", "embeddings_data"}
+    ),
+    "ModelCheckpoint": frozenset({"period"}),
+}
+"""Keras 2 callback keywords Keras 3 rejects: callback class -> its keywords."""
+
 KERAS2_GRAPH_BACKEND = frozenset({"gradients", "learning_phase", "placeholder"})
 """Backend functions that work only in a v1 graph (tf_keras in eager mode has no gradients
 of symbolic tensors, and a learning-phase placeholder is not an eager input)."""

@@ -8,7 +8,7 @@ submodules (``tf.compat.v1.train`` against ``tf.train``) are in
 
 from __future__ import annotations
 
-__all__ = ["TF1_ONLY", "TF_KERAS_MODULES", "V1_ONLY", "needs_tf_keras"]
+__all__ = ["TF1_KEYWORDS", "TF1_ONLY", "TF_KERAS_MODULES", "V1_ONLY", "needs_tf_keras"]
 
 TF1_ONLY = frozenset(
     {
@@ -453,3 +453,32 @@ def needs_tf_keras(rest: str) -> bool:
     """Whether ``tf.<rest>`` (``rest`` without ``compat.v1.``) is one of :data:`TF_KERAS_MODULES`
     or a name in one."""
     return any(rest == module or rest.startswith(module + ".") for module in TF_KERAS_MODULES)
+
+
+_REDUCE = {"keep_dims": "keepdims", "reduction_indices": "axis"}
+TF1_KEYWORDS: dict[str, dict[str, str]] = {
+    **{
+        f"{module}reduce_{op}": _REDUCE
+        for module in ("", "math.")
+        for op in ("sum", "mean", "max", "min", "prod", "all", "any", "logsumexp")
+    },
+    "math.count_nonzero": _REDUCE,
+    "nn.softmax": {"dim": "axis"},
+    "nn.log_softmax": {"dim": "axis"},
+    "nn.softmax_cross_entropy_with_logits": {"dim": "axis"},
+    "expand_dims": {"dim": "axis"},
+    "squeeze": {"squeeze_dims": "axis"},
+    **{
+        f"{module}{op}": {"dimension": "axis"}
+        for module in ("", "math.")
+        for op in ("argmax", "argmin")
+    },
+    "nn.moments": {"keep_dims": "keepdims"},
+    "norm": {"keep_dims": "keepdims"},
+    "reverse_sequence": {"seq_dim": "seq_axis", "batch_dim": "batch_axis"},
+}
+"""TF 1.x functions TF 2 kept under the same name but without their deprecated keywords
+(``tf.nn.softmax(x, dim=1)``, ``tf.reduce_sum(x, keep_dims=True)``: TypeError on TF 2):
+function (under ``tf.``) -> {TF1 keyword: the TF2 keyword that means the same}.  Read off
+``inspect.signature`` of ``tf.compat.v1.X`` against ``tf.X`` on TF 2.21, which still takes the
+TF1 keyword for ``tf.nn.l2_normalize(dim=)`` (so it is not here)."""

@@ -32,7 +32,9 @@ from tfcompat_gpu.codemod.commands.keras_backend_ops import KerasBackendOpsComma
 from tfcompat_gpu.codemod.commands.keras_backend_values import KerasBackendValuesCommand
 from tfcompat_gpu.codemod.commands.keras_callback_arguments import KerasCallbackArgumentsCommand
 from tfcompat_gpu.codemod.commands.keras_compile_state import KerasCompileStateCommand
+from tfcompat_gpu.codemod.commands.keras_generator_batches import KerasGeneratorBatchesCommand
 from tfcompat_gpu.codemod.commands.keras_generator_methods import KerasGeneratorMethodsCommand
+from tfcompat_gpu.codemod.commands.keras_iterator_next import KerasIteratorNextCommand
 from tfcompat_gpu.codemod.commands.keras_layer_sizes import KerasLayerSizesCommand
 from tfcompat_gpu.codemod.commands.keras_layer_weights import KerasLayerWeightsCommand
 from tfcompat_gpu.codemod.commands.keras_model_add_loss import KerasModelAddLossCommand
@@ -44,6 +46,7 @@ from tfcompat_gpu.codemod.commands.numpy_removed_calls import NumpyRemovedCallsC
 from tfcompat_gpu.codemod.commands.numpy_removed_names import NumpyRemovedNamesCommand
 from tfcompat_gpu.codemod.commands.rename_deprecated_config import RenameDeprecatedConfigCommand
 from tfcompat_gpu.codemod.commands.tf1_compat import Tf1CompatCommand
+from tfcompat_gpu.codemod.commands.tf1_keyword_arguments import Tf1KeywordArgumentsCommand
 from tfcompat_gpu.codemod.commands.tf1_legacy_keras import Tf1LegacyKerasCommand
 from tfcompat_gpu.codemod.commands.tf_private_imports import TfPrivateImportsCommand
 
@@ -65,7 +68,9 @@ __all__ = [
     "KerasBackendValuesCommand",
     "KerasCallbackArgumentsCommand",
     "KerasCompileStateCommand",
+    "KerasGeneratorBatchesCommand",
     "KerasGeneratorMethodsCommand",
+    "KerasIteratorNextCommand",
     "KerasLayerSizesCommand",
     "KerasLayerWeightsCommand",
     "KerasModelAddLossCommand",
@@ -77,6 +82,7 @@ __all__ = [
     "NumpyRemovedNamesCommand",
     "RenameDeprecatedConfigCommand",
     "Tf1CompatCommand",
+    "Tf1KeywordArgumentsCommand",
     "Tf1LegacyKerasCommand",
     "TfPrivateImportsCommand",
     "command_name",
@@ -93,6 +99,8 @@ COMMANDS: tuple[type[MigrationCommand], ...] = (
     BuildInStrategyScopeCommand,
     KerasOptimizersCommand,
     KerasGeneratorMethodsCommand,
+    KerasIteratorNextCommand,
+    KerasGeneratorBatchesCommand,
     Keras1LayerArgumentsCommand,
     Keras1MergeCallsCommand,
     KerasModulePathsCommand,
@@ -115,6 +123,7 @@ COMMANDS: tuple[type[MigrationCommand], ...] = (
     ContribLayersCommand,
     ContribSeq2seqCommand,
     ContribLegacySeq2seqCommand,
+    Tf1KeywordArgumentsCommand,
     # last: they decide on the module the others left
     Tf1CompatCommand,
     Tf1LegacyKerasCommand,

@@ -8,7 +8,8 @@ differs, the Keras 2 default is written out (``K.concatenate(xs)`` concatenated 
 axis, ``keras.ops.concatenate`` on the first: ``keras.ops.concatenate(xs, axis=-1)``); a few
 changed name (``K.pow`` → ``keras.ops.power``, ``K.permute_dimensions`` →
 ``keras.ops.transpose``, ``K.eval`` → ``keras.ops.convert_to_numpy``, ``K.flatten`` →
-``keras.ops.ravel``).  ``K.random_normal`` / ``K.random_uniform`` / ``K.truncated_normal``
+``keras.ops.ravel``, ``K.map_fn(fn, elems)`` → ``keras.ops.map(fn, elems)``).
+``K.random_normal`` / ``K.random_uniform`` / ``K.truncated_normal``
 without a seed become ``keras.random.normal`` / ``uniform`` / ``truncated_normal`` (same
 arguments); ``K.shape(x)`` becomes ``keras.ops.shape(x)`` where a tuple serves as well as
 Keras 2's tensor: indexed by an integer (``K.shape(z)[0]``, a VAE's batch size) or the shape
@@ -192,6 +193,12 @@ class KerasBackendOpsCommand(MigrationCommand):
                 if alone
                 else None
             )
+        if function == "map_fn":
+            # K.map_fn(fn, elems): tf.map_fn with the output dtype of the elements, which
+            # keras.ops.map (tf.map_fn with fn's own output signature) gives too; name= and
+            # dtype= have no keras.ops.map form
+            plain = len(args) == 2 and all(a.keyword is None and not a.star for a in args)
+            return ("map", args) if plain else None
         if function == "l2_normalize":
             # exact with the axis written: keras.ops.normalize's default axis is -1, Keras 2's all
             axis = len([a for a in args if a.keyword is None]) > 1 or any(

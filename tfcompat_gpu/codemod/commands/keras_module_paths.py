@@ -59,6 +59,10 @@ _GONE: dict[str, str] = {
     "text_to_word_sequence); import them from tensorflow.keras.preprocessing.text (Keras 3's "
     "legacy copies), use keras.layers.TextVectorization, or run the script as it is with "
     "tfcompat-gpu run (tf_keras) [keras.preprocessing.text removed]",
+    "keras.applications.imagenet_utils._obtain_input_shape": "a private Keras 2 helper of the "
+    "ImageNet model files that Keras 3 does not publish; give the model the input shape it "
+    "takes (input_shape, or the default such as (224, 224, 3)) yourself, or run the script as "
+    "it is with tfcompat-gpu run (tf_keras) [_obtain_input_shape removed]",
     "keras.preprocessing.image.ImageDataGenerator": "Keras 3 has no ImageDataGenerator; import "
     "it from tensorflow.keras.preprocessing.image (Keras 3's legacy copy), or use "
     "keras.utils.image_dataset_from_directory with augmentation layers [ImageDataGenerator removed]",
@@ -138,7 +142,7 @@ _KERAS_MODULE_TEXT = re.compile(
     r"\bkeras\.(?:layers\.\w+\s+import|utils\.\w+_utils|engine|legacy|wrappers|objectives)"
     r"|\bkeras\.utils\s+import\b|\bimport\s+.*\b(?:np_utils|Merge|objectives)\b"
     rf"|\bkeras(?:\.layers|\.utils)?\s+import\s+(?:\([^)]*|[^\n]*)\b(?:{_MODULE_NAMES})\b"
-    r"|ImageDataGenerator|CuDNN(?:LSTM|GRU)|\bkeras\.preprocessing\b"
+    r"|ImageDataGenerator|CuDNN(?:LSTM|GRU)|\bkeras\.preprocessing\b|\b_obtain_input_shape\b"
     r"|\bkeras\.models\s+import\s+(?:\([^)]*|[^\n]*)\b(?:Input|InputLayer|Layer)\b"
     r"|\b(?:mse|MSE|mae|MAE|mape|MAPE|msle|MSLE|kld|KLD|logcosh|kullback_leibler_divergence)\b"
 )

@@ -5,7 +5,9 @@ keras/src/optimizers/base_optimizer.py) and drops ``decay`` with only a warning,
 would run at a constant rate.  Keras 2 applied ``lr / (1 + decay * iterations)`` (``get_updates``
 of keras/optimizers.py in Keras 2.2); ``InverseTimeDecay(lr, decay_steps=1, decay_rate=decay)``
 computes exactly that (``InverseTimeDecay.__call__`` in
-keras/src/optimizers/schedules/learning_rate_schedule.py, ``staircase=False``).  The lowercase
+keras/src/optimizers/schedules/learning_rate_schedule.py, ``staircase=False``).  An integer
+``lr=1`` becomes ``learning_rate=1.0``: Keras 3 refuses a rate that is not a float
+(``BaseOptimizer.__init__``), Keras 2 took any number.  The lowercase
 aliases (``keras.optimizers.adam``) Keras 3 lacks become the class names.
 """
 
@@ -172,6 +174,9 @@ class KerasOptimizersCommand(MigrationCommand):
             at = keywords["lr"]
             args[at] = args[at].with_changes(keyword=cst.Name("learning_rate"))
             keywords["learning_rate"] = keywords.pop("lr")
+            given = args[at].value
+            if isinstance(given, cst.Integer):  # SGD(lr=1): Keras 3 takes a float only
+                args[at] = args[at].with_changes(value=cst.Float(f"{given.value}.0"))
         if "decay" not in keywords:
             return updated_node.with_changes(args=args)
         decay_at = keywords["decay"]

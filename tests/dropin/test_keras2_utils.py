@@ -1,0 +1,106 @@
+"""Keras 2 helpers of ImageNet model files under ``run`` (:mod:`dropin._keras2_utils`).
+
+A child runs a small ResNet-style model file written the way deep-learning-models' era wrote
+them (``_obtain_input_shape(..., include_top=...)``, ``layer_utils.convert_all_kernels_in_model``,
+``conv_utils.convert_kernel``) under ``tfcompat-gpu run`` with no flags, with real tf_keras.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+
+import pytest
+
+from tests._child import run_script
+
+pytestmark = pytest.mark.tf
+
+
+def _major(name: str) -> int:
+    try:
+        return int(importlib.metadata.version(name).split(".")[0])
+    except importlib.metadata.PackageNotFoundError:
+        return 0
+
+
+needs_tf_keras = pytest.mark.skipif(
+    _major("keras") < 3 or _major("tf-keras") < 2, reason="needs Keras 3 and tf_keras installed"
+)
+
+MODEL_FILE = """
+import numpy as np
+from keras.layers import Input, Conv2D, Flatten, Dense
+from keras.models import Model
+from keras import backend as K
+from keras.utils import layer_utils
+from keras.utils.conv_utils import convert_kernel
+from keras.applications.imagenet_utils import _obtain_input_shape
+from tests._child import emit
+
+
+def TinyNet(include_top=True, input_shape=None):
+    input_shape = _obtain_input_shape(input_shape, default_size=32, min_size=16,
+                                      data_format=K.image_data_format(),
+                                      include_top=include_top)
+    img = Input(shape=input_shape)
+    x = Conv2D(2, (3, 2), name='conv')(img)
+    x = Dense(1)(Flatten()(x))
+    return Model(img, x)
+
+
+model = TinyNet(include_top=False, input_shape=(20, 20, 3))
+kernel = model.get_layer('conv').get_weights()[0]
+layer_utils.convert_all_kernels_in_model(model)
+flipped = model.get_layer('conv').get_weights()[0]
+try:
+    TinyNet(include_top=True, input_shape=(20, 20, 3))
+    refused = None
+except ValueError as exc:
+    refused = str(exc)
+emit({
+    "shape": list(model.input_shape[1:]),
+    "flipped": bool(np.array_equal(flipped, kernel[::-1, ::-1])),
+    "helper": bool(np.array_equal(convert_kernel(kernel), kernel[::-1, ::-1])),
+    "refused": refused,
+})
+"""
+
+
+@needs_tf_keras
+def test_model_file_helpers_run_as_keras_2_had_them(tmp_path):
+    run = run_script(tmp_path, MODEL_FILE)
+    assert run.rc == 0, run.err
+    assert run.result["shape"] == [20, 20, 3]
+    assert run.result["flipped"] is True
+    assert run.result["helper"] is True
+    # include_top=True asks for the default size, as Keras 2.0's include_top did
+    assert "should be (32, 32, 3)" in run.result["refused"]
+
+
+ACTIVATIONS = """
+import numpy as np
+from keras.layers import Input, Dense
+from keras.models import Model
+import keras.backend as K
+from tests._child import emit
+
+inputs = Input(shape=(4,))
+model = Model(inputs, Dense(2, name='probs')(inputs))
+# keras-visualize-activations: every layer's output, the InputLayer's (the fed input) first
+funcs = [K.function([model.input, K.learning_phase()], [layer.output]) for layer in model.layers]
+x = np.arange(4, dtype='float32').reshape(1, 4)
+outs = [f([x, 1.])[0] for f in funcs]
+both = K.function([model.input], [model.input, model.output])([x])
+emit({"first": outs[0].tolist(), "shapes": [list(o.shape) for o in outs],
+      "both": [list(o.shape) for o in both], "mode": K.get_session() is not None})
+"""
+
+
+@needs_tf_keras
+def test_k_function_fetches_an_output_that_is_its_input(tmp_path):
+    run = run_script(tmp_path, ACTIVATIONS)
+    assert run.rc == 0, run.err
+    assert "using the v1 API and tf_keras" in run.err
+    assert run.result["first"] == [[0.0, 1.0, 2.0, 3.0]]
+    assert run.result["shapes"] == [[1, 4], [1, 2]]
+    assert run.result["both"] == [[1, 4], [1, 2]]

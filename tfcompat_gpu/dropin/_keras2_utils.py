@@ -1,0 +1,156 @@
+"""Keras 2 helpers that model-zoo code imports and tf_keras no longer has, answered as Keras 2 did.
+
+The ImageNet model files of Keras 2's era (fchollet/deep-learning-models' ``resnet50.py``,
+``vgg16.py``, and the DenseNet / SE-Net / style-transfer repositories written after them)
+import three helpers of the Keras they were written for:
+
+* ``keras.applications.imagenet_utils._obtain_input_shape``: Keras 2.0's took the flag as
+  ``include_top`` (fifth argument), Keras 2.1-2.2's as ``require_flatten`` with ``weights=``;
+  tf_keras keeps the later one as ``tf_keras.src.applications.imagenet_utils
+  .obtain_input_shape``.  Both keywords are taken: ``include_top=`` with Keras 2.0's checks
+  (with a top, the default shape and three channels, which the later one checks for ImageNet
+  weights), a fifth argument given by position as the later ``require_flatten``.
+* ``keras.utils.conv_utils.convert_kernel`` and ``keras.utils.layer_utils
+  .convert_all_kernels_in_model``: kernels flipped between Theano's convolution and
+  TensorFlow's (every spatial axis reversed, the channel axes kept), which these files call
+  when the weights and the backend disagree.  tf_keras dropped both.
+
+And one behaviour of Keras 2's ``K.function`` in a v1 graph: an output that is also an input
+(``get_activations``' ``[layer.output for layer in model.layers]``, whose first layer is the
+``InputLayer``, whose output is the fed placeholder).  Keras 2 ran ``session.run`` with a
+``feed_dict``, which returns a fed tensor's value; tf_keras' ``GraphExecutionFunction`` makes a
+callable, which TensorFlow refuses ("input_1:0 is both fed and fetched").  Such an output is
+fetched through ``tf.identity``, the same value.
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+
+from tfcompat_gpu.dropin._moves import Move
+
+TYPE_CHECKING = False  # (typing stays unloaded: every ``run`` imports the drop-in)
+if TYPE_CHECKING:
+    from typing import Any
+
+__all__ = [
+    "CONV_CLASSES",
+    "MOVES",
+    "convert_all_kernels",
+    "convert_kernel",
+    "graph_function_init",
+    "obtain_input_shape",
+]
+
+CONV_CLASSES = frozenset({"Conv1D", "Conv2D", "Conv3D", "Conv2DTranspose"})
+"""The layers whose kernels Keras 2's ``convert_all_kernels_in_model`` flipped."""
+
+
+def obtain_input_shape(module: ModuleType, current: Any) -> Any:
+    def _obtain_input_shape(
+        input_shape: Any,
+        default_size: int,
+        min_size: int,
+        data_format: str,
+        require_flatten: bool | None = None,
+        weights: str | None = None,
+        include_top: bool | None = None,
+    ) -> Any:
+        from tf_keras.src.applications import imagenet_utils
+
+        if require_flatten is None and include_top is not None:
+            # Keras 2.0's checks were those of 2.1+ with ImageNet weights: a top asks for the
+            # default shape, and three channels
+            require_flatten, weights = include_top, weights or "imagenet"
+        return imagenet_utils.obtain_input_shape(
+            input_shape,
+            default_size,
+            min_size,
+            data_format,
+            require_flatten=bool(require_flatten),
+            weights=weights,
+        )
+
+    return _obtain_input_shape
+
+
+def _flipped(kernel: Any) -> Any:
+    import numpy as np
+
+    array = np.asarray(kernel)
+    if array.ndim not in (3, 4, 5):
+        raise ValueError(
+            f"convert_kernel expects a 1D, 2D or 3D convolution kernel (3 to 5 dimensions). "
+            f"Received: kernel.shape={array.shape}"
+        )
+    spatial = array.ndim - 2  # (spatial..., input channels, output channels)
+    return np.copy(array[(slice(None, None, -1),) * spatial])
+
+
+def convert_kernel(module: ModuleType, current: Any) -> Any:
+    def convert_kernel(kernel: Any) -> Any:
+        """A convolution kernel with its spatial axes reversed (Theano <-> TensorFlow)."""
+        return _flipped(kernel)
+
+    return convert_kernel
+
+
+def convert_all_kernels(module: ModuleType, current: Any) -> Any:
+    def convert_all_kernels_in_model(model: Any) -> None:
+        """Every Conv1D/2D/3D and Conv2DTranspose kernel of ``model`` flipped in place."""
+        from tf_keras.src import backend  # its get/set work in eager and in v1 graph mode
+
+        kernels = [layer.kernel for layer in model.layers if type(layer).__name__ in CONV_CLASSES]
+        backend.batch_set_value([(k, _flipped(backend.get_value(k))) for k in kernels])
+
+    return convert_all_kernels_in_model
+
+
+def graph_function_init(module: ModuleType, current: Any) -> Any:
+    """``GraphExecutionFunction.__init__`` (tf_keras' ``K.function`` in a v1 graph) with the
+    outputs that are inputs fetched through ``tf.identity``."""
+    tf = module.tf  # the TensorFlow tf_keras' backend imported
+
+    def __init__(self: Any, inputs: Any, outputs: Any, *args: Any, **kwargs: Any) -> None:
+        fed = {id(x) for x in tf.nest.flatten(inputs)}
+
+        def fetched(output: Any) -> Any:
+            if id(output) not in fed or not hasattr(output, "graph"):
+                return output
+            with output.graph.as_default():
+                return tf.identity(output)
+
+        current(self, inputs, tf.nest.map_structure(fetched, outputs), *args, **kwargs)
+
+    return __init__
+
+
+_MODEL_FILES = (
+    "Keras 2 ImageNet model files (deep-learning-models' resnet50.py, vgg16.py and their "
+    "copies) import these helpers, which tf_keras renamed or dropped"
+)
+MOVES: tuple[Move, ...] = (
+    *(
+        Move(module, "_obtain_input_shape", obtain_input_shape, True, _MODEL_FILES)
+        for module in (
+            "tf_keras.applications.imagenet_utils",
+            "tf_keras.src.applications.imagenet_utils",
+        )
+    ),
+    Move("tf_keras.src.utils.conv_utils", "convert_kernel", convert_kernel, True, _MODEL_FILES),
+    Move(
+        "tf_keras.src.utils.layer_utils",
+        "convert_all_kernels_in_model",
+        convert_all_kernels,
+        True,
+        _MODEL_FILES,
+    ),
+    Move(
+        "tf_keras.src.backend",
+        "GraphExecutionFunction.__init__",
+        graph_function_init,
+        False,
+        "Keras 2's K.function fetched an output that is also an input (an InputLayer's output, "
+        "in get_activations); tf_keras' callable refuses it ('both fed and fetched')",
+    ),
+)
