@@ -391,3 +391,37 @@ def test_a_name_assigned_many_times_is_followed_in_linear_work(
         seen[count] = (local, built)
     assert seen[20][1] == seen[80][1], seen  # one split per name, however often it is assigned
     assert seen[80][0] == 0, seen  # nothing imported as config or sess: nothing to ask
+
+
+def test_an_import_repeated_in_every_cell_is_asked_about_once_per_spelling(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A notebook re-importing tensorflow in each of hundreds of cells: LibCST goes through every
+    # `import tensorflow as tf` for each `tf.X` it is asked about; the answer is kept per scope
+    # and spelling.
+    import sys
+
+    import libcst as cst
+    from libcst.metadata.scope_provider import Scope
+
+    from tfcompat_gpu.codemod._names import dotted
+
+    asked = 0
+    ask = Scope.get_qualified_names_for
+
+    def count_asked(self: Scope, node: object) -> object:
+        nonlocal asked
+        ours = sys._getframe(1).f_code.co_filename.endswith(os.path.join("codemod", "_base.py"))
+        asked += ours and isinstance(node, cst.Attribute) and dotted(node) == "tf.ConfigProto"
+        return ask(self, node)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Scope, "get_qualified_names_for", count_asked)
+    cell = (
+        "import tensorflow as tf\n"
+        "config = tf.ConfigProto()\n"
+        "config.gpu_options.allow_growth = True\n"
+        "sess = tf.Session(config=config)\n"
+    )
+    result = migrate_source(cell * 40, upgrade=True)
+    assert result.code.count("tfcompat_gpu.configure(allow_growth=True)") == 40
+    assert asked <= 2, asked  # once per pass over the module, not once per read

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, Union
 from tfcompat_gpu.codemod._emit import names_in
 from tfcompat_gpu.codemod._keras_star import keras_star_modules, star_qualified_names
 from tfcompat_gpu.codemod._libcst import cst, meta
-from tfcompat_gpu.codemod._names import imported_names
+from tfcompat_gpu.codemod._names import dotted, imported_names
 from tfcompat_gpu.codemod._stack import installed_keras
 from tfcompat_gpu.codemod._triage import TARGETS, Precheck, Target
 
@@ -44,6 +44,7 @@ READ_REPLACERS = "tfcompat_gpu.read_replacers"
 so that the import may go: those whose class sets :attr:`MigrationCommand.REPLACES_READS`."""
 KERAS_STARS = "tfcompat_gpu.keras_stars"
 IMPORT_BOUND = "tfcompat_gpu.import_bound"
+ATTRIBUTE_NAMES = "tfcompat_gpu.attribute_names"
 
 
 class _Everything:
@@ -253,13 +254,37 @@ class MigrationCommand(ABC):
         scope = self.scope_of(node)
         if scope is None:
             return set()
-        found = scope.get_qualified_names_for(node)
+        found = (
+            self._attribute_names(scope, node)
+            if isinstance(node, cst.Attribute)
+            else scope.get_qualified_names_for(node)
+        )
         if found:
             return found
         stars: tuple[str, ...] | None = self.context.scratch.get(KERAS_STARS)
         if stars is None:
             stars = self.context.scratch[KERAS_STARS] = keras_star_modules(self.module)
         return star_qualified_names(scope, node, stars) if stars else found
+
+    def _attribute_names(self, scope: Scope, node: cst.Attribute) -> Collection[QualifiedName]:
+        """LibCST's answer for an attribute read ``a.b.c``, kept per scope and dotted name.
+
+        LibCST answers from the assignments of the name ``a`` in the scope, whichever node of
+        that spelling asks (only a Name can be an assignment's own target), going through all
+        of them each time: a notebook importing ``tf`` in each of hundreds of cells asked
+        hundreds of times per read.
+        """
+        spelt = dotted(node)
+        if spelt is None:
+            return scope.get_qualified_names_for(node)
+        cache: dict[tuple[int, str], Collection[QualifiedName]] = self.context.scratch.setdefault(
+            ATTRIBUTE_NAMES, {}
+        )
+        key = (id(scope), spelt)
+        found = cache.get(key)
+        if found is None:
+            found = cache[key] = scope.get_qualified_names_for(node)
+        return found
 
     def scope_of(self, node: cst.CSTNode) -> Scope | None:
         return self.scopes.get(node)
