@@ -48,6 +48,24 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         ],
     ),
     (
+        # a VAE encoder written with TensorFlow-Slim: slim's fully_connected is
+        # tf.contrib.layers', read through the module imported in a function; the import goes
+        "tf1-contrib-slim-module-import",
+        "import tensorflow as tf\n"
+        "from tensorflow.contrib import slim\n"
+        "def encoder(x):\n"
+        "    h = slim.fully_connected(x, 64, scope='enc')\n"
+        "    return slim.fully_connected(h, 8, activation_fn=None)\n"
+        "z = encoder(tf.placeholder(tf.float32, [None, 784]))\n",
+        TF_KERAS + "import tensorflow.compat.v1 as tf\n\n"
+        "tf.disable_v2_behavior()\n"
+        "def encoder(x):\n"
+        "    h = tf.compat.v1.layers.dense(x, 64, activation=tf.nn.relu, name='enc')\n"
+        "    return tf.compat.v1.layers.dense(h, 8, activation=None)\n"
+        "z = encoder(tf.placeholder(tf.float32, [None, 784]))\n",
+        [(4, "tf.layers.dense comes from tf_keras")],
+    ),
+    (
         # nlintz/TensorFlow-Tutorials 07_lstm.py: the module imported, its cells and static_rnn
         # read through it (in a function too); the import goes, the tf_keras warning stays
         "tf1-contrib-rnn-module-import",
