@@ -913,6 +913,20 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         [],
     ),
     (
+        # the weight decay of TF1 get_variable layers: a literal scale becomes the function
+        # TF 1.15's l2_regularizer / l1_regularizer returned
+        "tf1-contrib-regularizers-are-tf1s-functions",
+        "import tensorflow as tf\n"
+        "inputs = tf.placeholder(tf.float32, [None, 64])\n"
+        "w = tf.get_variable('w', [64, 32], regularizer=tf.contrib.layers.l2_regularizer(5e-4))\n"
+        "v = tf.get_variable('v', [32], regularizer=tf.contrib.layers.l1_regularizer(scale=.1))\n",
+        "import tensorflow.compat.v1 as tf\n\ntf.disable_v2_behavior()\n"
+        "inputs = tf.placeholder(tf.float32, [None, 64])\n"
+        "w = tf.get_variable('w', [64, 32], regularizer=lambda weights: 5e-4 * tf.nn.l2_loss(weights))\n"
+        "v = tf.get_variable('v', [32], regularizer=lambda weights: .1 * tf.reduce_sum(tf.abs(weights)))\n",
+        [],
+    ),
+    (
         # a normal Xavier draw is a truncated normal of another spread: left, with the module's
         # warning; the other tf.contrib.layers functions too
         "tf1-contrib-xavier-normal-left",
