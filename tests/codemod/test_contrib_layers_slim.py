@@ -95,3 +95,18 @@ def test_a_slim_import_with_a_read_without_a_home_is_left_and_said(imports: str,
     (warning,) = [w for w in warnings if "[tf.contrib removed]" in w]
     assert warning.startswith("2: ")
     assert "tf-slim" in warning
+
+
+def test_a_slim_module_with_no_other_tf1_name_is_graph_code_on_the_first_run() -> None:
+    # the calls become tf.compat.v1 names read through tf: the first run sees them as a second
+    # would, and disables v2 behaviour once
+    code, _ = migrated_twice(
+        """
+        import tensorflow as tf
+        from tensorflow.contrib import slim
+
+        def encoder(x):
+            return slim.fully_connected(x, 8, activation_fn=None)
+        """
+    )
+    assert code.count("disable_v2_behavior()") == 1

@@ -97,6 +97,7 @@ _TF1 = re.compile(r"\.\s*(?:" + _TF1_WORDS + r")\b")
 # a statement that names keras decides whether the file uses Keras (leave_Module): LibCST
 # must see it
 _TF1_STATEMENT = re.compile(r"\.\s*(?:" + _TF1_WORDS + r")\b|\bimport\s+tensorflow\b|\bkeras\b")
+_CONTRIB_IMPORT = re.compile(r"^\s*(?:from|import)\s+tensorflow\s*\.\s*contrib\b", re.M)
 _TF_ALIAS = re.compile(r"^\s*import\s+tensorflow(?:\.compat\.v1)?(?:\s+as\s+(\w+))?", re.M)
 
 
@@ -116,7 +117,9 @@ def _tf1_wanted(text: str, tree: ast.Module | None = None) -> bool:
         start = found.start()
         if before.search(text, max(0, start - 80), start + 1) is not None:
             return True
-    return False
+    # ``from tensorflow.contrib import slim``: TF1 code, whose calls other commands may make
+    # ``tf.compat.v1`` names the file reads through its ``tf`` (a second run would see them)
+    return _CONTRIB_IMPORT.search(text) is not None
 
 
 class _Uses:
