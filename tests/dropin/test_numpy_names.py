@@ -125,6 +125,8 @@ def test_without_run_numpy_is_left_as_it_is_and_uninstall_restores_it() -> None:
 
 
 RAGGED = """
+    import pickle
+
     import numpy as np
     from tests._child import emit
 
@@ -144,6 +146,7 @@ RAGGED = """
         "row": data[3][1].tolist(),
         "pairs": [list(p) for p in pairs],
         "typed": typed,
+        "pickled": pickle.loads(pickle.dumps(np.array)) is np.array,
     })
 """
 
@@ -158,5 +161,6 @@ def test_ragged_rows_are_an_object_array_under_run(tmp_path: Path) -> None:
         "pairs": [[1, 2, 3], [4, 5]],
         # a dtype asked for is NumPy's to refuse
         "typed": "ValueError",
+        "pickled": True,
     }
     assert run.err.count("np.array() of sequences of unequal lengths") == 1

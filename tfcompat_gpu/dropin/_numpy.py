@@ -144,6 +144,8 @@ def numpy_array(module: ModuleType, current: Any) -> Any:
 
     array.__wrapped__ = current  # type: ignore[attr-defined]
     array.__name__ = getattr(current, "__name__", "array")
+    array.__qualname__ = array.__name__  # pickle finds it as numpy.array, which it is
+    array.__module__ = "numpy"
     array.__doc__ = getattr(current, "__doc__", None)
     return array
 
