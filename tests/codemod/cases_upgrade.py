@@ -48,6 +48,24 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         ],
     ),
     (
+        # a VAE encoder written with TensorFlow-Slim: slim's fully_connected is
+        # tf.contrib.layers', read through the module imported in a function; the import goes
+        "tf1-contrib-slim-module-import",
+        "import tensorflow as tf\n"
+        "from tensorflow.contrib import slim\n"
+        "def encoder(x):\n"
+        "    h = slim.fully_connected(x, 64, scope='enc')\n"
+        "    return slim.fully_connected(h, 8, activation_fn=None)\n"
+        "z = encoder(tf.placeholder(tf.float32, [None, 784]))\n",
+        TF_KERAS + "import tensorflow.compat.v1 as tf\n\n"
+        "tf.disable_v2_behavior()\n"
+        "def encoder(x):\n"
+        "    h = tf.compat.v1.layers.dense(x, 64, activation=tf.nn.relu, name='enc')\n"
+        "    return tf.compat.v1.layers.dense(h, 8, activation=None)\n"
+        "z = encoder(tf.placeholder(tf.float32, [None, 784]))\n",
+        [(4, "tf.layers.dense comes from tf_keras")],
+    ),
+    (
         # nlintz/TensorFlow-Tutorials 07_lstm.py: the module imported, its cells and static_rnn
         # read through it (in a function too); the import goes, the tf_keras warning stays
         "tf1-contrib-rnn-module-import",
@@ -900,6 +918,20 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         "                    initializer=tf.glorot_uniform_initializer(seed=3))\n"
         "w_out = tf.get_variable('w_out', [32, 4],\n"
         "                        initializer=tf.glorot_uniform_initializer(seed=5, dtype=tf.float32))\n",
+        [],
+    ),
+    (
+        # the weight decay of TF1 get_variable layers: a literal scale becomes the function
+        # TF 1.15's l2_regularizer / l1_regularizer returned
+        "tf1-contrib-regularizers-are-tf1s-functions",
+        "import tensorflow as tf\n"
+        "inputs = tf.placeholder(tf.float32, [None, 64])\n"
+        "w = tf.get_variable('w', [64, 32], regularizer=tf.contrib.layers.l2_regularizer(5e-4))\n"
+        "v = tf.get_variable('v', [32], regularizer=tf.contrib.layers.l1_regularizer(scale=.1))\n",
+        "import tensorflow.compat.v1 as tf\n\ntf.disable_v2_behavior()\n"
+        "inputs = tf.placeholder(tf.float32, [None, 64])\n"
+        "w = tf.get_variable('w', [64, 32], regularizer=lambda weights: 5e-4 * tf.nn.l2_loss(weights))\n"
+        "v = tf.get_variable('v', [32], regularizer=lambda weights: .1 * tf.reduce_sum(tf.abs(weights)))\n",
         [],
     ),
     (

@@ -76,3 +76,19 @@ def test_public_homes_are_the_same_objects() -> None:
     assert checked
     assert all(checked)
     assert "tensorflow.python.client.session" in SESSION_MODULES
+
+
+def test_a_contrib_kmeans_import_names_where_kmeans_went() -> None:
+    # a TF1 k-means tutorial: the graph KMeans of tf.contrib.factorization
+    code = (
+        "import tensorflow as tf\n"
+        "from tensorflow.contrib.factorization import KMeans\n"
+        "X = tf.placeholder(tf.float32, shape=[None, 784])\n"
+        "kmeans = KMeans(inputs=X, num_clusters=25, distance_metric='cosine')\n"
+    )
+    result = migrate_source(code, upgrade=True)
+    assert "from tensorflow.contrib.factorization import KMeans" in result.code
+    (warning,) = [w for w in result.warnings if "[tf.contrib removed]" in w]
+    assert warning.startswith("2: from tensorflow.contrib.factorization import ... left unchanged")
+    assert "scikit-learn's KMeans" in warning
+    assert "`tfcompat-gpu run` provides TF1's graph KMeans" in warning

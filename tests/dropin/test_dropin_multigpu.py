@@ -347,7 +347,7 @@ CONTRIB = """
         cd.AllReduceCrossDeviceOps("ring")
     except tfcompat_gpu.GPUConfigError as error:
         out["bad_alg"] = str(error)
-    for name in ("factorization", "distribute.DistributeConfig"):
+    for name in ("bayesflow", "distribute.DistributeConfig"):
         try:
             obj = tf.contrib
             for part in name.split("."):
@@ -377,7 +377,7 @@ def test_contrib_distribute_names_build_their_tf2_successors():
     assert out["ops"] == ["NcclAllReduce", "HierarchicalCopyAllReduce", True, True]
     assert out["context"] == [True, False, False]
     assert "all_reduce_alg='ring'" in out["bad_alg"]
-    assert "provides only tf.contrib.distribute, " in out["factorization"]
+    assert "provides only tf.contrib.distribute, " in out["bayesflow"]
     assert "DistributeConfig has no TF2 successor" in out["distribute.DistributeConfig"]
     assert out["v1"] is True
     assert out["after_uninstall"] is False

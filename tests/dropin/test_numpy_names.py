@@ -122,3 +122,45 @@ def test_without_run_numpy_is_left_as_it_is_and_uninstall_restores_it() -> None:
         # NumPy 2.4 dropped the keyword; an older NumPy keeps its own reshape, which takes it
         "newshape": "TypeError" if np.lib.NumpyVersion(np.__version__) >= "2.4.0" else "taken",
     }
+
+
+RAGGED = """
+    import pickle
+
+    import numpy as np
+    from tests._child import emit
+
+    # a text classifier's batch iterator: word-id rows beside one-hot labels, zipped
+    x = np.zeros((6, 12), dtype=np.int64)
+    y = np.eye(2)[[0, 1, 0, 1, 1, 0]]
+    data = np.array(list(zip(x, y)))
+    pairs = np.array([[1, 2, 3], [4, 5]])
+    try:
+        np.array([[1, 2, 3], [4, 5]], dtype=float)
+        typed = "built"
+    except ValueError:
+        typed = "ValueError"
+    emit({
+        "shape": list(data.shape),
+        "dtype": str(data.dtype),
+        "row": data[3][1].tolist(),
+        "pairs": [list(p) for p in pairs],
+        "typed": typed,
+        "pickled": pickle.loads(pickle.dumps(np.array)) is np.array,
+    })
+"""
+
+
+def test_ragged_rows_are_an_object_array_under_run(tmp_path: Path) -> None:
+    run = run_script(tmp_path, RAGGED)
+    assert run.rc == 0, run.err
+    assert run.result == {
+        "shape": [6, 2],
+        "dtype": "object",
+        "row": [0.0, 1.0],
+        "pairs": [[1, 2, 3], [4, 5]],
+        # a dtype asked for is NumPy's to refuse
+        "typed": "ValueError",
+        "pickled": True,
+    }
+    assert run.err.count("np.array() of sequences of unequal lengths") == 1

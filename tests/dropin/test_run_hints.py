@@ -212,7 +212,7 @@ CONTRIB = r"""
     cases = {
         "import slim": "import tensorflow.contrib.slim.nets",
         "from layers": "from tensorflow.contrib.layers import separable_conv2d",
-        "from contrib": "from tensorflow.contrib import factorization",
+        "from contrib": "from tensorflow.contrib import tensor_forest",
         "eager": "import tensorflow.contrib.eager as tfe",
         "no successor": "import tensorflow.contrib.bayesflow",
         "attribute": "tf.contrib.layers.separable_conv2d",
@@ -228,7 +228,7 @@ CONTRIB = r"""
 
 def test_tf_contrib_modules_get_their_successor():
     # tf.contrib is gone since TensorFlow 2.0 and no flag brings it back: the line says where
-    # each module went (public TF1 scripts: slim, contrib.layers, contrib.factorization's KMeans).
+    # each module went (public TF1 scripts: slim, contrib.layers, contrib.tensor_forest's random forest).
     out = run_py(CONTRIB)
     removed = (
         "tfcompat-gpu run: hint: tf.contrib.{}: tf.contrib was removed in TensorFlow 2.0, and "
@@ -236,8 +236,8 @@ def test_tf_contrib_modules_get_their_successor():
         "regularizers, fully_connected, flatten, batch_norm, dropout, conv2d and pooling (with "
         "tf.contrib.slim's), tf.contrib.framework.arg_scope, tf.contrib.rnn's core cells, "
         "tf.contrib.seq2seq.sequence_loss and tf.contrib.legacy_seq2seq's rnn_decoder, "
-        "sequence_loss_by_example and sequence_loss and "
-        "tf.contrib.learn.preprocessing.VocabularyProcessor. "
+        "sequence_loss_by_example and sequence_loss, "
+        "tf.contrib.learn.preprocessing.VocabularyProcessor and tf.contrib.factorization.KMeans. "
         "Use {} instead."
     )
     slim = "the tf-slim package (pip install tf-slim, then `import tf_slim as slim`)"
@@ -247,7 +247,7 @@ def test_tf_contrib_modules_get_their_successor():
         "Use tf_slim.layers of the tf-slim package (pip install tf-slim)" in out["from layers"][0]
     )
     assert "xavier_initializer" in out["from layers"][0]
-    assert out["from contrib"][0].startswith("tfcompat-gpu run: hint: tf.contrib.factorization: ")
+    assert out["from contrib"][0].startswith("tfcompat-gpu run: hint: tf.contrib.tensor_forest: ")
     assert "TensorFlow 2 runs eagerly (tfe.Variable is tf.Variable" in out["eager"][0]
     assert out["no successor"][0] == (
         "tfcompat-gpu run: hint: tf.contrib.bayesflow: tf.contrib was removed in TensorFlow 2.0, "
@@ -255,8 +255,8 @@ def test_tf_contrib_modules_get_their_successor():
         "regularizers, fully_connected, flatten, batch_norm, dropout, conv2d and pooling (with "
         "tf.contrib.slim's), tf.contrib.framework.arg_scope, tf.contrib.rnn's core cells, "
         "tf.contrib.seq2seq.sequence_loss and tf.contrib.legacy_seq2seq's rnn_decoder, "
-        "sequence_loss_by_example and sequence_loss and "
-        "tf.contrib.learn.preprocessing.VocabularyProcessor. "
+        "sequence_loss_by_example and sequence_loss, "
+        "tf.contrib.learn.preprocessing.VocabularyProcessor and tf.contrib.factorization.KMeans. "
         "Use the TF2 module that replaced it."
     )
     # tf.contrib.layers reached as an attribute: the error itself says it (no hint repeats it)

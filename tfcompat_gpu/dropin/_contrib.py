@@ -12,7 +12,10 @@ Keras' v1 training loops need.  Of ``tf.contrib.layers``, the initializers, regu
 ``tf.contrib.rnn``, the core cells and static RNN functions (their v1 homes), and of
 ``tf.contrib.seq2seq``, ``sequence_loss``, and of ``tf.contrib.legacy_seq2seq``, ``rnn_decoder``,
 ``sequence_loss_by_example`` and ``sequence_loss`` (:mod:`tfcompat_gpu.dropin._contrib_rnn`); of
-``tf.contrib.learn``, ``preprocessing.VocabularyProcessor`` (:mod:`tfcompat_gpu.dropin._contrib_learn`).  Any other
+``tf.contrib.learn``, ``preprocessing.VocabularyProcessor`` (:mod:`tfcompat_gpu.dropin._contrib_learn`); of
+``tf.contrib.factorization``, the graph ``KMeans`` and its constants, which TensorFlow 2 still
+ships as ``tensorflow.python.ops.clustering_ops`` (TF 1.15's contrib module re-exported that
+class).  Any other
 ``tf.contrib`` name raises an ``AttributeError`` that says so and names the module's successor
 (:data:`~tfcompat_gpu.tfapi.contrib_names.CONTRIB_SUCCESSORS`), which ``run``'s hint also names
 when the script imports one.
@@ -31,6 +34,7 @@ __all__ = [
     "NAMES",
     "contrib_module",
     "distribute_module",
+    "factorization_module",
     "framework_module",
     "layers_module",
     "learn_module",
@@ -52,6 +56,16 @@ SLIM_MODULE = "tensorflow.contrib.slim"
 LEGACY_SEQ2SEQ_MODULE = "tensorflow.contrib.legacy_seq2seq"
 LEARN_MODULE = "tensorflow.contrib.learn"
 PREPROCESSING_MODULE = "tensorflow.contrib.learn.preprocessing"
+FACTORIZATION_MODULE = "tensorflow.contrib.factorization"
+# tf.contrib.factorization's names that were tensorflow/python/ops/clustering_ops.py's own
+FACTORIZATION = (
+    "KMeans",
+    "RANDOM_INIT",
+    "KMEANS_PLUS_PLUS_INIT",
+    "KMC2_INIT",
+    "SQUARED_EUCLIDEAN_DISTANCE",
+    "COSINE_DISTANCE",
+)
 
 
 def _distribute(v1: bool = False) -> Any:
@@ -276,6 +290,12 @@ def _preprocessing_getattr(name: str) -> Any:
     raise _missing("learn.preprocessing", name, sorted(PREPROCESSING))
 
 
+def _factorization_getattr(name: str) -> Any:
+    if name in FACTORIZATION:
+        return getattr(_tf.clustering_ops(), name)
+    raise _missing("factorization", name, sorted(FACTORIZATION))
+
+
 def _missing(module: str, name: str, served: list[str]) -> AttributeError:
     """The error for ``tf.contrib.<module>.<name>``, a name the drop-in does not serve."""
     if name.startswith("__"):
@@ -315,6 +335,8 @@ def _contrib_getattr(name: str) -> Any:
         return legacy_seq2seq_module()
     if name == "learn":
         return learn_module()
+    if name == "factorization":
+        return factorization_module()
     if name.startswith("__"):
         raise AttributeError(name)
     raise AttributeError(removed_message(name))
@@ -332,8 +354,9 @@ def removed_message(name: str) -> str:
         "fully_connected, flatten, batch_norm, dropout, conv2d and pooling (with "
         "tf.contrib.slim's), tf.contrib.framework.arg_scope, "
         "tf.contrib.rnn's core cells, tf.contrib.seq2seq.sequence_loss and "
-        "tf.contrib.legacy_seq2seq's rnn_decoder, sequence_loss_by_example and sequence_loss "
-        f"and tf.contrib.learn.preprocessing.VocabularyProcessor. {use}"
+        "tf.contrib.legacy_seq2seq's rnn_decoder, sequence_loss_by_example and sequence_loss, "
+        "tf.contrib.learn.preprocessing.VocabularyProcessor and tf.contrib.factorization.KMeans. "
+        f"{use}"
     )
 
 
@@ -354,6 +377,7 @@ _ALL = {
     DISTRIBUTE: sorted(NAMES),
     CONTRIB: [
         "distribute",
+        "factorization",
         "framework",
         "layers",
         "learn",
@@ -364,6 +388,7 @@ _ALL = {
     ],
     LEARN_MODULE: ["preprocessing"],
     FRAMEWORK_MODULE: ["add_arg_scope", "arg_scope"],
+    FACTORIZATION_MODULE: sorted(FACTORIZATION),
 }
 
 
@@ -453,6 +478,16 @@ def learn_preprocessing_module() -> ModuleType:
         "and tokenizer, by tfcompat_gpu.",
         _preprocessing_getattr,
         _preprocessing_all,
+    )
+
+
+def factorization_module() -> ModuleType:
+    """The ``tensorflow.contrib.factorization`` module object: the graph ``KMeans``."""
+    return _module(
+        FACTORIZATION_MODULE,
+        "tf.contrib.factorization of TF 1.x: KMeans and its initialization and distance "
+        "constants (TensorFlow's clustering_ops), by tfcompat_gpu.",
+        _factorization_getattr,
     )
 
 

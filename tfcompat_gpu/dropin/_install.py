@@ -127,6 +127,12 @@ def _numpy_reshape(module: ModuleType, current: Any) -> Any:
     return _numpy.numpy_reshape(module, current)
 
 
+def _numpy_array(module: ModuleType, current: Any) -> Any:
+    from tfcompat_gpu.dropin import _numpy
+
+    return _numpy.numpy_array(module, current)
+
+
 def _keras2_optimizer(module: ModuleType, current: Any) -> Any:
     from tfcompat_gpu.dropin import _legacy_keras
 
@@ -394,6 +400,14 @@ MOVES: tuple[Move, ...] = (
         why="old scripts write np.reshape(a, newshape=s), the keyword NumPy 2.4 removed; it is "
         "passed as shape (left as it is on a NumPy that still takes it)",
         only_where_needed=True,
+    ),
+    Move(
+        "numpy",
+        "array",
+        _numpy_array,
+        only_if_missing=False,
+        why="old scripts build np.array(list(zip(x, y))) of rows of unequal lengths, an object "
+        "array before NumPy 1.24 and a ValueError since; it is built with dtype=object again",
     ),
 )
 

@@ -90,6 +90,7 @@ _CONTRIB_MODULES = (
     "tensorflow.contrib.learn",
     "tensorflow.contrib.learn.preprocessing",
     "tensorflow.contrib.slim",
+    "tensorflow.contrib.factorization",
     "tensorflow.contrib",
 )
 
@@ -211,6 +212,8 @@ class _Finder(_LoaderBase):
             return _contrib.learn_module()
         if spec.name == "tensorflow.contrib.learn.preprocessing":
             return _contrib.learn_preprocessing_module()
+        if spec.name == "tensorflow.contrib.factorization":
+            return _contrib.factorization_module()
         return None
 
     def exec_module(self, module: ModuleType) -> None:

@@ -10,7 +10,9 @@ A removed function with no one-name replacement but a short exact definition
 (``np.asscalar(a)`` is ``a.item()``, ``np.asfarray``, ``np.in1d``, ``np.trapz``, ``np.msort``,
 ``np.alen``, ``np.PZERO``) is served as that definition, with the same warning.  Every other name
 reaches NumPy's own ``__getattr__`` and its error.  ``np.reshape(a, newshape=s)`` (the keyword
-NumPy 2.1 renamed ``shape`` and 2.4 removed) is taken by :func:`numpy_reshape`.  Nothing is added to NumPy's namespace (``vars(numpy)``), and
+NumPy 2.1 renamed ``shape`` and 2.4 removed) is taken by :func:`numpy_reshape`.  ``np.array(rows)`` of rows of unequal lengths (``np.array(list(zip(x, y)))``
+of a sentence matrix and its labels), which NumPy 1.24 made a ``ValueError``, is built with
+``dtype=object`` as NumPy < 1.24 built it, when the script itself asked (:func:`numpy_array`).  Nothing is added to NumPy's namespace (``vars(numpy)``), and
 TensorFlow, Keras and h5py read none of these names (checked on TensorFlow 2.21).
 """
 
@@ -24,7 +26,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
-__all__ = ["SERVED", "numpy_getattr", "numpy_reshape"]
+__all__ = ["SERVED", "numpy_array", "numpy_getattr", "numpy_reshape"]
 
 
 def _asscalar(a: Any) -> Any:
@@ -106,6 +108,46 @@ def numpy_reshape(module: ModuleType, current: Any) -> Any:
     reshape.__name__ = getattr(current, "__name__", "reshape")
     reshape.__doc__ = getattr(current, "__doc__", None)
     return reshape
+
+
+def numpy_array(module: ModuleType, current: Any) -> Any:
+    """``numpy.array`` that builds ragged nested sequences as an object array again, as NumPy <
+    1.24 did, when the call comes from user code and gives no ``dtype`` (TensorFlow's, Keras'
+    and NumPy's own calls keep NumPy's error)."""
+    import sys
+
+    from tfcompat_gpu.utils.where import is_user_code
+
+    warned: list[bool] = []
+
+    def array(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return current(*args, **kwargs)
+        except ValueError as error:
+            if (
+                "inhomogeneous" not in str(error)
+                or len(args) != 1
+                or "dtype" in kwargs
+                or not is_user_code(sys._getframe(1).f_code)
+            ):
+                raise
+        if not warned:
+            warned.append(True)
+            import warnings
+
+            warnings.warn(
+                "np.array() of sequences of unequal lengths: NumPy 1.24 made it an error; it is "
+                "built as NumPy < 1.24 built it, np.array(..., dtype=object)",
+                stacklevel=2,
+            )
+        return current(*args, dtype=object, **kwargs)
+
+    array.__wrapped__ = current  # type: ignore[attr-defined]
+    array.__name__ = getattr(current, "__name__", "array")
+    array.__qualname__ = array.__name__  # pickle finds it as numpy.array, which it is
+    array.__module__ = "numpy"
+    array.__doc__ = getattr(current, "__doc__", None)
+    return array
 
 
 def numpy_getattr(module: ModuleType, current: Any) -> Callable[[str], Any]:

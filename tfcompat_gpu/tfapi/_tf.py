@@ -280,6 +280,13 @@ def session_module() -> Any:
     return importlib.import_module("tensorflow.python.client.session")
 
 
+def clustering_ops() -> Any:
+    """``tensorflow.python.ops.clustering_ops``: the graph ``KMeans`` that TF 1.x exported as
+    ``tf.contrib.factorization.KMeans`` (and TF2's estimator still builds on)."""
+    tf()
+    return importlib.import_module("tensorflow.python.ops.clustering_ops")
+
+
 def default_graph() -> Any:
     return tf().compat.v1.get_default_graph()
 

@@ -63,6 +63,11 @@ CONTRIB_SUCCESSORS: dict[str, str] = {
         "VocabularyProcessor, tf.keras.layers.TextVectorization (which splits and numbers "
         "words otherwise; `tfcompat-gpu run` provides TF1's)"
     ),
+    "factorization": (
+        "scikit-learn's KMeans, or tf.compat.v1.estimator.experimental.KMeans (TensorFlow <= "
+        "2.15); `tfcompat-gpu run` provides TF1's graph KMeans, which TensorFlow still ships "
+        "privately (tensorflow.python.ops.clustering_ops)"
+    ),
     "keras": "tf.keras",
     "data": "tf.data",
     "losses": "tf.losses of the v1 API (tf.compat.v1.losses)",

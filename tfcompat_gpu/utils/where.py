@@ -6,7 +6,7 @@ import functools
 import os
 import sys
 
-__all__ = ["short_path", "user_frame"]
+__all__ = ["is_user_code", "short_path", "user_frame"]
 
 _SKIP = (
     os.sep + "tfcompat_gpu" + os.sep,
@@ -32,6 +32,11 @@ def _is_user(code: object, filename: str) -> bool:
         known = not any(part in filename for part in _SKIP)
         _USER_CODE[code] = known
     return known
+
+
+def is_user_code(code: object) -> bool:
+    """Whether a code object belongs to user code (not TensorFlow, Keras or this package)."""
+    return _is_user(code, getattr(code, "co_filename", ""))
 
 
 def user_frame(depth: int = 2) -> str:

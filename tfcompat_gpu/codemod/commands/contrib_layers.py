@@ -37,6 +37,10 @@ are named as ``dense`` names them (``dense/kernel``, not contrib's ``fully_conne
 ``conv2d/kernel``, not ``Conv/weights``):
 a checkpoint written by the TF1 script does not restore into the migrated one by name.
 
+``tf.contrib.slim``'s layer functions are these same functions (slim imported them from
+``tf.contrib.layers``): ``import tensorflow.contrib.slim as slim`` and ``from tensorflow.contrib
+import slim`` go the same way as ``from tensorflow.contrib import layers``.
+
 The names imported are rewritten too: ``from tensorflow.contrib import layers`` with
 ``layers.fully_connected(...)``, and ``from tensorflow.contrib.layers import fully_connected,
 flatten`` with ``fully_connected(...)``, through the module-level ``import tensorflow as tf`` of
@@ -58,7 +62,11 @@ from tfcompat_gpu.codemod._imports import without_aliases
 from tfcompat_gpu.codemod._libcst import cst
 from tfcompat_gpu.codemod._names import dotted, prefix_for, tf_root_alias, top_level_imports
 from tfcompat_gpu.codemod.commands.tf1_legacy_keras import LEGACY_KERAS_NAMES
-from tfcompat_gpu.codemod.commands.tf_private_imports import contrib_successor, layers_import
+from tfcompat_gpu.codemod.commands.tf_private_imports import (
+    contrib_successor,
+    layers_import,
+    slim_import,
+)
 
 __all__ = ["CONTRIB_LAYERS_DONE", "ContribLayersCommand"]
 
@@ -123,7 +131,14 @@ _CALL = re.compile(
     r"\bcontrib\b[\s\S]*?\blayers\b[\s\S]*?"
     r"\b(?:flatten|fully_connected|conv2d|convolution2d|max_pool2d|avg_pool2d)\b"
 )
-_IMPORT = re.compile(r"\bfrom\s+tensorflow\s*\.\s*contrib\b[\s\S]*?\blayers\b")
+_IMPORT = re.compile(
+    r"\bfrom\s+tensorflow\s*\.\s*contrib\b[\s\S]*?\b(?:layers|slim)\b"
+    r"|\bimport\s+tensorflow\s*\.\s*contrib\s*\.\s*slim\b"
+)
+# a call of one of the functions through an imported module (``slim.conv2d(``, ``layers.flatten(``)
+_ATTRIBUTE_CALL = re.compile(
+    r"\.\s*(?:flatten|fully_connected|conv2d|convolution2d|max_pool2d|avg_pool2d)\s*\("
+)
 _PACKAGE = "tensorflow.contrib.layers"
 
 
@@ -137,7 +152,12 @@ class ContribLayersCommand(MigrationCommand):
         "tf.compat.v1.layers.flatten, dense, conv2d, max_pooling2d and average_pooling2d "
         "(contrib's defaults that differ written out: relu, SAME, a pooling stride of 2)."
     )
-    PRECHECK = Precheck(_wanted, lambda statement: _CALL.search(statement) is not None)
+    PRECHECK = Precheck(
+        _wanted,
+        lambda statement: (
+            (_CALL.search(statement) or _ATTRIBUTE_CALL.search(statement)) is not None
+        ),
+    )
     UPGRADE = True
 
     def declared_changes(self) -> list[cst.CSTNode]:
@@ -149,11 +169,13 @@ class ContribLayersCommand(MigrationCommand):
         self._calls: dict[cst.Call, tuple[str, list[cst.Arg]]] = {}  # call -> new func, args
         self._done: set[cst.CSTNode] = self.context.scratch.setdefault(CONTRIB_LAYERS_DONE, set())
         self._of_imports: list[cst.Call] = []
-        self._drop: set[cst.ImportFrom] = set()
+        self._drop: set[cst.Import | cst.ImportFrom] = set()
         root = tf_root_alias(node)
         for _, small in top_level_imports(node):
             if isinstance(small, cst.ImportFrom) and layers_import(small):
                 self._plan_import(small, root)
+            elif slim_import(small):
+                self._plan_slim(small, root)
 
     def _plan_import(self, node: cst.ImportFrom, root: str | None) -> None:
         """Each call of the names ``node`` binds and its new code; the import left (and said)
@@ -161,7 +183,6 @@ class ContribLayersCommand(MigrationCommand):
         assert node.module is not None
         assert not isinstance(node.names, cst.ImportStar)
         module = dotted(node.module)
-        scope = self.scope_of(node)
         calls: dict[cst.Call, tuple[str, list[cst.Arg]]] = {}
         left: list[str] = []
         for alias in node.names:
@@ -170,31 +191,73 @@ class ContribLayersCommand(MigrationCommand):
             if not whole and alias.evaluated_name not in _FUNCTIONS:
                 left.append(alias.evaluated_name)
                 continue
-            reads = (
-                [access.node for a in scope.assignments[bound] for access in a.references]
-                if scope is not None
-                else []
-            )
-            for read in reads:
-                func: cst.CSTNode | None = read
-                name = alias.evaluated_name
-                if whole:
-                    func = self.parent(read)
-                    if not isinstance(func, cst.Attribute) or func.value is not read:
-                        left.append(bound)
-                        continue
-                    name = func.attr.value
-                call = self.parent(func) if func is not None else None
-                planned = (
-                    self._planned(call, name, root)
-                    if isinstance(call, cst.Call) and call.func is func and root is not None
-                    else None
-                )
-                if planned is None:
-                    left.append(f"{bound}.{name}" if whole else bound)
+            self._plan_reads(node, bound, alias.evaluated_name, whole, root, calls, left)
+        self._settle(node, f"from {module} import ...", "layers", calls, left, root)
+
+    def _plan_slim(self, node: cst.Import | cst.ImportFrom, root: str | None) -> None:
+        """``import tensorflow.contrib.slim as slim`` / ``from tensorflow.contrib import slim``:
+        slim's layer functions are tf.contrib.layers' own, so their calls go the same way."""
+        assert not isinstance(node.names, cst.ImportStar)
+        alias = node.names[0]
+        bound = alias.evaluated_alias or alias.evaluated_name
+        calls: dict[cst.Call, tuple[str, list[cst.Arg]]] = {}
+        left: list[str] = []
+        self._plan_reads(node, bound, "slim", True, root, calls, left)
+        shown = (
+            f"import {alias.evaluated_name}"
+            if isinstance(node, cst.Import)
+            else "from tensorflow.contrib import ..."
+        )
+        self._settle(node, shown, "slim", calls, left, root)
+
+    def _plan_reads(
+        self,
+        node: cst.Import | cst.ImportFrom,
+        bound: str,
+        imported: str,
+        whole: bool,
+        root: str | None,
+        calls: dict[cst.Call, tuple[str, list[cst.Arg]]],
+        left: list[str],
+    ) -> None:
+        """Each read of ``bound`` as a call with its new code in ``calls``, else in ``left``."""
+        scope = self.scope_of(node)
+        reads = (
+            [access.node for a in scope.assignments[bound] for access in a.references]
+            if scope is not None
+            else []
+        )
+        for read in reads:
+            func: cst.CSTNode | None = read
+            name = imported
+            if whole:
+                func = self.parent(read)
+                if not isinstance(func, cst.Attribute) or func.value is not read:
+                    left.append(bound)
                     continue
-                assert isinstance(call, cst.Call)
-                calls[call] = planned
+                name = func.attr.value
+            call = self.parent(func) if func is not None else None
+            planned = (
+                self._planned(call, name, root)
+                if isinstance(call, cst.Call) and call.func is func and root is not None
+                else None
+            )
+            if planned is None:
+                left.append(f"{bound}.{name}" if whole else bound)
+                continue
+            assert isinstance(call, cst.Call)
+            calls[call] = planned
+
+    def _settle(
+        self,
+        node: cst.Import | cst.ImportFrom,
+        shown: str,
+        contrib: str,
+        calls: dict[cst.Call, tuple[str, list[cst.Arg]]],
+        left: list[str],
+        root: str | None,
+    ) -> None:
+        """The import dropped and its calls planned, or all left with the warning."""
         if left or root is None:
             why = (
                 f"{', '.join(sorted(set(left)))}: no call with a TF2 home for each argument"
@@ -204,9 +267,9 @@ class ContribLayersCommand(MigrationCommand):
             )
             self.warn_at(
                 node,
-                f"from {module} import ... left unchanged: TensorFlow 2.0 removed "
+                f"{shown} left unchanged: TensorFlow 2.0 removed "
                 f"tensorflow.contrib, so the import raises ModuleNotFoundError; {why}: "
-                f"{contrib_successor('layers')} [tf.contrib removed]",
+                f"{contrib_successor(contrib)} [tf.contrib removed]",
             )
             return
         self._calls.update(calls)
@@ -246,6 +309,13 @@ class ContribLayersCommand(MigrationCommand):
         if original_node not in self._drop or isinstance(updated_node.names, cst.ImportStar):
             return updated_node
         return without_aliases(updated_node, set(range(len(updated_node.names))))
+
+    def leave_Import(
+        self, original_node: cst.Import, updated_node: cst.Import
+    ) -> cst.Import | cst.RemovalSentinel:
+        if original_node not in self._drop:
+            return updated_node
+        return cst.RemoveFromParent()
 
     def visit_Call(self, node: cst.Call) -> bool:
         func = node.func

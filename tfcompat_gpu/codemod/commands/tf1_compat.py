@@ -17,7 +17,13 @@ initializer TF1 scripts give ``tf.get_variable``: it becomes ``tf.glorot_uniform
 which draws from the same distribution (tensorflow/contrib/layers/python/layers/initializers.py:
 ``variance_scaling_initializer(factor=1.0, mode='FAN_AVG', uniform=True)``, a limit of
 ``sqrt(6 / (fan_in + fan_out))``; tensorflow/python/ops/init_ops.py ``glorot_uniform_initializer``).
-``uniform=False`` (a truncated normal of another spread) keeps the warning.
+``uniform=False`` (a truncated normal of another spread) keeps the warning.  So do
+``tf.contrib.layers.l2_regularizer(scale)`` / ``l1_regularizer(scale)``, the regularizers TF1
+scripts hand to ``get_variable`` and to the layers: with a float literal for ``scale`` they
+become the function TF 1.15 returned (tensorflow/contrib/layers/python/layers/regularizers.py),
+``lambda weights: scale * tf.nn.l2_loss(weights)`` (``scale * tf.reduce_sum(tf.abs(weights))``),
+and ``lambda _: None`` for ``0.0``.  Any other ``scale`` (a name, whose value TF1 checked: an
+integer or a negative number raised ``ValueError``) or a ``scope`` keeps the warning.
 """
 
 from __future__ import annotations
@@ -73,6 +79,11 @@ _XAVIER = frozenset(
     }
 )
 _XAVIER_KEYWORDS = ("uniform", "seed", "dtype")  # its parameters, in order
+# tf.contrib.layers' regularizers: name -> the loss TF 1.15's function returned, of ``weights``
+_REGULARIZERS = {
+    "tensorflow.contrib.layers.l2_regularizer": "{tf}nn.l2_loss(weights)",
+    "tensorflow.contrib.layers.l1_regularizer": "{tf}reduce_sum({tf}abs(weights))",
+}
 
 
 _TF1_WORDS = (
@@ -86,6 +97,7 @@ _TF1 = re.compile(r"\.\s*(?:" + _TF1_WORDS + r")\b")
 # a statement that names keras decides whether the file uses Keras (leave_Module): LibCST
 # must see it
 _TF1_STATEMENT = re.compile(r"\.\s*(?:" + _TF1_WORDS + r")\b|\bimport\s+tensorflow\b|\bkeras\b")
+_CONTRIB_IMPORT = re.compile(r"^\s*(?:from|import)\s+tensorflow\s*\.\s*contrib\b", re.M)
 _TF_ALIAS = re.compile(r"^\s*import\s+tensorflow(?:\.compat\.v1)?(?:\s+as\s+(\w+))?", re.M)
 
 
@@ -105,7 +117,9 @@ def _tf1_wanted(text: str, tree: ast.Module | None = None) -> bool:
         start = found.start()
         if before.search(text, max(0, start - 80), start + 1) is not None:
             return True
-    return False
+    # ``from tensorflow.contrib import slim``: TF1 code, whose calls other commands may make
+    # ``tf.compat.v1`` names the file reads through its ``tf`` (a second run would see them)
+    return _CONTRIB_IMPORT.search(text) is not None
 
 
 class _Uses:
@@ -318,6 +332,7 @@ class Tf1CompatCommand(MigrationCommand):
     def visit_Module(self, node: cst.Module) -> None:
         self._warned: set[str] = set()
         self._xavier: set[cst.CSTNode] = set()  # tf.contrib.layers nodes of rewritten calls
+        self._regularizers: dict[cst.Call, str] = {}  # regularizer call -> its loss's code
         # a session spelt the TF1 way (tf.Session, not tf.compat.v1.Session, which TF2 code
         # asks for itself): what it runs is graph code
         text = self.source_text()
@@ -336,12 +351,20 @@ class Tf1CompatCommand(MigrationCommand):
         if _xavier_root(node) is not None and self.names_of(node.func) & _XAVIER:
             assert isinstance(node.func, cst.Attribute)
             self._xavier.add(node.func.value)  # no warning for the module: the call is done
+        names = self.names_of(node.func) & _REGULARIZERS.keys()
+        if names and _regularizer_scale(node) is not None and _contrib_root(node) is not None:
+            assert isinstance(node.func, cst.Attribute)
+            self._xavier.add(node.func.value)
+            self._regularizers[node] = _REGULARIZERS[min(names)]
         return True
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
         func = original_node.func
         if not isinstance(func, cst.Attribute) or func.value not in self._xavier:
             return updated_node
+        loss = self._regularizers.get(original_node)
+        if loss is not None:
+            return _regularizer(updated_node, loss)
         root = _xavier_root(updated_node)
         if root is None:
             return updated_node
@@ -406,6 +429,48 @@ def _equal() -> cst.AssignEqual:
     return cst.AssignEqual(
         whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")
     )
+
+
+def _contrib_root(node: cst.Call) -> cst.BaseExpression | None:
+    """``tf`` of ``tf.contrib.layers.name(...)``."""
+    func = node.func
+    if (
+        isinstance(func, cst.Attribute)
+        and isinstance(func.value, cst.Attribute)
+        and func.value.attr.value == "layers"
+        and isinstance(func.value.value, cst.Attribute)
+        and func.value.value.attr.value == "contrib"
+    ):
+        return func.value.value.value
+    return None
+
+
+def _regularizer_scale(node: cst.Call) -> float | None:
+    """The float literal ``scale`` of ``l2_regularizer(scale)``, its only argument; None when
+    TF1 checked it at run time (a name, an integer, a negative number) or a scope is given."""
+    if len(node.args) != 1 or node.args[0].star:
+        return None
+    arg = node.args[0]
+    if arg.keyword is not None and arg.keyword.value != "scale":
+        return None
+    if not isinstance(arg.value, cst.Float):
+        return None
+    try:
+        return float(arg.value.value)
+    except ValueError:
+        return None
+
+
+def _regularizer(node: cst.Call, loss: str) -> cst.BaseExpression:
+    """TF 1.15's regularizer function, of the float literal scale ``node`` gives."""
+    root = _contrib_root(node)
+    scale = node.args[0].value
+    assert root is not None
+    assert isinstance(scale, cst.Float)
+    if float(scale.value) == 0.0:
+        return cst.parse_expression("lambda _: None")
+    prefix = cst.Module([]).code_for_node(root) + "."
+    return cst.parse_expression(f"lambda weights: {scale.value} * " + loss.format(tf=prefix))
 
 
 def _xavier_root(node: cst.Call) -> cst.BaseExpression | None:

@@ -42,6 +42,7 @@ __all__ = [
     "layers_import",
     "rnn_import",
     "seq2seq_import",
+    "slim_import",
 ]
 
 SESSION_MODULES = ("tensorflow.python", "tensorflow.python.client.session")
@@ -130,7 +131,7 @@ class TfPrivateImportsCommand(MigrationCommand):
             return updated_node
         if rnn_import(original_node) or layers_import(original_node):
             return updated_node
-        if seq2seq_import(original_node):
+        if seq2seq_import(original_node) or slim_import(original_node):
             return updated_node
         module = dotted(original_node.module)
         names = _names(original_node)
@@ -167,6 +168,8 @@ class TfPrivateImportsCommand(MigrationCommand):
         return updated_node
 
     def leave_Import(self, original_node: cst.Import, updated_node: cst.Import) -> cst.Import:
+        if slim_import(original_node):
+            return updated_node  # contrib_layers rewrites it or warns
         for alias in original_node.names:
             name = dotted(alias.name) or ""
             removed = _removed(name)
@@ -256,6 +259,21 @@ def layers_import(node: cst.ImportFrom) -> bool:
     if module == "tensorflow.contrib.layers":
         return True
     return module == "tensorflow.contrib" and [dotted(a.name) for a in node.names] == ["layers"]
+
+
+def slim_import(node: cst.Import | cst.ImportFrom) -> bool:
+    """``import tensorflow.contrib.slim as slim`` or ``from tensorflow.contrib import slim [as s]``,
+    alone in its statement: an import ``contrib_layers`` rewrites or warns about."""
+    if isinstance(node, cst.Import):
+        return (
+            len(node.names) == 1
+            and node.names[0].asname is not None
+            and dotted(node.names[0].name) == "tensorflow.contrib.slim"
+        )
+    if node.module is None or node.relative or isinstance(node.names, cst.ImportStar):
+        return False
+    names = [dotted(a.name) for a in node.names]
+    return dotted(node.module) == "tensorflow.contrib" and names == ["slim"]
 
 
 def seq2seq_import(node: cst.ImportFrom) -> bool:
