@@ -7,25 +7,12 @@ Keras 2 computed, and a script reading ``history['acc']`` runs under ``run`` wit
 
 from __future__ import annotations
 
-import importlib.metadata
-
 import pytest
 
 from tests._child import run_py, run_script
+from tests._keras import major, needs_tf_keras
 
 pytestmark = pytest.mark.tf
-
-
-def _major(name: str) -> int:
-    try:
-        return int(importlib.metadata.version(name).split(".")[0])
-    except importlib.metadata.PackageNotFoundError:
-        return 0
-
-
-needs_tf_keras = pytest.mark.skipif(
-    _major("keras") < 3 or _major("tf-keras") < 2, reason="needs Keras 3 and tf_keras installed"
-)
 
 
 @needs_tf_keras
@@ -185,7 +172,7 @@ def test_accuracy_keeps_its_name_where_the_script_reads_the_new_keys(tmp_path):
     assert run.result["keys"] == ["accuracy", "loss", "val_accuracy", "val_loss"]
 
 
-@pytest.mark.skipif(_major("keras") < 3, reason="Keras 3 or tf_keras only")
+@pytest.mark.skipif(major("keras") < 3, reason="Keras 3 or tf_keras only")
 def test_tf_keras_script_reading_acc_keys_runs(tmp_path):
     # tf.keras of TensorFlow 1 logged 'acc' too; nothing here is Keras 2 only: tf.keras runs it
     # (Keras 3, or tf_keras where TF_USE_LEGACY_KERAS=1 asks for it)
@@ -231,7 +218,7 @@ MAE_SCRIPT = """
 """
 
 
-@pytest.mark.skipif(_major("keras") < 3, reason="Keras 3 or tf_keras only")
+@pytest.mark.skipif(major("keras") < 3, reason="Keras 3 or tf_keras only")
 def test_script_reading_keras_2_2_metric_names_runs(tmp_path):
     # Keras 2.0-2.2 logged metrics=['mae'] as 'mean_absolute_error'; later Keras logs 'mae'
     run = run_script(tmp_path, MAE_SCRIPT)
@@ -250,7 +237,7 @@ def test_script_reading_keras_2_2_metric_names_runs(tmp_path):
     }
 
 
-@pytest.mark.skipif(_major("keras") < 3, reason="Keras 3 only")
+@pytest.mark.skipif(major("keras") < 3, reason="Keras 3 only")
 def test_metric_key_table_is_what_keras_3_logs():
     # every old key Keras 3 takes as a metric string is logged under that string; the others
     # are the ones the table says Keras 3 does not take
@@ -399,7 +386,7 @@ emit({
 """
 
 
-@pytest.mark.skipif(_major("keras") < 3, reason="Keras 2 reads such names itself")
+@pytest.mark.skipif(major("keras") < 3, reason="Keras 2 reads such names itself")
 @pytest.mark.parametrize("runner", [True, False])
 def test_get_file_with_a_folder_in_the_name_finds_the_local_copy(tmp_path, runner):
     work = tmp_path / "work"

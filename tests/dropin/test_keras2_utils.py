@@ -7,25 +7,13 @@ them (``_obtain_input_shape(..., include_top=...)``, ``layer_utils.convert_all_k
 
 from __future__ import annotations
 
-import importlib.metadata
-
 import pytest
 
 from tests._child import run_script
+from tests._keras import needs_tf_keras
 
 pytestmark = pytest.mark.tf
 
-
-def _major(name: str) -> int:
-    try:
-        return int(importlib.metadata.version(name).split(".")[0])
-    except importlib.metadata.PackageNotFoundError:
-        return 0
-
-
-needs_tf_keras = pytest.mark.skipif(
-    _major("keras") < 3 or _major("tf-keras") < 2, reason="needs Keras 3 and tf_keras installed"
-)
 
 MODEL_FILE = """
 import numpy as np

@@ -18,22 +18,10 @@ from pathlib import Path
 import pytest
 
 from tests._child import ROOT, child_env, cli, run_py, run_script
+from tests._keras import KERAS3, major, needs_keras3, needs_tf_keras
 
 pytestmark = pytest.mark.tf
 
-
-def _major(name: str) -> int:
-    try:
-        return int(importlib.metadata.version(name).split(".")[0])
-    except importlib.metadata.PackageNotFoundError:
-        return 0
-
-
-KERAS3 = _major("keras") >= 3
-needs_keras3 = pytest.mark.skipif(not KERAS3, reason="Keras 2 is `keras` here (TF <= 2.15)")
-needs_tf_keras = pytest.mark.skipif(
-    not KERAS3 or _major("tf-keras") < 2, reason="needs Keras 3 and tf_keras installed"
-)
 
 KERAS2_SCRIPT = """
     import importlib.metadata, os, sys
@@ -212,7 +200,7 @@ def test_missing_or_mismatched_tf_keras_is_one_clear_error_before_the_script(tmp
     tf_version = next(
         importlib.metadata.version(d)
         for d in ("tensorflow-cpu", "tensorflow")
-        if importlib.util.find_spec("tensorflow") and _major(d)
+        if importlib.util.find_spec("tensorflow") and major(d)
     )
     assert proc.returncode == 2, proc.stderr
     assert proc.stdout == ""
@@ -253,7 +241,7 @@ EXAMPLE = ROOT / "legacy_examples" / "keras2_generator_training.py"
 def test_keras2_example_runs_with_legacy_keras(tmp_path, tf1):
     if tf1 and not KERAS3:
         pytest.skip("Keras 2.15's optimizers do not run in a v1 graph; tf_keras's v1 API does")
-    if KERAS3 and _major("tf-keras") < 2:
+    if KERAS3 and major("tf-keras") < 2:
         pytest.skip("needs tf_keras")
     flags = ["--legacy-keras", "--tf1"] if tf1 else ["--legacy-keras"]
     report = tmp_path / "report.json"
@@ -437,7 +425,7 @@ def test_keras1_layer_arguments_pass_through_without_legacy_keras():
 
 @pytest.mark.parametrize("legacy", [True, False], ids=["tf_keras", "keras3"])
 def test_keras2_image_dim_ordering_sets_the_data_format(legacy):
-    if legacy and KERAS3 and _major("tf-keras") < 2:
+    if legacy and KERAS3 and major("tf-keras") < 2:
         pytest.skip("tf_keras is not installed")
     out = run_py(
         f"""
