@@ -320,21 +320,31 @@ def tf1_arm(test: ast.AST) -> int:
 
 
 def probes(test: ast.AST, aliases: dict[str, str]) -> bool:
-    """Whether ``test`` asks ``hasattr`` of a TensorFlow / Keras module: ``if hasattr(tf,
-    "ConfigProto")`` runs its body only where the name exists, and its ``else`` only where it
+    """Whether ``test`` asks ``hasattr`` (or ``getattr`` with a false default) of a TensorFlow /
+    Keras module: ``if hasattr(tf, "ConfigProto")`` runs its body only where the name exists, and its ``else`` only where it
     does not, so each arm is written for the TensorFlow that has (or lacks) the name.
 
     >>> probes(ast.parse("hasattr(tf.random, 'set_seed')").body[0].value, {"tf": "tensorflow"})
     True
     >>> probes(ast.parse("hasattr(args, 'gpu')").body[0].value, {"tf": "tensorflow"})
     False
+    >>> probes(ast.parse("getattr(tf, 'set_random_seed', None)").body[0].value, {"tf": "tensorflow"})
+    True
     """
     for sub in ast.walk(test):
         if (
             isinstance(sub, ast.Call)
             and isinstance(sub.func, ast.Name)
-            and sub.func.id == "hasattr"
-            and len(sub.args) == 2
+            and (
+                (sub.func.id == "hasattr" and len(sub.args) == 2)
+                # getattr(tf, "set_random_seed", None): false where the name is missing
+                or (
+                    sub.func.id == "getattr"
+                    and len(sub.args) == 3
+                    and isinstance(sub.args[2], ast.Constant)
+                    and not sub.args[2].value
+                )
+            )
         ):
             root = sub.args[0]
             while root.__class__ is ast.Attribute:

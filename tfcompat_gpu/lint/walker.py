@@ -120,6 +120,10 @@ def _guarded_children(
     arm = tf1_arm(node.test)
     if arm == 0:
         test = node.test
+        if node.__class__ is ast.IfExp and probes(test, aliases):
+            # tf.placeholder if hasattr(tf, "placeholder") else tf.compat.v1.placeholder
+            attr = (ATTR,)
+            return [test, _Guard(attr, 1), node.body, node.orelse, _Guard(attr, -1)]
         if node.__class__ is ast.If and probes(test, aliases):
             attr = (ATTR,)
             if not node.orelse and leaves(node.body):
