@@ -254,3 +254,48 @@ def test_symlinked_tf1_script_hands_v1_to_modules_beside_its_target(tmp_path):
     result = emitted(proc.stdout)
     assert result["main"].endswith("compat.v1")
     assert result["beside"] == result["main"]
+
+
+def test_tf1_hands_the_v1_api_to_the_packages_beside_the_script(tmp_path):
+    # a research repository's layout: train.py beside model/ (and model/layers/), whose modules
+    # import tensorflow themselves; a package on PYTHONPATH is a library and keeps TF2
+    model = tmp_path / "model"
+    (model / "layers").mkdir(parents=True)
+    (model / "__init__.py").write_text("")
+    (model / "ner_model.py").write_text(
+        "import tensorflow as tf\nfrom .layers.dense import project\n"
+        "def build():\n"
+        "    x = tf.placeholder(tf.float32, [None, 2])\n"
+        "    return x, project(x)\n"
+    )
+    (model / "layers" / "__init__.py").write_text("")
+    (model / "layers" / "dense.py").write_text(
+        "import tensorflow as tf\n"
+        "def project(x):\n"
+        "    w = tf.get_variable('w', [2, 1], initializer=tf.ones_initializer())\n"
+        "    return tf.matmul(x, w)\n"
+    )
+    lib = tmp_path / "lib" / "outside_pkg"
+    lib.mkdir(parents=True)
+    (lib / "__init__.py").write_text("import tensorflow as tf\nNAME = tf.__name__\n")
+    run = run_script(
+        tmp_path,
+        """
+        import tensorflow as tf
+        import outside_pkg
+        from model.ner_model import build
+        from model.layers import dense
+        from tests._child import emit
+        x, y = build()
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            value = sess.run(y, feed_dict={x: [[1.0, 2.0]]}).tolist()
+        emit({"inner": dense.tf.__name__, "library": outside_pkg.NAME, "value": value})
+        """,
+        "--tf1",
+        env={"PYTHONPATH": str(tmp_path / "lib")},
+    )
+    assert run.rc == 0, run.err
+    assert run.result["inner"].endswith("compat.v1")
+    assert run.result["library"] == "tensorflow"
+    assert run.result["value"] == [[3.0]]

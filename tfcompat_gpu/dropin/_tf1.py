@@ -8,7 +8,9 @@ start-up), so the wrapper is given to the script's own modules only: their globa
 ``__builtins__`` of their own whose ``__import__`` is the wrapper (CPython looks ``__import__``
 up in the importing frame's builtins: ``Python/ceval.c``, ``import_name``).  The script gets it
 from the runner; the modules beside it from a path-entry finder for its folders
-(:meth:`V1Import.start_local`).  Children that ``multiprocessing`` spawns import the script
+(:meth:`V1Import.start_local`), and the modules of the packages in those folders from the same
+finder for each package's folder (``model/ner_model.py`` of a script that imports
+``from model.ner_model import NERModel``).  Children that ``multiprocessing`` spawns import the script
 through ``runpy``, out of reach of both, and get the process-wide wrapper (:meth:`V1Import.start`).
 """
 
@@ -38,6 +40,8 @@ class V1Import:
         self._original: Callable[..., Any] | None = None
         self._cached: dict[str, Any] = {}
         self._builtins: types.ModuleType | None = None
+        self._packages: dict[str, bool] = {}  # folder -> a package of the script's folders
+        self._details: list[tuple[Any, list[str]]] = []
 
     def _ours(self, importer: Mapping[str, Any] | None) -> bool:
         if not importer:
@@ -46,7 +50,26 @@ class V1Import:
         if not isinstance(filename, str):
             return False
         folder = os.path.dirname(os.path.normcase(os.path.abspath(filename)))
-        return folder in self.directories
+        return folder in self.directories or self._in_package(folder)
+
+    def _in_package(self, folder: str) -> bool:
+        """Whether ``folder`` is a package (an ``__init__.py`` in it and in each folder above it)
+        inside one of the script's folders: the project's own modules, as a spawned child
+        imports them."""
+        known = self._packages.get(folder)
+        if known is None:
+            known = False
+            inner = folder
+            while os.path.isfile(os.path.join(inner, "__init__.py")):
+                parent = os.path.dirname(inner)
+                if parent in self.directories:
+                    known = True
+                    break
+                if parent == inner:
+                    break
+                inner = parent
+            self._packages[folder] = known
+        return known
 
     def __call__(
         self,
@@ -77,12 +100,18 @@ class V1Import:
         return self._builtins
 
     def start_local(self) -> None:
-        """The modules beside the script get :meth:`builtins_for_script` when imported."""
+        """The modules beside the script, and those of the packages beside it, get
+        :meth:`builtins_for_script` when imported."""
         own = self.builtins_for_script()
+        outer = self
 
         class Loader(importlib.machinery.SourceFileLoader):
             def exec_module(self, module: Any) -> None:
                 module.__dict__["__builtins__"] = own
+                spec = getattr(module, "__spec__", None)
+                locations = getattr(spec, "submodule_search_locations", None)
+                if locations:  # a package: its modules are found by the same finder
+                    outer._find_in(list(locations))
                 super().exec_module(module)
 
         details: list[tuple[Any, list[str]]] = [
@@ -90,9 +119,16 @@ class V1Import:
             (Loader, importlib.machinery.SOURCE_SUFFIXES),
             (importlib.machinery.SourcelessFileLoader, importlib.machinery.BYTECODE_SUFFIXES),
         ]
-        for folder in self._folders:
+        self._details = details
+        self._find_in(self._folders)
+
+    def _find_in(self, folders: list[str]) -> None:
+        for folder in folders:
+            if folder in self._cached or not isinstance(folder, str):
+                continue
             self._cached[folder] = sys.path_importer_cache.get(folder)
-            sys.path_importer_cache[folder] = importlib.machinery.FileFinder(folder, *details)
+            sys.path_importer_cache[folder] = importlib.machinery.FileFinder(folder, *self._details)
+            self._packages[os.path.normcase(os.path.abspath(folder))] = True
 
     def stop_local(self) -> None:
         for folder, previous in self._cached.items():
