@@ -237,7 +237,8 @@ def test_tf_contrib_modules_get_their_successor():
         "tf.contrib.slim's), tf.contrib.framework.arg_scope, tf.contrib.rnn's core cells, "
         "tf.contrib.seq2seq.sequence_loss and tf.contrib.legacy_seq2seq's rnn_decoder, "
         "sequence_loss_by_example and sequence_loss, "
-        "tf.contrib.learn.preprocessing.VocabularyProcessor and tf.contrib.factorization.KMeans. "
+        "tf.contrib.learn.preprocessing.VocabularyProcessor, tf.contrib.factorization.KMeans "
+        "and tf.contrib.crf. "
         "Use {} instead."
     )
     slim = "the tf-slim package (pip install tf-slim, then `import tf_slim as slim`)"
@@ -256,7 +257,8 @@ def test_tf_contrib_modules_get_their_successor():
         "tf.contrib.slim's), tf.contrib.framework.arg_scope, tf.contrib.rnn's core cells, "
         "tf.contrib.seq2seq.sequence_loss and tf.contrib.legacy_seq2seq's rnn_decoder, "
         "sequence_loss_by_example and sequence_loss, "
-        "tf.contrib.learn.preprocessing.VocabularyProcessor and tf.contrib.factorization.KMeans. "
+        "tf.contrib.learn.preprocessing.VocabularyProcessor, tf.contrib.factorization.KMeans "
+        "and tf.contrib.crf. "
         "Use the TF2 module that replaced it."
     )
     # tf.contrib.layers reached as an attribute: the error itself says it (no hint repeats it)

@@ -15,7 +15,7 @@ Keras' v1 training loops need.  Of ``tf.contrib.layers``, the initializers, regu
 ``tf.contrib.learn``, ``preprocessing.VocabularyProcessor`` (:mod:`tfcompat_gpu.dropin._contrib_learn`); of
 ``tf.contrib.factorization``, the graph ``KMeans`` and its constants, which TensorFlow 2 still
 ships as ``tensorflow.python.ops.clustering_ops`` (TF 1.15's contrib module re-exported that
-class).  Any other
+class); ``tf.contrib.crf`` (:mod:`tfcompat_gpu.dropin._contrib_crf`).  Any other
 ``tf.contrib`` name raises an ``AttributeError`` that says so and names the module's successor
 (:data:`~tfcompat_gpu.tfapi.contrib_names.CONTRIB_SUCCESSORS`), which ``run``'s hint also names
 when the script imports one.
@@ -33,6 +33,7 @@ from tfcompat_gpu.tfapi import _tf
 __all__ = [
     "NAMES",
     "contrib_module",
+    "crf_module",
     "distribute_module",
     "factorization_module",
     "framework_module",
@@ -57,6 +58,7 @@ LEGACY_SEQ2SEQ_MODULE = "tensorflow.contrib.legacy_seq2seq"
 LEARN_MODULE = "tensorflow.contrib.learn"
 PREPROCESSING_MODULE = "tensorflow.contrib.learn.preprocessing"
 FACTORIZATION_MODULE = "tensorflow.contrib.factorization"
+CRF_MODULE = "tensorflow.contrib.crf"
 # tf.contrib.factorization's names that were tensorflow/python/ops/clustering_ops.py's own
 FACTORIZATION = (
     "KMeans",
@@ -296,6 +298,14 @@ def _factorization_getattr(name: str) -> Any:
     raise _missing("factorization", name, sorted(FACTORIZATION))
 
 
+def _crf_getattr(name: str) -> Any:
+    from tfcompat_gpu.dropin._contrib_crf import CRF
+
+    if name in CRF:
+        return CRF[name]
+    raise _missing("crf", name, sorted(CRF))
+
+
 def _missing(module: str, name: str, served: list[str]) -> AttributeError:
     """The error for ``tf.contrib.<module>.<name>``, a name the drop-in does not serve."""
     if name.startswith("__"):
@@ -337,6 +347,8 @@ def _contrib_getattr(name: str) -> Any:
         return learn_module()
     if name == "factorization":
         return factorization_module()
+    if name == "crf":
+        return crf_module()
     if name.startswith("__"):
         raise AttributeError(name)
     raise AttributeError(removed_message(name))
@@ -355,7 +367,8 @@ def removed_message(name: str) -> str:
         "tf.contrib.slim's), tf.contrib.framework.arg_scope, "
         "tf.contrib.rnn's core cells, tf.contrib.seq2seq.sequence_loss and "
         "tf.contrib.legacy_seq2seq's rnn_decoder, sequence_loss_by_example and sequence_loss, "
-        "tf.contrib.learn.preprocessing.VocabularyProcessor and tf.contrib.factorization.KMeans. "
+        "tf.contrib.learn.preprocessing.VocabularyProcessor, tf.contrib.factorization.KMeans "
+        "and tf.contrib.crf. "
         f"{use}"
     )
 
@@ -376,6 +389,7 @@ def _module(name: str, doc: str, getattr_: Any, all_: Any = None) -> ModuleType:
 _ALL = {
     DISTRIBUTE: sorted(NAMES),
     CONTRIB: [
+        "crf",
         "distribute",
         "factorization",
         "framework",
@@ -488,6 +502,24 @@ def factorization_module() -> ModuleType:
         "tf.contrib.factorization of TF 1.x: KMeans and its initialization and distance "
         "constants (TensorFlow's clustering_ops), by tfcompat_gpu.",
         _factorization_getattr,
+    )
+
+
+def _crf_all() -> list[str]:
+    from tfcompat_gpu.dropin._contrib_crf import CRF
+
+    return sorted(CRF)
+
+
+def crf_module() -> ModuleType:
+    """The ``tensorflow.contrib.crf`` module object: the linear-chain CRF of
+    :mod:`tfcompat_gpu.dropin._contrib_crf`."""
+    return _module(
+        CRF_MODULE,
+        "tf.contrib.crf of TF 1.x: crf_log_likelihood, viterbi_decode, crf_decode and the "
+        "score functions, by tfcompat_gpu.",
+        _crf_getattr,
+        _crf_all,
     )
 
 

@@ -91,6 +91,7 @@ _CONTRIB_MODULES = (
     "tensorflow.contrib.learn.preprocessing",
     "tensorflow.contrib.slim",
     "tensorflow.contrib.factorization",
+    "tensorflow.contrib.crf",
     "tensorflow.contrib",
 )
 
@@ -214,6 +215,8 @@ class _Finder(_LoaderBase):
             return _contrib.learn_preprocessing_module()
         if spec.name == "tensorflow.contrib.factorization":
             return _contrib.factorization_module()
+        if spec.name == "tensorflow.contrib.crf":
+            return _contrib.crf_module()
         return None
 
     def exec_module(self, module: ModuleType) -> None:

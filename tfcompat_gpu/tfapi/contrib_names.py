@@ -68,6 +68,10 @@ CONTRIB_SUCCESSORS: dict[str, str] = {
         "2.15); `tfcompat-gpu run` provides TF1's graph KMeans, which TensorFlow still ships "
         "privately (tensorflow.python.ops.clustering_ops)"
     ),
+    "crf": (
+        "a CRF of your own on tf ops (tensorflow_addons' tfa.text.crf_log_likelihood / "
+        "viterbi_decode had it, no longer maintained); `tfcompat-gpu run` provides TF1's"
+    ),
     "keras": "tf.keras",
     "data": "tf.data",
     "losses": "tf.losses of the v1 API (tf.compat.v1.losses)",
