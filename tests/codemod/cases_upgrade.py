@@ -15,6 +15,39 @@ TF_KERAS = (
 
 UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
     (
+        # a model module of a research repository: tf reaches it through the star import of
+        # the project's layers module (whose own migration makes it compat.v1, until a later
+        # star import of a module still on TF2 names binds the real one)
+        "tf1-tf-from-a-star-import",
+        "from project.layers import *\n"
+        "from project.metrics import *\n"
+        "\n"
+        "FLAGS = tf.app.flags.FLAGS\n"
+        "\n"
+        "class Model(object):\n"
+        "    def build(self):\n"
+        "        self.inputs = tf.placeholder(tf.float32, [None, FLAGS.input_dim])\n",
+        "from project.layers import *\n"
+        "from project.metrics import *\n"
+        "import tensorflow.compat.v1 as tf\n"
+        "\n"
+        "tf.disable_v2_behavior()\n"
+        "\n"
+        "FLAGS = tf.app.flags.FLAGS\n"
+        "\n"
+        "class Model(object):\n"
+        "    def build(self):\n"
+        "        self.inputs = tf.placeholder(tf.float32, [None, FLAGS.input_dim])\n",
+        [],
+    ),
+    (
+        # tf bound by the file itself (a parameter here): not the star import's, left alone
+        "tf1-tf-bound-beside-a-star-import",
+        "from helpers import *\ndef build(tf):\n    return tf.placeholder(tf.float32)\n",
+        "from helpers import *\ndef build(tf):\n    return tf.placeholder(tf.float32)\n",
+        [],
+    ),
+    (
         "tensorflow-examples-left",
         "from tensorflow.examples.tutorials.mnist import input_data\n"
         "import tensorflow.examples.tutorials.mnist.input_data as mnist_data\n"

@@ -32,6 +32,7 @@ import ast
 import re
 
 from tfcompat_gpu.codemod import _emit_facade
+from tfcompat_gpu.codemod._astwalk import named_bindings, walk
 from tfcompat_gpu.codemod._base import MigrationCommand, Precheck
 from tfcompat_gpu.codemod._libcst import cst, visit_with
 from tfcompat_gpu.codemod._names import dotted
@@ -98,16 +99,23 @@ _TF1 = re.compile(r"\.\s*(?:" + _TF1_WORDS + r")\b")
 # must see it
 _TF1_STATEMENT = re.compile(r"\.\s*(?:" + _TF1_WORDS + r")\b|\bimport\s+tensorflow\b|\bkeras\b")
 _CONTRIB_IMPORT = re.compile(r"^\s*(?:from|import)\s+tensorflow\s*\.\s*contrib\b", re.M)
+_STAR_IMPORT = re.compile(r"^from\s+[\w.]+\s+import\s*\*", re.M)  # module level only
+# the name a star-imported helper module gives tensorflow by convention (as the lint reads it:
+# lint/context.py ``_CONVENTIONS``)
+_STAR_TF = "tf"
 _TF_ALIAS = re.compile(r"^\s*import\s+tensorflow(?:\.compat\.v1)?(?:\s+as\s+(\w+))?", re.M)
 
 
 def _tf1_wanted(text: str, tree: ast.Module | None = None) -> bool:
-    """A TF1-only name (``.placeholder``) read from a name tensorflow is imported as."""
-    if "tensorflow" not in text:
+    """A TF1-only name (``.placeholder``) read from a name tensorflow is imported as, or from
+    the ``tf`` a module-level star import gives a file that imports no tensorflow."""
+    if "tensorflow" not in text and "*" not in text:
         return False
     aliases = {found.group(1) or "tensorflow" for found in _TF_ALIAS.finditer(text)}
     if not aliases:
-        return False
+        if _STAR_IMPORT.search(text) is None:
+            return False
+        aliases = {_STAR_TF}
     before = re.compile(
         r"(?<![\w.])(?:"
         + "|".join(map(re.escape, aliases))
@@ -257,7 +265,7 @@ class Tf1CompatCommand(MigrationCommand):
     def leave_Module(self, original_node: cst.Module, updated_node: cst.Module) -> cst.Module:
         imports = _tf_imports(updated_node)
         if not imports:
-            return updated_node
+            return self._star_imported_tf(original_node, updated_node)
         aliases = {bound for _, _, _, bound in imports if "." not in bound}
         uses = _Uses(aliases)
         visit_with(updated_node, uses)
@@ -328,6 +336,43 @@ class Tf1CompatCommand(MigrationCommand):
                 call = call.with_changes(leading_lines=[cst.EmptyLine()])
             body.insert(end, call)
         return updated_node.with_changes(body=body)
+
+    def _star_imported_tf(self, original: cst.Module, module: cst.Module) -> cst.Module:
+        """``from layers import *`` then ``tf.placeholder``: the file reads the ``tf`` a helper
+        module of the project binds, which holds ``tensorflow`` (or, once that module is
+        migrated, its ``compat.v1``, until another star-imported module binds the real one).
+        The file gets its own ``import tensorflow.compat.v1 as tf`` after its last module-level
+        star import, where it no longer depends on which helper was imported last."""
+        stars = _star_imports(module)
+        if not stars or _STAR_TF in _bound_anywhere(self.source_text()):
+            return module
+        uses = _Uses({_STAR_TF})
+        visit_with(module, uses)
+        tf1 = [rest for _, rest in uses.found if _tf1_only(rest)]
+        if not tf1:
+            return module
+        graph = sorted({".".join(rest[:2]) for rest in tf1 if rest[0] not in EAGER_SAFE})
+        if uses.eager and not uses.disabled:
+            graph = []
+        try:
+            line = self.line_of(original.body[_star_imports(original)[-1]])
+        except (IndexError, KeyError):
+            line = 1
+        if graph and uses.keras:
+            self.warn(
+                f"{line}: TF1 graph code ({', '.join('tf.' + g for g in graph[:3])}) left "
+                "unchanged: the file also uses Keras, and Keras 3 does not run in graph mode "
+                "(tf.compat.v1.disable_v2_behavior()); rewrite the graph code eagerly, or run "
+                "it on tf_keras with TF_USE_LEGACY_KERAS=1 [graph code beside Keras]"
+            )
+            return module
+        code = f"import tensorflow.compat.v1 as {_STAR_TF}\n"
+        if graph and not uses.disabled:
+            code += f"\n{_STAR_TF}.disable_v2_behavior()\n"
+        added = cst.parse_module(code, config=module.config_for_parsing).body
+        body = list(module.body)
+        body[stars[-1] + 1 : stars[-1] + 1] = added
+        return module.with_changes(body=body)
 
     def visit_Module(self, node: cst.Module) -> None:
         self._warned: set[str] = set()
@@ -499,6 +544,38 @@ def _xavier_root(node: cst.Call) -> cst.BaseExpression | None:
         ):
             return None
     return func.value.value.value
+
+
+def _star_imports(module: cst.Module) -> list[int]:
+    """The indexes of the module-level ``from m import *`` statements."""
+    return [
+        index
+        for index, statement in enumerate(module.body)
+        if isinstance(statement, cst.SimpleStatementLine)
+        and any(
+            isinstance(small, cst.ImportFrom) and isinstance(small.names, cst.ImportStar)
+            for small in statement.body
+        )
+    ]
+
+
+def _bound_anywhere(text: str) -> set[str]:
+    """The names the file binds itself, in any scope (every binding form)."""
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:
+        return {_STAR_TF}  # unreadable as Python 3: as if bound, nothing is added
+    found: set[str] = set()
+    for node in walk(tree):
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            found.add(node.id)
+        elif isinstance(node, ast.arg):
+            found.add(node.arg)
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            found.update(node.names)
+        else:
+            found.update(named_bindings(node))
+    return found
 
 
 def _is_import(statement: cst.BaseStatement) -> bool:
