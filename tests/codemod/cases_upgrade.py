@@ -15,6 +15,28 @@ TF_KERAS = (
 
 UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
     (
+        # the Chebyshev polynomials of a graph convolutional network's utils module
+        "scipy-arpack-path",
+        "import numpy as np\n"
+        "import scipy.sparse as sp\n"
+        "from scipy.sparse.linalg.eigen.arpack import eigsh, ArpackNoConvergence\n"
+        "import scipy.sparse.linalg.eigen.lobpcg as lob\n"
+        "from scipy.sparse.linalg.isolve.iterative import cg, some_private_helper\n"
+        "import scipy.sparse.linalg.dsolve.linsolve\n"
+        "largest = eigsh(sp.eye(4), 1, which='LM', return_eigenvectors=False)[0]\n",
+        "import numpy as np\n"
+        "import scipy.sparse as sp\n"
+        "from scipy.sparse.linalg import eigsh, ArpackNoConvergence\n"
+        "import scipy.sparse.linalg as lob\n"
+        "from scipy.sparse.linalg.isolve.iterative import cg, some_private_helper\n"
+        "import scipy.sparse.linalg.dsolve.linsolve\n"
+        "largest = eigsh(sp.eye(4), 1, which='LM', return_eigenvectors=False)[0]\n",
+        [
+            (5, "scipy.sparse.linalg has no some_private_helper"),
+            (6, "the import binds scipy, read further on"),
+        ],
+    ),
+    (
         # a model module of a research repository: tf reaches it through the star import of
         # the project's layers module (whose own migration makes it compat.v1, until a later
         # star import of a module still on TF2 names binds the real one)

@@ -65,6 +65,7 @@ def test_the_upgrade_rewrites_are_the_keras_and_tf1_commands() -> None:
         "keras_model_add_loss",
         "numpy_removed_names",
         "numpy_removed_calls",
+        "scipy_removed_modules",
         "tf1_compat",
         "tf_private_imports",
         "contrib_rnn",

@@ -480,11 +480,12 @@ def install(*, legacy_keras: bool | None = None) -> None:
             return
         _installed = True
         STATE.session_hook = _create_session
-        from tfcompat_gpu.dropin import _keras, _legacy_gpu
+        from tfcompat_gpu.dropin import _keras, _legacy_gpu, _scipy
 
         _extras[:] = [
             (_keras.install_finder, _keras.uninstall_finder),
             (_legacy_gpu.install_finder, _legacy_gpu.uninstall_finder),
+            (_scipy.install, _scipy.uninstall),
         ]
         for start, _ in _extras:
             start()

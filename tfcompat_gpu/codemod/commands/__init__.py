@@ -45,6 +45,7 @@ from tfcompat_gpu.codemod.commands.keras_weight_files import KerasWeightFilesCom
 from tfcompat_gpu.codemod.commands.numpy_removed_calls import NumpyRemovedCallsCommand
 from tfcompat_gpu.codemod.commands.numpy_removed_names import NumpyRemovedNamesCommand
 from tfcompat_gpu.codemod.commands.rename_deprecated_config import RenameDeprecatedConfigCommand
+from tfcompat_gpu.codemod.commands.scipy_removed_modules import ScipyRemovedModulesCommand
 from tfcompat_gpu.codemod.commands.tf1_compat import Tf1CompatCommand
 from tfcompat_gpu.codemod.commands.tf1_keyword_arguments import Tf1KeywordArgumentsCommand
 from tfcompat_gpu.codemod.commands.tf1_legacy_keras import Tf1LegacyKerasCommand
@@ -81,6 +82,7 @@ __all__ = [
     "NumpyRemovedCallsCommand",
     "NumpyRemovedNamesCommand",
     "RenameDeprecatedConfigCommand",
+    "ScipyRemovedModulesCommand",
     "Tf1CompatCommand",
     "Tf1KeywordArgumentsCommand",
     "Tf1LegacyKerasCommand",
@@ -118,6 +120,7 @@ COMMANDS: tuple[type[MigrationCommand], ...] = (
     KerasCompileStateCommand,
     NumpyRemovedNamesCommand,
     NumpyRemovedCallsCommand,
+    ScipyRemovedModulesCommand,
     TfPrivateImportsCommand,
     ContribRnnCommand,
     ContribLayersCommand,
