@@ -1509,6 +1509,27 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         [],
     ),
     (
+        # a data loader's helper function that nothing concerns, before the generator in a file
+        # the walk is not focused on: the walk does not go into it, yet the command's visit and
+        # leave of it come in pairs
+        "generator-batches-after-a-function-left-alone",
+        "def padded(rows, n):\n    return [r + [0] * (n - len(r)) for r in rows]\n\n\n"
+        "def batches(rows):\n    while True:\n        x = padded(rows, 8)\n"
+        "        yield [x, x], None\n\n\n"
+        "model.fit_generator(batches(train), steps_per_epoch=1)\n"
+        "model.fit_generator(batches(valid), steps_per_epoch=1)\n"
+        "model.evaluate_generator(batches(valid), steps=1)\n"
+        "model.predict_generator(batches(test), steps=1)\n",
+        "def padded(rows, n):\n    return [r + [0] * (n - len(r)) for r in rows]\n\n\n"
+        "def batches(rows):\n    while True:\n        x = padded(rows, 8)\n"
+        "        yield (x, x), None\n\n\n"
+        "model.fit(batches(train), steps_per_epoch=1)\n"
+        "model.fit(batches(valid), steps_per_epoch=1)\n"
+        "model.evaluate(batches(valid), steps=1)\n"
+        "model.predict(batches(test), steps=1)\n",
+        [],
+    ),
+    (
         # DEC-keras' autoencoder pretraining: an integer learning rate, which Keras 3 refuses
         "integer-learning-rate",
         "from keras.optimizers import SGD\n"

@@ -15,6 +15,11 @@ import three helpers of the Keras they were written for:
   TensorFlow's (every spatial axis reversed, the channel axes kept), which these files call
   when the weights and the backend disagree.  tf_keras dropped both.
 
+Keras 2's ``keras/layers/__init__.py`` imported its submodules, so that model files reach a
+layer through its module as an attribute (``keras.layers.normalization.BatchNormalization``,
+without importing ``keras.layers.normalization``); tf_keras' ``layers`` API modules get a module
+``__getattr__`` that serves those submodules as the legacy-Keras finder builds them.
+
 And one behaviour of Keras 2's ``K.function`` in a v1 graph: an output that is also an input
 (``get_activations``' ``[layer.output for layer in model.layers]``, whose first layer is the
 ``InputLayer``, whose output is the fed placeholder).  Keras 2 ran ``session.run`` with a
@@ -125,6 +130,12 @@ def graph_function_init(module: ModuleType, current: Any) -> Any:
     return __init__
 
 
+def _layer_modules(module: ModuleType, current: Any) -> Any:
+    from tfcompat_gpu.dropin._keras2_paths import layers_getattr
+
+    return layers_getattr(module)
+
+
 _MODEL_FILES = (
     "Keras 2 ImageNet model files (deep-learning-models' resnet50.py, vgg16.py and their "
     "copies) import these helpers, which tf_keras renamed or dropped"
@@ -144,6 +155,22 @@ MOVES: tuple[Move, ...] = (
         convert_all_kernels,
         True,
         _MODEL_FILES,
+    ),
+    *(
+        Move(
+            layers,
+            "__getattr__",
+            _layer_modules,
+            True,
+            "Keras 2 code reaches layers through their module as attributes "
+            "(keras.layers.normalization.BatchNormalization), which keras/layers/__init__.py "
+            "imported; tf_keras' API modules hold no such attributes",
+        )
+        for layers in (
+            "tf_keras.layers",
+            "tf_keras.api._v1.keras.layers",
+            "tf_keras.api._v2.keras.layers",
+        )
     ),
     Move(
         "tf_keras.src.backend",
