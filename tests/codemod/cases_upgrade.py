@@ -750,6 +750,56 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         [],
     ),
     (
+        # a drone-navigation ResNet of 2018 reached layers through their Keras 2 modules, on
+        # lines that name no other Keras 2 path
+        "layer-modules-spelled-in-full",
+        "import keras\n\n\ndef block(x):\n"
+        "    x = keras.layers.normalization.BatchNormalization()(x)\n"
+        "    x = keras.layers.core.Activation('relu')(x)\n"
+        "    return keras.layers.merge.add([x, x])\n",
+        "import keras\n\n\ndef block(x):\n"
+        "    x = keras.layers.BatchNormalization()(x)\n"
+        "    x = keras.layers.Activation('relu')(x)\n"
+        "    return keras.layers.add([x, x])\n",
+        [],
+    ),
+    (
+        # a transformer's training script of 2017: every Keras name through star imports, the
+        # checkpoint's name held in a variable
+        "checkpoint-through-star-import",
+        "from keras.optimizers import *\nfrom keras.callbacks import *\n\n"
+        "mfile = 'models/en2de.model.h5'\n"
+        "saver = ModelCheckpoint(mfile, save_best_only=True, save_weights_only=True)\n",
+        "from keras.optimizers import *\nfrom keras.callbacks import *\n\n"
+        "mfile = 'models/en2de.model.weights.h5'\n"
+        "saver = ModelCheckpoint(mfile, save_best_only=True, save_weights_only=True)\n",
+        [(4, "the file is now named 'models/en2de.model.weights.h5'")],
+    ),
+    (
+        # a training module whose main function reuses the checkpoint variable's name for the
+        # weights it restores: another function's local, another variable
+        "checkpoint-variable-local-to-its-function",
+        "import os\nfrom keras.callbacks import ModelCheckpoint\n\n\n"
+        "def train(model, root):\n"
+        "    weights_path = os.path.join(root, 'weights_{epoch:03d}.h5')\n"
+        "    return ModelCheckpoint(filepath=weights_path, save_weights_only=True)\n\n\n"
+        "def main(model, flags):\n"
+        "    weights_path = os.path.join(flags.root, flags.weights_fname)\n"
+        "    if flags.restore:\n        model.load_weights(weights_path)\n"
+        "    else:\n        weights_path = None\n"
+        "    return weights_path\n",
+        "import os\nfrom keras.callbacks import ModelCheckpoint\n\n\n"
+        "def train(model, root):\n"
+        "    weights_path = os.path.join(root, 'weights_{epoch:03d}.weights.h5')\n"
+        "    return ModelCheckpoint(filepath=weights_path, save_weights_only=True)\n\n\n"
+        "def main(model, flags):\n"
+        "    weights_path = os.path.join(flags.root, flags.weights_fname)\n"
+        "    if flags.restore:\n        model.load_weights(weights_path)\n"
+        "    else:\n        weights_path = None\n"
+        "    return weights_path\n",
+        [(6, "weights_path: the file is now named")],
+    ),
+    (
         "engine-topology",
         "from keras.engine.topology import Layer, InputSpec\n"
         "from keras.engine.training import Model\n",

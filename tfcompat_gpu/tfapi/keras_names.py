@@ -24,6 +24,7 @@ __all__ = [
     "KERAS3_IMAGE",
     "KERAS3_SEQUENCE",
     "KERAS3_UNKNOWN_METRICS",
+    "KERAS_CALLBACKS",
     "KERAS_INT_SIZES",
     "KERAS_LAYERS",
     "KERAS_LOSSES",
@@ -384,6 +385,27 @@ KERAS_UTILS = frozenset(
 
 KERAS_MODELS = frozenset({"Model", "Sequential", "clone_model", "load_model", "model_from_json"})
 
+KERAS_CALLBACKS = frozenset(
+    {
+        "BaseLogger",
+        "CSVLogger",
+        "Callback",
+        "CallbackList",
+        "EarlyStopping",
+        "History",
+        "LambdaCallback",
+        "LearningRateScheduler",
+        "ModelCheckpoint",
+        "ProgbarLogger",
+        "ReduceLROnPlateau",
+        "RemoteMonitor",
+        "TensorBoard",
+        "TerminateOnNaN",
+    }
+)
+"""The callbacks ``keras.callbacks`` of Keras 2.0-2.3 defined (``BaseLogger`` only there), which
+``from keras.callbacks import *`` bound; the migration's rewrites look for some of them."""
+
 KERAS_LOSSES = frozenset(
     {
         "BinaryCrossentropy", "BinaryFocalCrossentropy", "CTC", "CategoricalCrossentropy",
@@ -579,6 +601,7 @@ def _star_exports() -> dict[str, frozenset[str]]:
         exports[f"{root}.optimizers"] = optimizers
         exports[f"{root}.losses"] = KERAS_LOSSES
         exports[f"{root}.utils"] = KERAS_UTILS
+        exports[f"{root}.callbacks"] = KERAS_CALLBACKS
     for old, new in KERAS_MOVED_MODULES.items():
         if new in exports and old.startswith("keras.layers."):
             exports[old] = exports[new]
