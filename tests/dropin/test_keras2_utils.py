@@ -145,3 +145,45 @@ def test_keras_2_layer_modules_are_attributes_of_keras_layers(tmp_path):
     run = run_script(tmp_path, LAYER_MODULE_ATTRIBUTES)
     assert run.rc == 0, run.err
     assert run.result == {"shape": [None, 8, 8, 1], "missing": False}
+
+
+KERAS20_LAYER = """
+import numpy as np
+from keras.engine.topology import Layer
+from keras import initializers
+from keras.layers import Input
+from keras.models import Model
+from tests._child import emit
+
+
+class FrozenScale(Layer):
+    def build(self, input_shape):
+        shape = (input_shape[-1],)
+        self.gamma = self.add_weight(shape, initializer=initializers.get('one'),
+                                     name='{}_gamma'.format(self.name), trainable=False)
+        self.beta = self.add_weight(shape, 'zero', '{}_beta'.format(self.name), False)
+        self.built = True
+
+    def call(self, x, mask=None):
+        return x * self.gamma + self.beta
+
+
+inputs = Input(shape=(3,))
+layer = FrozenScale(name='bn')
+model = Model(inputs, layer(inputs))
+out = model.predict(np.ones((2, 3), dtype='float32'), verbose=0)
+emit({"names": sorted(w.name.split('/')[-1].split(':')[0] for w in layer.weights),
+      "trainable": len(layer.trainable_weights), "out": out.tolist()})
+"""
+
+
+@needs_tf_keras
+def test_keras_2_0_add_weight_order_is_read(tmp_path):
+    # keras-frcnn's FixedBatchNormalization: add_weight(shape, initializer=..., name=...)
+    run = run_script(tmp_path, KERAS20_LAYER)
+    assert run.rc == 0, run.err
+    assert run.result == {
+        "names": ["bn_beta", "bn_gamma"],
+        "trainable": 0,
+        "out": [[1.0, 1.0, 1.0], [1.0, 1.0, 1.0]],
+    }

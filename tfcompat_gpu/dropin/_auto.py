@@ -211,6 +211,8 @@ class _Reader(ast.NodeVisitor):
         for alias in node.names:
             if alias.name == "*":
                 continue
+            # `from keras_frcnn import resnet as nn`: a module of the project's package
+            self.local_imports.append((f"{module}.{alias.name}", 0))
             full = f"{module}.{alias.name}"
             self.aliases[alias.asname or alias.name] = full
             if module.partition(".")[0] == "keras" and full[len("keras.") :] in KERAS2_MODULES:

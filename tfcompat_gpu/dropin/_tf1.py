@@ -1,14 +1,15 @@
 """``tfcompat-gpu run --tf1``: the script's ``import tensorflow`` gets ``tensorflow.compat.v1``.
 
-Only modules whose file lives in the script's directory see the v1 API; libraries (Keras among
-them) import the real module.  An import hook cannot tell who imports, but ``__import__`` gets
+Only modules whose file lives in the script's directory, or in a package imported from there,
+see the v1 API; libraries (Keras among them) import the real module.  An import hook cannot tell who imports, but ``__import__`` gets
 the importer's globals.  A wrapper around ``builtins.__import__`` for the whole process would run
 on each of the thousands of imports TensorFlow itself makes (about a tenth of a second of
 start-up), so the wrapper is given to the script's own modules only: their globals get a
 ``__builtins__`` of their own whose ``__import__`` is the wrapper (CPython looks ``__import__``
 up in the importing frame's builtins: ``Python/ceval.c``, ``import_name``).  The script gets it
 from the runner; the modules beside it from a path-entry finder for its folders
-(:meth:`V1Import.start_local`).  Children that ``multiprocessing`` spawns import the script
+(:meth:`V1Import.start_local`), and the modules of a package beside it (``keras_frcnn/`` of
+``train_frcnn.py``) from the same finder on the package's path.  Children that ``multiprocessing`` spawns import the script
 through ``runpy``, out of reach of both, and get the process-wide wrapper (:meth:`V1Import.start`).
 """
 
@@ -38,6 +39,7 @@ class V1Import:
         self._original: Callable[..., Any] | None = None
         self._cached: dict[str, Any] = {}
         self._builtins: types.ModuleType | None = None
+        self._details: list[tuple[Any, list[str]]] = []
 
     def _ours(self, importer: Mapping[str, Any] | None) -> bool:
         if not importer:
@@ -77,22 +79,32 @@ class V1Import:
         return self._builtins
 
     def start_local(self) -> None:
-        """The modules beside the script get :meth:`builtins_for_script` when imported."""
+        """The modules beside the script, and those of the packages beside it, get
+        :meth:`builtins_for_script` when imported."""
         own = self.builtins_for_script()
+        local = self._local
 
         class Loader(importlib.machinery.SourceFileLoader):
             def exec_module(self, module: Any) -> None:
                 module.__dict__["__builtins__"] = own
+                for folder in getattr(module, "__path__", None) or ():
+                    local(folder)  # a package's modules are found on its own path
                 super().exec_module(module)
 
-        details: list[tuple[Any, list[str]]] = [
+        self._details = [
             (importlib.machinery.ExtensionFileLoader, importlib.machinery.EXTENSION_SUFFIXES),
             (Loader, importlib.machinery.SOURCE_SUFFIXES),
             (importlib.machinery.SourcelessFileLoader, importlib.machinery.BYTECODE_SUFFIXES),
         ]
         for folder in self._folders:
-            self._cached[folder] = sys.path_importer_cache.get(folder)
-            sys.path_importer_cache[folder] = importlib.machinery.FileFinder(folder, *details)
+            local(folder)
+
+    def _local(self, folder: str) -> None:
+        if folder in self._cached:
+            return
+        self.directories.add(os.path.normcase(os.path.abspath(folder)))
+        self._cached[folder] = sys.path_importer_cache.get(folder)
+        sys.path_importer_cache[folder] = importlib.machinery.FileFinder(folder, *self._details)
 
     def stop_local(self) -> None:
         for folder, previous in self._cached.items():
