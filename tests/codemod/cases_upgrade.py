@@ -800,6 +800,18 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         [(6, "weights_path: the file is now named")],
     ),
     (
+        # a transformer's warm-up schedule: K comes from `from keras.models import *` (Keras
+        # 2's models.py imported its backend as K, and has no __all__)
+        "backend-through-models-star-import",
+        "from keras.models import *\nfrom keras.callbacks import *\n\n\n"
+        "class WarmUp(Callback):\n    def on_batch_begin(self, batch, logs=None):\n"
+        "        K.set_value(self.model.optimizer.lr, 0.1)\n",
+        "from keras.models import *\nfrom keras.callbacks import *\n\n\n"
+        "class WarmUp(Callback):\n    def on_batch_begin(self, batch, logs=None):\n"
+        "        self.model.optimizer.learning_rate.assign(0.1)\n",
+        [],
+    ),
+    (
         "engine-topology",
         "from keras.engine.topology import Layer, InputSpec\n"
         "from keras.engine.training import Model\n",

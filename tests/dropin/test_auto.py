@@ -694,3 +694,20 @@ def test_a_module_imported_by_name_from_its_package_is_followed(tmp_path):
     choice = _choose(tmp_path, "from detector import resnet as nn\nnn.classifier(None)\n")
     assert choice.tf1 is True
     assert "tf.image.resize_images, roi.py:5" in (choice.message or "")
+
+
+@needs_keras3
+def test_backend_read_through_a_keras_2_star_import_is_keras_2(tmp_path):
+    # Keras 2's keras/models.py and callbacks.py did `from . import backend as K`
+    choice = _choose(
+        tmp_path,
+        """
+        from keras.models import *
+        from keras.layers import *
+
+        def scaled(x):
+            return Lambda(lambda t: K.batch_dot(t[0], t[1], axes=[2, 2]))(x)
+        """,
+    )
+    assert choice.legacy_keras is True
+    assert "K.batch_dot" in (choice.message or "")

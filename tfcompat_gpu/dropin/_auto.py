@@ -36,6 +36,8 @@ from tfcompat_gpu.dropin._keras2_paths import KERAS2_MODULES
 from tfcompat_gpu.dropin._legacy_keras import COMPANIONS, KERAS1_ARGUMENTS
 from tfcompat_gpu.tfapi.keras_names import (
     KERAS2_GRAPH_BACKEND,
+    KERAS2_STAR_ALIAS_MODULES,
+    KERAS2_STAR_ALIASES,
     keras2_backend_function,
     metric_keys,
 )
@@ -210,6 +212,8 @@ class _Reader(ast.NodeVisitor):
         self.local_imports.append((module, 0))
         for alias in node.names:
             if alias.name == "*":
+                if module in KERAS2_STAR_ALIAS_MODULES:  # `from keras.models import *` bound K
+                    self.aliases.update(KERAS2_STAR_ALIASES)
                 continue
             # `from keras_frcnn import resnet as nn`: a module of the project's package
             self.local_imports.append((f"{module}.{alias.name}", 0))

@@ -21,6 +21,7 @@ __all__ = [
     "KERAS2_METRIC_KEYS",
     "KERAS2_RENAMED",
     "KERAS2_STAR_ALIASES",
+    "KERAS2_STAR_ALIAS_MODULES",
     "KERAS3_IMAGE",
     "KERAS3_SEQUENCE",
     "KERAS3_UNKNOWN_METRICS",
@@ -619,3 +620,16 @@ KERAS2_STAR_ALIASES: dict[str, str] = {"K": "keras.backend", "np": "numpy"}
 such module did ``import numpy as np`` and ``from .. import backend as K`` (keras/layers/core.py,
 recurrent.py, convolutional.py, ... of Keras 2.0-2.3), and scripts read ``K.`` and ``np.``
 through ``from keras.layers.core import *``."""
+
+KERAS2_STAR_ALIAS_MODULES: frozenset[str] = frozenset(
+    {
+        *(old for old in KERAS_MOVED_MODULES if old.startswith("keras.layers.")),
+        "keras.models",
+        "keras.callbacks",
+        "keras.optimizers",
+    }
+)
+"""The Keras 2 modules whose star import binds :data:`KERAS2_STAR_ALIASES` (none has an
+``__all__``): the ``keras.layers.<submodule>`` modules, and keras/models.py, callbacks.py and
+optimizers.py of Keras 2.0-2.3, which also did ``from . import backend as K`` (a transformer's
+``from keras.models import *`` followed by ``K.batch_dot(...)``)."""
