@@ -812,6 +812,22 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         [],
     ),
     (
+        # keras-frcnn's FixedBatchNormalization: frozen statistics reshaped for broadcasting;
+        # a sixth positional argument (2.0's epsilon, 2.2's axis) is left alone
+        "backend-batch-normalization",
+        "from keras import backend as K\n\n\n"
+        "def frozen(x, mean, std, beta, gamma, eps):\n"
+        "    y = K.batch_normalization(x, mean, std, beta, gamma, epsilon=eps)\n"
+        "    z = K.batch_normalization(x + 1, mean, std, None, None, axis=-1)\n"
+        "    return y, z, K.batch_normalization(x, mean, std, beta, gamma, eps)\n",
+        "from keras import backend as K\nimport keras\n\n\n"
+        "def frozen(x, mean, std, beta, gamma, eps):\n"
+        "    y = ((x - mean) * keras.ops.rsqrt(std + eps) * gamma + beta)\n"
+        "    z = (((x + 1) - mean) * keras.ops.rsqrt(std + 1e-3))\n"
+        "    return y, z, K.batch_normalization(x, mean, std, beta, gamma, eps)\n",
+        [(7, "K.batch_normalization() left unchanged")],
+    ),
+    (
         "engine-topology",
         "from keras.engine.topology import Layer, InputSpec\n"
         "from keras.engine.training import Model\n",
