@@ -1608,6 +1608,37 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         [],
     ),
     (
+        # a drone-navigation iterator of two outputs (steering, collision) and a siamese
+        # Sequence: the batches their methods return; a list the method also appends to, and
+        # the returns of other methods and functions, are left alone
+        "sequence-batches-as-tuples",
+        "import numpy as np\nfrom keras.preprocessing.image import Iterator\n"
+        "from keras.utils import Sequence\n\n\n"
+        "class SteerIterator(Iterator):\n"
+        "    def _get_batches_of_transformed_samples(self, index_array):\n"
+        "        batch_x = self.x[index_array]\n"
+        "        batch_y = [self.steer[index_array], self.coll[index_array]]\n"
+        "        return batch_x, batch_y\n\n\n"
+        "class Pairs(Sequence):\n    def __getitem__(self, idx):\n"
+        "        names = [self.left[idx]]\n        names.append(self.right[idx])\n"
+        "        return [self.left[idx], self.right[idx]], self.labels[idx]\n\n"
+        "    def sizes(self):\n        return [len(self.left), len(self.right)], 2\n\n\n"
+        "def split():\n    return [1, 2], 3\n",
+        "import numpy as np\nfrom tensorflow.keras.preprocessing.image import Iterator\n"
+        "from keras.utils import Sequence\n\n\n"
+        "class SteerIterator(Iterator):\n"
+        "    def _get_batches_of_transformed_samples(self, index_array):\n"
+        "        batch_x = self.x[index_array]\n"
+        "        batch_y = (self.steer[index_array], self.coll[index_array])\n"
+        "        return batch_x, batch_y\n\n\n"
+        "class Pairs(Sequence):\n    def __getitem__(self, idx):\n"
+        "        names = [self.left[idx]]\n        names.append(self.right[idx])\n"
+        "        return (self.left[idx], self.right[idx]), self.labels[idx]\n\n"
+        "    def sizes(self):\n        return [len(self.left), len(self.right)], 2\n\n\n"
+        "def split():\n    return [1, 2], 3\n",
+        [],
+    ),
+    (
         # DEC-keras' autoencoder pretraining: an integer learning rate, which Keras 3 refuses
         "integer-learning-rate",
         "from keras.optimizers import SGD\n"

@@ -407,3 +407,48 @@ def test_migrated_frozen_batch_norm_computes_what_tensorflow_did(tmp_path: Path)
     proc = run([str(script)], env=NO_GPUS, cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert "SAME True" in proc.stdout
+
+
+_TWO_OUTPUT_SEQUENCE = """
+import numpy as np
+from keras.layers import Dense, Input
+from keras.models import Model
+from keras.utils import Sequence
+
+inputs = Input(shape=(4,))
+model = Model(inputs, [Dense(1, name='steer')(inputs), Dense(2, name='coll')(inputs)])
+model.compile(optimizer='sgd', loss=['mse', 'mse'])
+
+
+class Batches(Sequence):
+    def __init__(self, n):
+        super().__init__()
+        self.n = n
+
+    def __len__(self):
+        return 2
+
+    def __getitem__(self, idx):
+        rng = np.random.RandomState(idx)
+        batch_x = rng.rand(self.n, 4)
+        batch_y = [batch_x[:, :1], batch_x[:, 1:3]]
+        return batch_x, batch_y
+
+
+model.fit_generator(Batches(4), epochs=1, verbose=0)
+print("FITTED", len(model.predict(Batches(2), verbose=0)))
+"""
+
+
+@pytest.mark.tf
+def test_migrated_two_output_sequence_trains_on_keras_3(tmp_path: Path) -> None:
+    needs_tensorflow()
+    if not keras3():
+        pytest.skip("needs Keras 3")
+    result = migrate_source(_TWO_OUTPUT_SEQUENCE, upgrade=True)
+    assert "batch_y = (batch_x[:, :1], batch_x[:, 1:3])" in result.code
+    script = tmp_path / "two_outputs.py"
+    script.write_text(result.code, encoding="utf-8")
+    proc = run([str(script)], env=NO_GPUS, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "FITTED 2" in proc.stdout
