@@ -4,7 +4,7 @@ LibCST's scope analysis cannot tell what ``from m import *`` binds, so ``Model``
 ``from keras.models import *`` has no qualified name and no rewrite would see a Keras call in
 ``Model(input=x, output=y)``.  Such a name read in the file, bound nowhere in the scopes that see
 it, is taken for the Keras name of the last module-level star import whose module exports it
-(``tfapi/keras_names.py``: ``KERAS_STAR_EXPORTS``), as Python would bind it; ``K`` and ``np``
+(``tfapi/keras_star_names.py``: ``KERAS_STAR_EXPORTS``), as Python would bind it; ``K`` and ``np``
 after a star import of a Keras 2 ``keras.layers.<submodule>``, ``keras.models``,
 ``keras.callbacks`` or ``keras.optimizers`` are ``keras.backend`` and ``numpy``, which those
 modules bound too (``KERAS2_STAR_ALIASES``, ``KERAS2_STAR_ALIAS_MODULES``).
@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from tfcompat_gpu.codemod._libcst import cst
 from tfcompat_gpu.codemod._names import dotted
-from tfcompat_gpu.tfapi.keras_names import (
+from tfcompat_gpu.tfapi.keras_star_names import (
     KERAS2_STAR_ALIAS_MODULES,
     KERAS2_STAR_ALIASES,
     KERAS_STAR_EXPORTS,

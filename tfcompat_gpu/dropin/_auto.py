@@ -36,11 +36,10 @@ from tfcompat_gpu.dropin._keras2_paths import KERAS2_MODULES
 from tfcompat_gpu.dropin._legacy_keras import COMPANIONS, KERAS1_ARGUMENTS
 from tfcompat_gpu.tfapi.keras_names import (
     KERAS2_GRAPH_BACKEND,
-    KERAS2_STAR_ALIAS_MODULES,
-    KERAS2_STAR_ALIASES,
     keras2_backend_function,
     metric_keys,
 )
+from tfcompat_gpu.tfapi.keras_star_names import KERAS2_STAR_ALIAS_MODULES, KERAS2_STAR_ALIASES
 from tfcompat_gpu.tfapi.tf1_names import TF_KERAS_MODULES, V1_ONLY
 
 __all__ = [

@@ -21,7 +21,6 @@ from tfcompat_gpu.codemod._names import dotted
 from tfcompat_gpu.codemod._triage import text_search
 from tfcompat_gpu.tfapi.keras_names import (
     KERAS2_RENAMED,
-    KERAS2_STAR_ALIASES,
     KERAS3_IMAGE,
     KERAS3_SEQUENCE,
     KERAS_LAYERS,
@@ -31,6 +30,7 @@ from tfcompat_gpu.tfapi.keras_names import (
     KERAS_UTILS,
     TF_KERAS_PREPROCESSING,
 )
+from tfcompat_gpu.tfapi.keras_star_names import KERAS2_STAR_ALIASES
 
 __all__ = ["KerasModulePathsCommand"]
 
