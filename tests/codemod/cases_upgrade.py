@@ -828,6 +828,17 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         [(7, "K.batch_normalization() left unchanged")],
     ),
     (
+        # a face-recognition model file of Keras 2.2: its companion packages, imported directly
+        "keras-2-2-companion-packages",
+        "from keras_applications.imagenet_utils import _obtain_input_shape\n"
+        "from keras_applications.imagenet_utils import preprocess_input\n"
+        "from keras_preprocessing.image import ImageDataGenerator\n",
+        "from keras_applications.imagenet_utils import _obtain_input_shape\n"
+        "from keras.applications.imagenet_utils import preprocess_input\n"
+        "from tensorflow.keras.preprocessing.image import ImageDataGenerator\n",
+        [(1, "_obtain_input_shape left unchanged: a private Keras 2 helper")],
+    ),
+    (
         "engine-topology",
         "from keras.engine.topology import Layer, InputSpec\n"
         "from keras.engine.training import Model\n",

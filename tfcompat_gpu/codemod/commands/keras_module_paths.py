@@ -144,9 +144,18 @@ _KERAS_MODULE_TEXT = re.compile(
     rf"|\bkeras(?:\.layers|\.utils)?\s+import\s+(?:\([^)]*|[^\n]*)\b(?:{_MODULE_NAMES})\b"
     rf"|\bkeras\.(?:layers\.|utils\.)?(?:{_MODULE_NAMES})\.\w"
     r"|ImageDataGenerator|CuDNN(?:LSTM|GRU)|\bkeras\.preprocessing\b|\b_obtain_input_shape\b"
+    r"|\bkeras_(?:applications|preprocessing)\b"
     r"|\bkeras\.models\s+import\s+(?:\([^)]*|[^\n]*)\b(?:Input|InputLayer|Layer)\b"
     r"|\b(?:mse|MSE|mae|MAE|mape|MAPE|msle|MSLE|kld|KLD|logcosh|kullback_leibler_divergence)\b"
 )
+
+
+_COMPANIONS = {
+    "keras_applications": "keras.applications",
+    "keras_preprocessing": "keras.preprocessing",
+}
+"""Keras 2.2-2.3's companion packages (installed with it, gone with Keras 3) -> the Keras
+modules that re-exported them."""
 
 
 def _relevant(text: str) -> bool:
@@ -200,6 +209,14 @@ class KerasModulePathsCommand(MigrationCommand):
         module = dotted(original_node.module)
         if module is not None and module.startswith("tensorflow.keras.wrappers"):
             self._tf_keras_wrappers(original_node, module)
+        root = None if module is None else module.partition(".")[0]
+        if module is not None and root in _COMPANIONS:
+            # Keras 2.2-2.3's companion packages, which keras re-exported as its own modules
+            module = _COMPANIONS[root] + module[len(root) :]
+            names = updated_node.names
+            spelled = [] if isinstance(names, cst.ImportStar) else names
+            if not any(_gone(f"{module}.{dotted(alias.name)}") for alias in spelled):
+                updated_node = updated_node.with_changes(module=cst.parse_expression(module))
         if module is None or not (module == "keras" or module.startswith("keras.")):
             return updated_node
         # the names as the other commands left them (``Conv2DTranspose as Deconvolution2D``)
