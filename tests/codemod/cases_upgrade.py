@@ -805,6 +805,95 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         [],
     ),
     (
+        # a drone-navigation ResNet of 2018 reached layers through their Keras 2 modules, on
+        # lines that name no other Keras 2 path
+        "layer-modules-spelled-in-full",
+        "import keras\n\n\ndef block(x):\n"
+        "    x = keras.layers.normalization.BatchNormalization()(x)\n"
+        "    x = keras.layers.core.Activation('relu')(x)\n"
+        "    return keras.layers.merge.add([x, x])\n",
+        "import keras\n\n\ndef block(x):\n"
+        "    x = keras.layers.BatchNormalization()(x)\n"
+        "    x = keras.layers.Activation('relu')(x)\n"
+        "    return keras.layers.add([x, x])\n",
+        [],
+    ),
+    (
+        # a transformer's training script of 2017: every Keras name through star imports, the
+        # checkpoint's name held in a variable
+        "checkpoint-through-star-import",
+        "from keras.optimizers import *\nfrom keras.callbacks import *\n\n"
+        "mfile = 'models/en2de.model.h5'\n"
+        "saver = ModelCheckpoint(mfile, save_best_only=True, save_weights_only=True)\n",
+        "from keras.optimizers import *\nfrom keras.callbacks import *\n\n"
+        "mfile = 'models/en2de.model.weights.h5'\n"
+        "saver = ModelCheckpoint(mfile, save_best_only=True, save_weights_only=True)\n",
+        [(4, "the file is now named 'models/en2de.model.weights.h5'")],
+    ),
+    (
+        # a training module whose main function reuses the checkpoint variable's name for the
+        # weights it restores: another function's local, another variable
+        "checkpoint-variable-local-to-its-function",
+        "import os\nfrom keras.callbacks import ModelCheckpoint\n\n\n"
+        "def train(model, root):\n"
+        "    weights_path = os.path.join(root, 'weights_{epoch:03d}.h5')\n"
+        "    return ModelCheckpoint(filepath=weights_path, save_weights_only=True)\n\n\n"
+        "def main(model, flags):\n"
+        "    weights_path = os.path.join(flags.root, flags.weights_fname)\n"
+        "    if flags.restore:\n        model.load_weights(weights_path)\n"
+        "    else:\n        weights_path = None\n"
+        "    return weights_path\n",
+        "import os\nfrom keras.callbacks import ModelCheckpoint\n\n\n"
+        "def train(model, root):\n"
+        "    weights_path = os.path.join(root, 'weights_{epoch:03d}.weights.h5')\n"
+        "    return ModelCheckpoint(filepath=weights_path, save_weights_only=True)\n\n\n"
+        "def main(model, flags):\n"
+        "    weights_path = os.path.join(flags.root, flags.weights_fname)\n"
+        "    if flags.restore:\n        model.load_weights(weights_path)\n"
+        "    else:\n        weights_path = None\n"
+        "    return weights_path\n",
+        [(6, "weights_path: the file is now named")],
+    ),
+    (
+        # a transformer's warm-up schedule: K comes from `from keras.models import *` (Keras
+        # 2's models.py imported its backend as K, and has no __all__)
+        "backend-through-models-star-import",
+        "from keras.models import *\nfrom keras.callbacks import *\n\n\n"
+        "class WarmUp(Callback):\n    def on_batch_begin(self, batch, logs=None):\n"
+        "        K.set_value(self.model.optimizer.lr, 0.1)\n",
+        "from keras.models import *\nfrom keras.callbacks import *\n\n\n"
+        "class WarmUp(Callback):\n    def on_batch_begin(self, batch, logs=None):\n"
+        "        self.model.optimizer.learning_rate.assign(0.1)\n",
+        [],
+    ),
+    (
+        # keras-frcnn's FixedBatchNormalization: frozen statistics reshaped for broadcasting;
+        # a sixth positional argument (2.0's epsilon, 2.2's axis) is left alone
+        "backend-batch-normalization",
+        "from keras import backend as K\n\n\n"
+        "def frozen(x, mean, std, beta, gamma, eps):\n"
+        "    y = K.batch_normalization(x, mean, std, beta, gamma, epsilon=eps)\n"
+        "    z = K.batch_normalization(x + 1, mean, std, None, None, axis=-1)\n"
+        "    return y, z, K.batch_normalization(x, mean, std, beta, gamma, eps)\n",
+        "from keras import backend as K\nimport keras\n\n\n"
+        "def frozen(x, mean, std, beta, gamma, eps):\n"
+        "    y = ((x - mean) * keras.ops.rsqrt(std + eps) * gamma + beta)\n"
+        "    z = (((x + 1) - mean) * keras.ops.rsqrt(std + 1e-3))\n"
+        "    return y, z, K.batch_normalization(x, mean, std, beta, gamma, eps)\n",
+        [(7, "K.batch_normalization() left unchanged")],
+    ),
+    (
+        # a face-recognition model file of Keras 2.2: its companion packages, imported directly
+        "keras-2-2-companion-packages",
+        "from keras_applications.imagenet_utils import _obtain_input_shape\n"
+        "from keras_applications.imagenet_utils import preprocess_input\n"
+        "from keras_preprocessing.image import ImageDataGenerator\n",
+        "from keras_applications.imagenet_utils import _obtain_input_shape\n"
+        "from keras.applications.imagenet_utils import preprocess_input\n"
+        "from tensorflow.keras.preprocessing.image import ImageDataGenerator\n",
+        [(1, "_obtain_input_shape left unchanged: a private Keras 2 helper")],
+    ),
+    (
         "engine-topology",
         "from keras.engine.topology import Layer, InputSpec\n"
         "from keras.engine.training import Model\n",
@@ -1561,6 +1650,58 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         "def chunks():\n    yield [1, 2]\n\n\n"
         "model.fit(train_generator(x_train, y_train, 8), steps_per_epoch=10,\n"
         "          validation_data=pairs(3))\n",
+        [],
+    ),
+    (
+        # a data loader's helper function that nothing concerns, before the generator in a file
+        # the walk is not focused on: the walk does not go into it, yet the command's visit and
+        # leave of it come in pairs
+        "generator-batches-after-a-function-left-alone",
+        "def padded(rows, n):\n    return [r + [0] * (n - len(r)) for r in rows]\n\n\n"
+        "def batches(rows):\n    while True:\n        x = padded(rows, 8)\n"
+        "        yield [x, x], None\n\n\n"
+        "model.fit_generator(batches(train), steps_per_epoch=1)\n"
+        "model.fit_generator(batches(valid), steps_per_epoch=1)\n"
+        "model.evaluate_generator(batches(valid), steps=1)\n"
+        "model.predict_generator(batches(test), steps=1)\n",
+        "def padded(rows, n):\n    return [r + [0] * (n - len(r)) for r in rows]\n\n\n"
+        "def batches(rows):\n    while True:\n        x = padded(rows, 8)\n"
+        "        yield (x, x), None\n\n\n"
+        "model.fit(batches(train), steps_per_epoch=1)\n"
+        "model.fit(batches(valid), steps_per_epoch=1)\n"
+        "model.evaluate(batches(valid), steps=1)\n"
+        "model.predict(batches(test), steps=1)\n",
+        [],
+    ),
+    (
+        # a drone-navigation iterator of two outputs (steering, collision) and a siamese
+        # Sequence: the batches their methods return; a list the method also appends to, and
+        # the returns of other methods and functions, are left alone
+        "sequence-batches-as-tuples",
+        "import numpy as np\nfrom keras.preprocessing.image import Iterator\n"
+        "from keras.utils import Sequence\n\n\n"
+        "class SteerIterator(Iterator):\n"
+        "    def _get_batches_of_transformed_samples(self, index_array):\n"
+        "        batch_x = self.x[index_array]\n"
+        "        batch_y = [self.steer[index_array], self.coll[index_array]]\n"
+        "        return batch_x, batch_y\n\n\n"
+        "class Pairs(Sequence):\n    def __getitem__(self, idx):\n"
+        "        names = [self.left[idx]]\n        names.append(self.right[idx])\n"
+        "        return [self.left[idx], self.right[idx]], self.labels[idx]\n\n"
+        "    def sizes(self):\n        return [len(self.left), len(self.right)], 2\n\n\n"
+        "def split():\n    return [1, 2], 3\n",
+        "import numpy as np\nfrom tensorflow.keras.preprocessing.image import Iterator\n"
+        "from keras.utils import Sequence\n\n\n"
+        "class SteerIterator(Iterator):\n"
+        "    def _get_batches_of_transformed_samples(self, index_array):\n"
+        "        batch_x = self.x[index_array]\n"
+        "        batch_y = (self.steer[index_array], self.coll[index_array])\n"
+        "        return batch_x, batch_y\n\n\n"
+        "class Pairs(Sequence):\n    def __getitem__(self, idx):\n"
+        "        names = [self.left[idx]]\n        names.append(self.right[idx])\n"
+        "        return (self.left[idx], self.right[idx]), self.labels[idx]\n\n"
+        "    def sizes(self):\n        return [len(self.left), len(self.right)], 2\n\n\n"
+        "def split():\n    return [1, 2], 3\n",
         [],
     ),
     (

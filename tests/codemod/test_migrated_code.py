@@ -360,3 +360,95 @@ def test_migrated_multi_input_generator_trains_on_keras_3(tmp_path: Path) -> Non
     proc = run([str(script)], env=NO_GPUS, cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert "FITTED 2" in proc.stdout
+
+
+_FROZEN_BATCH_NORM = """
+import numpy as np
+import tensorflow as tf
+from keras import backend as K
+from keras.layers import Input, Layer
+from keras.models import Model
+
+
+class FrozenBatchNorm(Layer):
+    # a detection model's batch norm with frozen statistics, reshaped for broadcasting
+    def build(self, input_shape):
+        n = input_shape[-1]
+        self.mean = self.add_weight(shape=(n,), initializer='ones', trainable=False)
+        self.std = self.add_weight(shape=(n,), initializer='ones', trainable=False)
+        self.beta = self.add_weight(shape=(n,), initializer='zeros', trainable=False)
+        self.gamma = self.add_weight(shape=(n,), initializer='ones', trainable=False)
+
+    def call(self, x, mask=None):
+        shape = [1, 1, 1, K.int_shape(x)[-1]]
+        return K.batch_normalization(x, K.reshape(self.mean, shape), K.reshape(self.std, shape),
+                                     K.reshape(self.beta, shape), K.reshape(self.gamma, shape),
+                                     epsilon=1e-3)
+
+
+inputs = Input(shape=(2, 2, 3))
+layer = FrozenBatchNorm()
+model = Model(inputs, layer(inputs))
+x = np.arange(24, dtype='float32').reshape(2, 2, 2, 3)
+expected = tf.nn.batch_normalization(x, 1.0, 1.0, 0.0, 1.0, 1e-3).numpy()
+print("SAME", bool(np.allclose(model.predict(x, verbose=0), expected, atol=1e-5)))
+"""
+
+
+@pytest.mark.tf
+def test_migrated_frozen_batch_norm_computes_what_tensorflow_did(tmp_path: Path) -> None:
+    needs_tensorflow()
+    if not keras3():
+        pytest.skip("needs Keras 3")
+    result = migrate_source(_FROZEN_BATCH_NORM, upgrade=True)
+    assert "K.batch_normalization" not in result.code
+    script = tmp_path / "frozen_bn.py"
+    script.write_text(result.code, encoding="utf-8")
+    proc = run([str(script)], env=NO_GPUS, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "SAME True" in proc.stdout
+
+
+_TWO_OUTPUT_SEQUENCE = """
+import numpy as np
+from keras.layers import Dense, Input
+from keras.models import Model
+from keras.utils import Sequence
+
+inputs = Input(shape=(4,))
+model = Model(inputs, [Dense(1, name='steer')(inputs), Dense(2, name='coll')(inputs)])
+model.compile(optimizer='sgd', loss=['mse', 'mse'])
+
+
+class Batches(Sequence):
+    def __init__(self, n):
+        super().__init__()
+        self.n = n
+
+    def __len__(self):
+        return 2
+
+    def __getitem__(self, idx):
+        rng = np.random.RandomState(idx)
+        batch_x = rng.rand(self.n, 4)
+        batch_y = [batch_x[:, :1], batch_x[:, 1:3]]
+        return batch_x, batch_y
+
+
+model.fit_generator(Batches(4), epochs=1, verbose=0)
+print("FITTED", len(model.predict(Batches(2), verbose=0)))
+"""
+
+
+@pytest.mark.tf
+def test_migrated_two_output_sequence_trains_on_keras_3(tmp_path: Path) -> None:
+    needs_tensorflow()
+    if not keras3():
+        pytest.skip("needs Keras 3")
+    result = migrate_source(_TWO_OUTPUT_SEQUENCE, upgrade=True)
+    assert "batch_y = (batch_x[:, :1], batch_x[:, 1:3])" in result.code
+    script = tmp_path / "two_outputs.py"
+    script.write_text(result.code, encoding="utf-8")
+    proc = run([str(script)], env=NO_GPUS, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "FITTED 2" in proc.stdout

@@ -677,3 +677,37 @@ def test_without_tf_keras_the_run_goes_on_and_says_why(tmp_path, monkeypatch, ca
         "tfcompat-gpu run: warning: auto mode would run this script on tf_keras: --legacy-keras "
         "needs tf_keras, which is not installed.\n"
     )
+
+
+def test_a_module_imported_by_name_from_its_package_is_followed(tmp_path):
+    # keras-frcnn: `from keras_frcnn import resnet as nn`, whose RoiPoolingConv module (of the
+    # same package) calls tf.image.resize_images
+    (tmp_path / "detector").mkdir()
+    (tmp_path / "detector" / "__init__.py").write_text("")
+    (tmp_path / "detector" / "resnet.py").write_text(
+        "from detector.roi import RoiPooling\n\ndef classifier(x):\n    return RoiPooling()(x)\n"
+    )
+    (tmp_path / "detector" / "roi.py").write_text(
+        "import tensorflow as tf\n\nclass RoiPooling:\n    def __call__(self, img):\n"
+        "        return tf.image.resize_images(img, (7, 7))\n"
+    )
+    choice = _choose(tmp_path, "from detector import resnet as nn\nnn.classifier(None)\n")
+    assert choice.tf1 is True
+    assert "tf.image.resize_images, roi.py:5" in (choice.message or "")
+
+
+@needs_keras3
+def test_backend_read_through_a_keras_2_star_import_is_keras_2(tmp_path):
+    # Keras 2's keras/models.py and callbacks.py did `from . import backend as K`
+    choice = _choose(
+        tmp_path,
+        """
+        from keras.models import *
+        from keras.layers import *
+
+        def scaled(x):
+            return Lambda(lambda t: K.batch_dot(t[0], t[1], axes=[2, 2]))(x)
+        """,
+    )
+    assert choice.legacy_keras is True
+    assert "K.batch_dot" in (choice.message or "")

@@ -299,3 +299,30 @@ def test_tf1_hands_the_v1_api_to_the_packages_beside_the_script(tmp_path):
     assert run.result["inner"].endswith("compat.v1")
     assert run.result["library"] == "tensorflow"
     assert run.result["value"] == [[3.0]]
+def test_tf1_hands_the_v1_api_to_the_modules_of_a_package_beside_the_script(tmp_path):
+    # keras-frcnn: train_frcnn.py imports keras_frcnn.resnet, which imports the package's
+    # RoiPoolingConv module, which calls tf.image.resize_images
+    package = tmp_path / "detector"
+    (package / "layers").mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "layers" / "__init__.py").write_text("")
+    (package / "layers" / "roi.py").write_text("import tensorflow as tf\nNAME = tf.__name__\n")
+    (package / "net.py").write_text(
+        "import tensorflow as tf\nfrom detector.layers import roi\nNAME = tf.__name__\n"
+    )
+    lib = tmp_path / "lib"
+    lib.mkdir()
+    (lib / "outside_lib.py").write_text("import tensorflow as tf\nNAME = tf.__name__\n")
+    code = (
+        "import tensorflow as tf\nfrom detector import net\nfrom detector.layers import roi\n"
+        "import outside_lib\nfrom tests._child import emit\n"
+        "emit({'main': tf.__name__, 'net': net.NAME, 'roi': roi.NAME,"
+        " 'library': outside_lib.NAME})\n"
+    )
+    run = run_script(tmp_path, code, "--tf1", env={"PYTHONPATH": str(lib)})
+    assert run.rc == 0, run.err
+    v1 = run.result["main"]
+    assert v1.endswith("compat.v1")
+    assert run.result["net"] == v1
+    assert run.result["roi"] == v1
+    assert run.result["library"] == "tensorflow"

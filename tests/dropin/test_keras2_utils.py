@@ -92,3 +92,98 @@ def test_k_function_fetches_an_output_that_is_its_input(tmp_path):
     assert run.result["first"] == [[0.0, 1.0, 2.0, 3.0]]
     assert run.result["shapes"] == [[1, 4], [1, 2]]
     assert run.result["both"] == [[1, 4], [1, 2]]
+
+
+COMPANION_MODEL_FILE = """
+from keras_applications.imagenet_utils import _obtain_input_shape
+from keras.layers import Input, Conv2D, GlobalAveragePooling2D
+from keras.models import Model
+from keras import backend as K
+from tests._child import emit
+
+
+def FaceNet(input_shape=None):
+    input_shape = _obtain_input_shape(input_shape, default_size=32, min_size=16,
+                                      data_format=K.image_data_format(),
+                                      require_flatten=False)
+    img = Input(shape=input_shape)
+    return Model(img, GlobalAveragePooling2D()(Conv2D(3, (3, 3))(img)))
+
+
+emit({"shape": list(FaceNet(input_shape=(24, 24, 3)).output_shape)})
+"""
+
+
+@needs_tf_keras
+def test_keras_2_2_companion_package_imports_are_served(tmp_path):
+    # Keras 2.2-2.3 installed keras_applications beside itself; face and detection model
+    # files import its private helper directly
+    run = run_script(tmp_path, COMPANION_MODEL_FILE)
+    assert run.rc == 0, run.err
+    assert run.result["shape"] == [None, 3]
+
+
+LAYER_MODULE_ATTRIBUTES = """
+import keras
+from tests._child import emit
+
+
+def block(x, filters):
+    x = keras.layers.convolutional.Conv2D(filters, (3, 3), padding='same')(x)
+    x = keras.layers.normalization.BatchNormalization()(x)
+    return keras.layers.core.Activation('relu')(x)
+
+
+img = keras.layers.Input(shape=(8, 8, 1))
+model = keras.models.Model(img, keras.layers.merge.add([img, block(img, 1)]))
+emit({"shape": list(model.output_shape), "missing": hasattr(keras.layers, "nothing_here")})
+"""
+
+
+@needs_tf_keras
+def test_keras_2_layer_modules_are_attributes_of_keras_layers(tmp_path):
+    run = run_script(tmp_path, LAYER_MODULE_ATTRIBUTES)
+    assert run.rc == 0, run.err
+    assert run.result == {"shape": [None, 8, 8, 1], "missing": False}
+
+
+KERAS20_LAYER = """
+import numpy as np
+from keras.engine.topology import Layer
+from keras import initializers
+from keras.layers import Input
+from keras.models import Model
+from tests._child import emit
+
+
+class FrozenScale(Layer):
+    def build(self, input_shape):
+        shape = (input_shape[-1],)
+        self.gamma = self.add_weight(shape, initializer=initializers.get('one'),
+                                     name='{}_gamma'.format(self.name), trainable=False)
+        self.beta = self.add_weight(shape, 'zero', '{}_beta'.format(self.name), False)
+        self.built = True
+
+    def call(self, x, mask=None):
+        return x * self.gamma + self.beta
+
+
+inputs = Input(shape=(3,))
+layer = FrozenScale(name='bn')
+model = Model(inputs, layer(inputs))
+out = model.predict(np.ones((2, 3), dtype='float32'), verbose=0)
+emit({"names": sorted(w.name.split('/')[-1].split(':')[0] for w in layer.weights),
+      "trainable": len(layer.trainable_weights), "out": out.tolist()})
+"""
+
+
+@needs_tf_keras
+def test_keras_2_0_add_weight_order_is_read(tmp_path):
+    # keras-frcnn's FixedBatchNormalization: add_weight(shape, initializer=..., name=...)
+    run = run_script(tmp_path, KERAS20_LAYER)
+    assert run.rc == 0, run.err
+    assert run.result == {
+        "names": ["bn_beta", "bn_gamma"],
+        "trainable": 0,
+        "out": [[1.0, 1.0, 1.0], [1.0, 1.0, 1.0]],
+    }

@@ -3,7 +3,7 @@
 A conv_lstm-style script builds its arrays with ``dtype=np.float`` and reads ``np.NaN``; under
 ``tfcompat-gpu run`` it gets what the names meant, with one warning per name, and NumPy's own
 error for the names with no replacement; removed functions with a short exact definition
-(``np.asscalar``, ``np.in1d``, ...) and ``np.reshape(a, newshape=s)`` are served.  ``uninstall()`` gives NumPy its ``__getattr__`` back.
+(``np.asscalar``, ``np.in1d``, ``np.sctypes``, ...) and ``np.reshape(a, newshape=s)`` are served.  ``uninstall()`` gives NumPy its ``__getattr__`` back.
 """
 
 from __future__ import annotations
@@ -38,6 +38,8 @@ SCRIPT = """
         "trapz": float(np.trapz([1.0, 2.0, 3.0])),
         "msort": np.msort(np.array([[3, 1], [1, 2]])).tolist(),
         "reshape": list(np.reshape(np.arange(8), newshape=(4, 2, 1)).shape),
+        # an augmentation library's import (imgaug 0.4: set(np.sctypes["float"]))
+        "sctypes": [t.__name__ for t in np.sctypes["float"][:3]] + [len(np.sctypes["uint"])],
     })
     np.find_common_type([np.float32], [])
 """
@@ -61,6 +63,7 @@ def test_removed_numpy_names_mean_what_they_meant_under_run(tmp_path: Path) -> N
         "trapz": 4.0,
         "msort": [[1, 1], [3, 2]],
         "reshape": [4, 2, 1],
+        "sctypes": ["float16", "float32", "float64", 4],
     }
     # no replacement: NumPy's own error, at the script's line
     assert run.rc == 1

@@ -69,7 +69,8 @@ class _Together(cst.CSTTransformer):
     command finds relevant (:meth:`MigrationCommand.relevant`, the test that also decides
     what LibCST is given) and that holds no node a command declared it changes when it saw the
     module (:meth:`MigrationCommand.declared_changes`).  LibCST rebuilds every node it walks into, so this is most of the walk's cost; the
-    statement itself still gets every command's ``leave_`` call.
+    statement itself still gets every command's ``visit_`` and ``leave_`` calls, in pairs (a
+    command keeping a stack of the functions it is in pops what it pushed).
     """
 
     def __init__(
@@ -90,13 +91,12 @@ class _Together(cst.CSTTransformer):
     def on_visit(self, node: cst.CSTNode) -> bool:
         kind = type(node)
         positions = self._positions
-        if (
+        enter = not (
             positions is not None
             and kind in _STATEMENTS
             and node not in self._open
             and not self._relevant(node, positions)
-        ):
-            return False
+        )
         visits = self._visits.get(kind)
         if visits is None:
             name = f"visit_{kind.__name__}"
@@ -106,7 +106,7 @@ class _Together(cst.CSTTransformer):
             visit(node)
         if kind is cst.Module and positions is not None:
             self._open = self._declared(cast("cst.Module", node))
-        return True
+        return enter
 
     def _relevant(self, node: cst.CSTNode, positions: Mapping[cst.CSTNode, Span]) -> bool:
         where = positions.get(node)

@@ -4,9 +4,10 @@ LibCST's scope analysis cannot tell what ``from m import *`` binds, so ``Model``
 ``from keras.models import *`` has no qualified name and no rewrite would see a Keras call in
 ``Model(input=x, output=y)``.  Such a name read in the file, bound nowhere in the scopes that see
 it, is taken for the Keras name of the last module-level star import whose module exports it
-(``tfapi/keras_names.py``: ``KERAS_STAR_EXPORTS``), as Python would bind it; ``K`` and ``np``
-after a star import of a Keras 2 ``keras.layers.<submodule>`` are ``keras.backend`` and
-``numpy``, which those modules bound too (``KERAS2_STAR_ALIASES``).
+(``tfapi/keras_star_names.py``: ``KERAS_STAR_EXPORTS``), as Python would bind it; ``K`` and ``np``
+after a star import of a Keras 2 ``keras.layers.<submodule>``, ``keras.models``,
+``keras.callbacks`` or ``keras.optimizers`` are ``keras.backend`` and ``numpy``, which those
+modules bound too (``KERAS2_STAR_ALIASES``, ``KERAS2_STAR_ALIAS_MODULES``).
 """
 
 from __future__ import annotations
@@ -15,9 +16,9 @@ from typing import TYPE_CHECKING
 
 from tfcompat_gpu.codemod._libcst import cst
 from tfcompat_gpu.codemod._names import dotted
-from tfcompat_gpu.tfapi.keras_names import (
+from tfcompat_gpu.tfapi.keras_star_names import (
+    KERAS2_STAR_ALIAS_MODULES,
     KERAS2_STAR_ALIASES,
-    KERAS_MOVED_MODULES,
     KERAS_STAR_EXPORTS,
 )
 
@@ -67,7 +68,7 @@ def star_qualified_names(
     for module in reversed(modules):
         if root in KERAS_STAR_EXPORTS[module]:
             name = f"{module}.{spelled}"
-        elif root in KERAS2_STAR_ALIASES and module in KERAS_MOVED_MODULES:
+        elif root in KERAS2_STAR_ALIASES and module in KERAS2_STAR_ALIAS_MODULES:
             name = KERAS2_STAR_ALIASES[root] + spelled[len(root) :]
         else:
             continue

@@ -33,12 +33,13 @@ from dataclasses import dataclass, field
 from tfcompat_gpu.dropin._auto_calls import dropped_name, keras2_keyword, tf1_keyword
 from tfcompat_gpu.dropin._keras2_models import REMOVED_METHODS
 from tfcompat_gpu.dropin._keras2_paths import KERAS2_MODULES
-from tfcompat_gpu.dropin._legacy_keras import KERAS1_ARGUMENTS
+from tfcompat_gpu.dropin._legacy_keras import COMPANIONS, KERAS1_ARGUMENTS
 from tfcompat_gpu.tfapi.keras_names import (
     KERAS2_GRAPH_BACKEND,
     keras2_backend_function,
     metric_keys,
 )
+from tfcompat_gpu.tfapi.keras_star_names import KERAS2_STAR_ALIAS_MODULES, KERAS2_STAR_ALIASES
 from tfcompat_gpu.tfapi.tf1_names import TF_KERAS_MODULES, V1_ONLY
 
 __all__ = [
@@ -210,7 +211,11 @@ class _Reader(ast.NodeVisitor):
         self.local_imports.append((module, 0))
         for alias in node.names:
             if alias.name == "*":
+                if module in KERAS2_STAR_ALIAS_MODULES:  # `from keras.models import *` bound K
+                    self.aliases.update(KERAS2_STAR_ALIASES)
                 continue
+            # `from keras_frcnn import resnet as nn`: a module of the project's package
+            self.local_imports.append((f"{module}.{alias.name}", 0))
             full = f"{module}.{alias.name}"
             self.aliases[alias.asname or alias.name] = full
             if module.partition(".")[0] == "keras" and full[len("keras.") :] in KERAS2_MODULES:
@@ -223,6 +228,10 @@ class _Reader(ast.NodeVisitor):
             self._note(self.reading.uses_keras, f"import {module}", node)
         if root == "keras" and module != "keras":
             self._keras2_module(module, node)
+        if root in COMPANIONS and importlib.util.find_spec(root) is None:
+            # Keras 2.2-2.3's keras_applications / keras_preprocessing, which Keras 3 dropped
+            self._note(self.reading.uses_keras, f"import {module}", node)
+            self._note(self.reading.keras2, f"import {module}", node)
         if root == "tensorboard":
             self._note(self.reading.tensorboard, f"import {module}", node)
         if module == "tensorflow.examples" or module.startswith("tensorflow.examples."):

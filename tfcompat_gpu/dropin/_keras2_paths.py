@@ -23,11 +23,13 @@ __all__ = [
     "ALIASES",
     "ENGINE_NAMES",
     "KERAS2_MODULES",
+    "LAYER_MODULES",
     "MOVED",
     "RENAMED",
     "build",
     "control_flow_ops",
     "engine_getattr",
+    "layers_getattr",
 ]
 
 MOVED: dict[str, tuple[str, ...]] = {
@@ -143,6 +145,29 @@ def engine_getattr(package: str) -> Any:
             raise AttributeError(f"module '{package}.src.engine' has no attribute '{name}'")
         module, attr = found
         return getattr(importlib.import_module(f"{package}.src.{module}"), attr)
+
+    return __getattr__
+
+
+LAYER_MODULES: frozenset[str] = frozenset(
+    old.partition(".")[2] for old in MOVED if old.startswith("layers.")
+)
+"""``keras.layers``' Keras 2 submodules, which its ``__init__`` imported (``from .normalization
+import *``), so that ``keras.layers.normalization.BatchNormalization`` needed no import."""
+
+
+def layers_getattr(module: types.ModuleType) -> Any:
+    """A module ``__getattr__`` for a ``keras.layers`` API module that serves
+    :data:`LAYER_MODULES` as its Keras 2 submodules (through the legacy-Keras finder)."""
+    layers = module.__name__
+
+    def __getattr__(name: str) -> Any:
+        if name in LAYER_MODULES:
+            try:
+                return importlib.import_module(f"{layers}.{name}")
+            except ImportError:  # the finder is not on: the attribute is missing as before
+                pass
+        raise AttributeError(f"module {layers!r} has no attribute {name!r}")
 
     return __getattr__
 

@@ -15,6 +15,15 @@ import three helpers of the Keras they were written for:
   TensorFlow's (every spatial axis reversed, the channel axes kept), which these files call
   when the weights and the backend disagree.  tf_keras dropped both.
 
+Keras 2's ``keras/layers/__init__.py`` imported its submodules, so that model files reach a
+layer through its module as an attribute (``keras.layers.normalization.BatchNormalization``,
+without importing ``keras.layers.normalization``); tf_keras' ``layers`` API modules get a module
+``__getattr__`` that serves those submodules as the legacy-Keras finder builds them.
+
+Custom layers written for Keras 2.0 call ``self.add_weight(shape, initializer, name=...)``:
+Keras 2.1 put ``name`` first, as tf_keras has it, so a first argument that is not a string is
+read in Keras 2.0's order.
+
 And one behaviour of Keras 2's ``K.function`` in a v1 graph: an output that is also an input
 (``get_activations``' ``[layer.output for layer in model.layers]``, whose first layer is the
 ``InputLayer``, whose output is the fed placeholder).  Keras 2 ran ``session.run`` with a
@@ -36,6 +45,7 @@ if TYPE_CHECKING:
 __all__ = [
     "CONV_CLASSES",
     "MOVES",
+    "add_weight",
     "convert_all_kernels",
     "convert_kernel",
     "graph_function_init",
@@ -125,6 +135,38 @@ def graph_function_init(module: ModuleType, current: Any) -> Any:
     return __init__
 
 
+_KERAS20_ADD_WEIGHT = ("shape", "initializer", "name", "trainable", "regularizer", "constraint")
+"""``Layer.add_weight``'s positional parameters in Keras 2.0 (keras/engine/topology.py); 2.1 put
+``name`` first, as tf_keras has it."""
+
+
+def add_weight(module: ModuleType, current: Any) -> Any:
+    """``Layer.add_weight`` that also takes Keras 2.0's order, ``add_weight(shape, initializer,
+    name=...)``: a first argument that is not a name (a shape) is read that way."""
+    import functools
+
+    @functools.wraps(current)
+    def add_weight(self: Any, *args: Any, **kwargs: Any) -> Any:
+        if (
+            args
+            and args[0] is not None
+            and not isinstance(args[0], str)
+            and len(args) <= len(_KERAS20_ADD_WEIGHT)
+            and not any(key in kwargs for key in _KERAS20_ADD_WEIGHT[: len(args)])
+        ):
+            kwargs.update(zip(_KERAS20_ADD_WEIGHT, args))
+            args = ()
+        return current(self, *args, **kwargs)
+
+    return add_weight
+
+
+def _layer_modules(module: ModuleType, current: Any) -> Any:
+    from tfcompat_gpu.dropin._keras2_paths import layers_getattr
+
+    return layers_getattr(module)
+
+
 _MODEL_FILES = (
     "Keras 2 ImageNet model files (deep-learning-models' resnet50.py, vgg16.py and their "
     "copies) import these helpers, which tf_keras renamed or dropped"
@@ -144,6 +186,34 @@ MOVES: tuple[Move, ...] = (
         convert_all_kernels,
         True,
         _MODEL_FILES,
+    ),
+    *(
+        Move(
+            layers,
+            "__getattr__",
+            _layer_modules,
+            True,
+            "Keras 2 code reaches layers through their module as attributes "
+            "(keras.layers.normalization.BatchNormalization), which keras/layers/__init__.py "
+            "imported; tf_keras' API modules hold no such attributes",
+        )
+        for layers in (
+            "tf_keras.layers",
+            "tf_keras.api._v1.keras.layers",
+            "tf_keras.api._v2.keras.layers",
+        )
+    ),
+    *(
+        Move(
+            module,
+            "Layer.add_weight",
+            add_weight,
+            False,
+            "custom layers written for Keras 2.0 call self.add_weight(shape, initializer, "
+            "name=...), which tf_keras reads as add_weight(name, shape) ('got multiple values "
+            "for argument name')",
+        )
+        for module in ("tf_keras.src.engine.base_layer", "tf_keras.src.engine.base_layer_v1")
     ),
     Move(
         "tf_keras.src.backend",

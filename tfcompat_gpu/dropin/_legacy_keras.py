@@ -149,9 +149,16 @@ def check_available() -> str:
 
 # -- the aliasing finder ------------------------------------------------------------------------
 
+COMPANIONS = {"keras_applications": "applications", "keras_preprocessing": "preprocessing"}
+"""Keras 2.2-2.3's companion packages (installed with ``keras``, which re-exported them as
+``keras.applications`` / ``keras.preprocessing``; model files import them directly, as
+``from keras_applications.imagenet_utils import _obtain_input_shape``) -> the Keras package
+that holds their modules now."""
+
 
 class _KerasIsTfKeras(_LoaderBase):
-    """``keras[.X]`` -> the module ``tf_keras[.X]``; ``tf_keras.X`` missing -> ``tf_keras.src.X``.
+    """``keras[.X]`` -> the module ``tf_keras[.X]``; ``tf_keras.X`` missing -> ``tf_keras.src.X``;
+    a missing :data:`COMPANIONS` package -> its ``tf_keras.src`` modules.
 
     Where ``keras`` is Keras 2 itself (``package="keras"``, ``root=None``) only the second part
     applies: ``keras.X`` missing -> ``keras.src.X``.
@@ -165,10 +172,15 @@ class _KerasIsTfKeras(_LoaderBase):
         self._lock = _thread.allocate_lock()
         self.package = "tf_keras"
         self.root: str | None = "tf_keras"
+        self._companions: dict[str, bool] = {}
+        """Companion package -> whether it is missing (then served from the package's src)."""
 
     def _canonical(self, fullname: str, path: Sequence[str] | None) -> str | None:
         if fullname == "keras":
             return self.root
+        top = fullname.partition(".")[0]
+        if top in COMPANIONS:
+            return self._companion(fullname, top)
         if not fullname.startswith(("keras.", "tf_keras.")):
             return None
         parent, _, child = fullname.rpartition(".")
@@ -188,6 +200,19 @@ class _KerasIsTfKeras(_LoaderBase):
                     rest = new + rest[len(old) :]  # a Keras 2 package under its new name
             return f"{package}.src.{rest}"  # a Keras 2 path kept only in the sources
         return None
+
+    def _companion(self, fullname: str, top: str) -> str | None:
+        """``keras_applications[.X]`` / ``keras_preprocessing[.X]`` -> the package's ``src``
+        module that holds it now, unless the companion package itself is installed."""
+        if top not in self._companions:
+            self._companions[top] = importlib.machinery.PathFinder.find_spec(top) is None
+        if not self._companions[top]:
+            return None
+        rest = COMPANIONS[top] + fullname[len(top) :]
+        for old, new in RENAMED.items():
+            if rest == old or rest.startswith(old + "."):
+                rest = new + rest[len(old) :]
+        return f"{self.package}.src.{rest}"
 
     def find_spec(
         self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None

@@ -66,6 +66,18 @@ def _alen(module: ModuleType) -> Callable[[Any], int]:
     return alen
 
 
+def _sctypes(module: ModuleType) -> dict[str, list[Any]]:
+    # NumPy 1.26's numpy/core/numerictypes.py on a 64-bit Linux (float128 is longdouble);
+    # image-augmentation libraries of the Keras 2 era read np.sctypes["float"] at import
+    return {
+        "int": [module.int8, module.int16, module.int32, module.int64],
+        "uint": [module.uint8, module.uint16, module.uint32, module.uint64],
+        "float": [module.float16, module.float32, module.float64, module.longdouble],
+        "complex": [module.complex64, module.complex128, module.clongdouble],
+        "others": [bool, object, bytes, str, module.void],
+    }
+
+
 SERVED: dict[str, tuple[Callable[[ModuleType], Any], str]] = {
     "asscalar": (lambda np: _asscalar, "a.item()"),
     "asfarray": (_asfarray, "np.asarray(a, dtype=float)"),
@@ -75,6 +87,7 @@ SERVED: dict[str, tuple[Callable[[ModuleType], Any], str]] = {
     "alen": (_alen, "len(a)"),
     "PZERO": (lambda np: 0.0, "0.0"),
     "NZERO": (lambda np: -0.0, "-0.0"),
+    "sctypes": (_sctypes, "the dtypes of each kind listed by hand ([np.float32, np.float64])"),
 }
 """Removed name with no replacement in the table -> (its definition, given NumPy; what to write)."""
 

@@ -20,7 +20,6 @@ __all__ = [
     "KERAS2_GRAPH_BACKEND",
     "KERAS2_METRIC_KEYS",
     "KERAS2_RENAMED",
-    "KERAS2_STAR_ALIASES",
     "KERAS3_IMAGE",
     "KERAS3_SEQUENCE",
     "KERAS3_UNKNOWN_METRICS",
@@ -30,7 +29,6 @@ __all__ = [
     "KERAS_MODELS",
     "KERAS_MOVED_MODULES",
     "KERAS_ROOTS",
-    "KERAS_STAR_EXPORTS",
     "KERAS_UTILS",
     "OPTIMIZER_ALIASES",
     "OPTIMIZER_CLASSES",
@@ -568,31 +566,3 @@ def keras2_backend_function(name: str) -> str | None:
             rest = name[len(prefix) :]
             return rest if rest in KERAS2_BACKEND_ONLY else None
     return None
-
-
-def _star_exports() -> dict[str, frozenset[str]]:
-    exports: dict[str, frozenset[str]] = {}
-    optimizers = OPTIMIZER_CLASSES | frozenset(OPTIMIZER_ALIASES)
-    for root in ("keras", "tensorflow.keras"):
-        exports[f"{root}.models"] = KERAS_MODELS
-        exports[f"{root}.layers"] = KERAS_LAYERS
-        exports[f"{root}.optimizers"] = optimizers
-        exports[f"{root}.losses"] = KERAS_LOSSES
-        exports[f"{root}.utils"] = KERAS_UTILS
-    for old, new in KERAS_MOVED_MODULES.items():
-        if new in exports and old.startswith("keras.layers."):
-            exports[old] = exports[new]
-    return exports
-
-
-KERAS_STAR_EXPORTS: dict[str, frozenset[str]] = _star_exports()
-"""Keras module -> the names a ``from module import *`` of it binds that the migration's
-rewrites look for: the Keras 3 names of the module, which Keras 2's module exported too under
-the same names (its layer classes, ``Model``, the optimizers, losses and utilities); the Keras 2
-``keras.layers.<submodule>`` modules bind the layers of theirs, a subset of ``keras.layers``."""
-
-KERAS2_STAR_ALIASES: dict[str, str] = {"K": "keras.backend", "np": "numpy"}
-"""Module aliases that a star import of a Keras 2 ``keras.layers.<submodule>`` bound too: each
-such module did ``import numpy as np`` and ``from .. import backend as K`` (keras/layers/core.py,
-recurrent.py, convolutional.py, ... of Keras 2.0-2.3), and scripts read ``K.`` and ``np.``
-through ``from keras.layers.core import *``."""

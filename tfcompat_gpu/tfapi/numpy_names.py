@@ -70,6 +70,7 @@ NUMPY_REMOVED: dict[str, str | None] = {
     "in1d": None,
     "trapz": None,
     "msort": None,
+    "sctypes": None,
     "find_common_type": None,
     "alen": None,
     "loads": None,

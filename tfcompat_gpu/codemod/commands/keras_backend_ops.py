@@ -9,6 +9,10 @@ axis, ``keras.ops.concatenate`` on the first: ``keras.ops.concatenate(xs, axis=-
 changed name (``K.pow`` → ``keras.ops.power``, ``K.permute_dimensions`` →
 ``keras.ops.transpose``, ``K.eval`` → ``keras.ops.convert_to_numpy``, ``K.flatten`` →
 ``keras.ops.ravel``, ``K.map_fn(fn, elems)`` → ``keras.ops.map(fn, elems)``).
+``K.batch_normalization(x, mean, var, beta, gamma, epsilon=e)`` (the frozen batch norm of
+detection models' custom layers, whose statistics are often reshaped for broadcasting, which
+``keras.ops.batch_normalization``'s one-axis vectors refuse) becomes the arithmetic TensorFlow
+did: ``(x - mean) * keras.ops.rsqrt(var + e) * gamma + beta``.
 ``K.random_normal`` / ``K.random_uniform`` / ``K.truncated_normal``
 without a seed become ``keras.random.normal`` / ``uniform`` / ``truncated_normal`` (same
 arguments); ``K.shape(x)`` becomes ``keras.ops.shape(x)`` where a tuple serves as well as
@@ -92,8 +96,21 @@ _HINTS = {
     "variable": "keras.Variable(value)",
     "constant": "keras.ops.convert_to_tensor(value)",
     "l2_normalize": "keras.ops.normalize(x, axis=...) with the axis written out",
+    "batch_normalization": (
+        "(x - mean) * keras.ops.rsqrt(var + epsilon) * gamma + beta, with epsilon= by keyword "
+        "and the default axis"
+    ),
     "batch_flatten": "keras.layers.Flatten() or keras.ops.reshape(x, (keras.ops.shape(x)[0], -1))",
 }
+_BATCH_NORM = ("x", "mean", "var", "beta", "gamma")
+"""``K.batch_normalization``'s tensors (keras/backend/tensorflow_backend.py of Keras 2.0-2.3),
+which TensorFlow computed as ``tf.nn.batch_normalization`` does: broadcast, any shape."""
+
+
+def _is_none(node: cst.BaseExpression) -> bool:
+    return isinstance(node, cst.Name) and node.value == "None"
+
+
 _GRAPH = "a v1-graph API with no Keras 3 form: rewrite it with tf.GradientTape or a keras.Model"
 _FALLBACK = "see keras.ops, or run the script as it is with tfcompat-gpu run (tf_keras)"
 
@@ -236,6 +253,50 @@ class KerasBackendOpsCommand(MigrationCommand):
                 )
         return _RENAMED.get(function, function), args
 
+    def _batch_normalization(self, call: cst.Call) -> dict[str, cst.BaseExpression] | None:
+        """``K.batch_normalization``'s tensors by parameter, where the call is one that
+        ``(x - mean) * rsqrt(var + epsilon) * gamma + beta`` computes exactly: the five
+        tensors, ``epsilon=`` by keyword (a sixth positional is 2.0's epsilon but 2.2's axis)
+        and ``axis`` only as the default ``-1``."""
+        found: dict[str, cst.BaseExpression] = {}
+        for index, arg in enumerate(call.args):
+            if arg.star:
+                return None
+            if arg.keyword is None:
+                if index >= len(_BATCH_NORM):
+                    return None
+                found[_BATCH_NORM[index]] = arg.value
+            elif arg.keyword.value == "axis":
+                axis = arg.value
+                if not (
+                    isinstance(axis, cst.UnaryOperation)
+                    and isinstance(axis.operator, cst.Minus)
+                    and isinstance(axis.expression, cst.Integer)
+                    and axis.expression.value == "1"
+                ):
+                    return None
+            elif arg.keyword.value in (*_BATCH_NORM, "epsilon"):
+                found[arg.keyword.value] = arg.value
+            else:
+                return None
+        return found if all(name in found for name in _BATCH_NORM) else None
+
+    def _normalized(self, found: dict[str, cst.BaseExpression]) -> cst.BaseExpression:
+        def operand(name: str) -> str:
+            node = found[name]
+            code = self.code_of(node)
+            atomic = (cst.Name, cst.Attribute, cst.Call, cst.Subscript, cst.Integer, cst.Float)
+            return code if isinstance(node, atomic) else f"({code})"
+
+        epsilon = operand("epsilon") if "epsilon" in found else "1e-3"
+        text = f"({operand('x')} - {operand('mean')}) * {self._keras}.ops.rsqrt("
+        text += f"{operand('var')} + {epsilon})"
+        if not _is_none(found["gamma"]):
+            text += f" * {operand('gamma')}"
+        if not _is_none(found["beta"]):
+            text += f" + {operand('beta')}"
+        return cst.parse_expression(f"({text})")
+
     def replaces_read(self, node: cst.CSTNode) -> bool:
         """Whether ``node`` (a name read in the original tree) goes with a call rewritten here."""
         call = self.method_call_of(node)
@@ -244,6 +305,8 @@ class KerasBackendOpsCommand(MigrationCommand):
         function = self._function(call)
         if function is None or self.keras_major() < 3:
             return False
+        if function == "batch_normalization":
+            return self._batch_normalization(call) is not None
         return self._plan(call, function, call) is not None
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
@@ -252,6 +315,13 @@ class KerasBackendOpsCommand(MigrationCommand):
             return updated_node
         if self.keras_major() < 3:
             return updated_node  # Keras 2 has them all
+        if function == "batch_normalization":
+            found = self._batch_normalization(updated_node)
+            if found is not None:
+                if self._keras is None:
+                    need_import(self.context, "keras")
+                    self._keras = "keras"
+                return self._normalized(found)
         plan = self._plan(updated_node, function, original_node)
         if plan is None:
             if function in ("get_value", "set_value"):

@@ -10,6 +10,14 @@ so in a generator function that the file hands to ``fit`` / ``evaluate`` / ``pre
 Keras 2 ``_generator`` forms, ``validation_data=`` included), a list display yielded, or one
 inside the yielded tuple, becomes a tuple display.  Lists built elsewhere and yielded by name
 are left as they are.
+
+A data class of Keras' own (a subclass of ``keras.utils.Sequence`` or of
+``keras.preprocessing.image.Iterator``, which Keras 3 reads as a ``PyDataset`` through the
+same ``tf.data`` pipeline) hands its batches back from ``__getitem__``,
+``_get_batches_of_transformed_samples`` or ``next``: a list display returned there (``return
+batch_x, [batch_steer, batch_coll]``, a drone-navigation model's two outputs) becomes a tuple,
+and so does the list display bound to a name that the method reads only in its return
+(``batch_y = [batch_steer, batch_coll]`` before ``return batch_x, batch_y``).
 """
 
 from __future__ import annotations
@@ -35,11 +43,60 @@ _TRAINING = frozenset(
 )
 _GIVEN = frozenset({"x", "generator", "validation_data"})
 _YIELD_LIST = re.compile(r"\byield\b[^\n]*\[")
-_wanted = text_search(_YIELD_LIST, "yield")
+_DATA_CLASS = re.compile(r"\b(?:Sequence|Iterator)\b[^\n]*\)\s*:")
+_WANTED = re.compile(_YIELD_LIST.pattern + "|" + _DATA_CLASS.pattern)
+# a data class's batch methods, and in them the returns and the list displays bound to a name
+_IN_METHOD = re.compile(
+    r"^\s*(?:return\b|\w+\s*=\s*\[|def\s+(?:__getitem__|_get_batches_of_transformed_samples"
+    r"|next)\s*\()",
+    re.MULTILINE,
+)
+_wanted = text_search(_WANTED, "yield", "Sequence", "Iterator")
+_BATCH_METHODS = frozenset({"__getitem__", "_get_batches_of_transformed_samples", "next"})
+_DATA_BASES = frozenset({"Sequence", "PyDataset", "Iterator", "DirectoryIterator"})
+_KERAS = ("keras.", "tensorflow.keras.", "tensorflow.python.keras.", "keras_preprocessing.")
 
 
 def _relevant(text: str) -> bool:
-    return _YIELD_LIST.search(text) is not None
+    return (
+        _YIELD_LIST.search(text) is not None
+        or _DATA_CLASS.search(text) is not None
+        or _IN_METHOD.search(text) is not None
+    )
+
+
+def _returned_once(function: cst.FunctionDef) -> set[str]:
+    """Names the function binds once, to a list display, and reads only in a ``return``."""
+    bound: dict[str, int] = {}
+    lists: set[str] = set()
+    reads: dict[str, int] = {}
+    returned: dict[str, int] = {}
+
+    class Names(cst.CSTVisitor):
+        def visit_Assign(self, node: cst.Assign) -> None:
+            for target in node.targets:
+                if isinstance(target.target, cst.Name):
+                    name = target.target.value
+                    bound[name] = bound.get(name, 0) + 1
+                    if isinstance(node.value, cst.List) and len(node.targets) == 1:
+                        lists.add(name)
+
+        def visit_Return(self, node: cst.Return) -> None:
+            value = node.value
+            parts = value.elements if isinstance(value, cst.Tuple) else ()
+            for part in parts:
+                if isinstance(part.value, cst.Name):
+                    returned[part.value.value] = returned.get(part.value.value, 0) + 1
+
+        def visit_Name(self, node: cst.Name) -> None:
+            reads[node.value] = reads.get(node.value, 0) + 1
+
+    function.body.visit(Names())
+    return {
+        name
+        for name in lists
+        if bound.get(name) == 1 and returned.get(name) == 1 and reads.get(name) == 2
+    }
 
 
 def _generators(source: str) -> set[str]:
@@ -91,15 +148,55 @@ class KerasGeneratorBatchesCommand(MigrationCommand):
     def visit_Module(self, node: cst.Module) -> None:
         self._generators = _generators(self.source_text())
         self._functions: list[str] = []
+        self._scopes: list[bool | None] = []  # per class: a data class?; per function: None
+        self._batches: list[set[str] | None] = []  # per function: its batch names, if a method
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        self._scopes.append(
+            any(
+                name.startswith(_KERAS) and name.rpartition(".")[2] in _DATA_BASES
+                for base in node.bases
+                for name in self.names_of(base.value)
+            )
+        )
+
+    def leave_ClassDef(
+        self, original_node: cst.ClassDef, updated_node: cst.ClassDef
+    ) -> cst.ClassDef:
+        self._scopes.pop()
+        return updated_node
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        method = bool(self._scopes and self._scopes[-1]) and node.name.value in _BATCH_METHODS
+        self._batches.append(_returned_once(node) if method else None)
         self._functions.append(node.name.value)
+        self._scopes.append(None)
 
     def leave_FunctionDef(
         self, original_node: cst.FunctionDef, updated_node: cst.FunctionDef
     ) -> cst.FunctionDef:
         self._functions.pop()
+        self._batches.pop()
+        self._scopes.pop()
         return updated_node
+
+    def leave_Assign(self, original_node: cst.Assign, updated_node: cst.Assign) -> cst.Assign:
+        names = self._batches[-1] if self._batches else None
+        target = updated_node.targets[0].target
+        if not names or not isinstance(target, cst.Name) or target.value not in names:
+            return updated_node
+        return updated_node.with_changes(value=_tupled(updated_node.value))
+
+    def leave_Return(self, original_node: cst.Return, updated_node: cst.Return) -> cst.Return:
+        value = updated_node.value
+        if not self._batches or self._batches[-1] is None:
+            return updated_node
+        if isinstance(value, cst.List):
+            return updated_node.with_changes(value=_tupled(value))
+        if not isinstance(value, cst.Tuple):
+            return updated_node
+        elements = [e.with_changes(value=_tupled(e.value)) for e in value.elements]
+        return updated_node.with_changes(value=value.with_changes(elements=elements))
 
     def leave_Yield(self, original_node: cst.Yield, updated_node: cst.Yield) -> cst.Yield:
         value = updated_node.value

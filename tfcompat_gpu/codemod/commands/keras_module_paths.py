@@ -21,7 +21,6 @@ from tfcompat_gpu.codemod._names import dotted
 from tfcompat_gpu.codemod._triage import text_search
 from tfcompat_gpu.tfapi.keras_names import (
     KERAS2_RENAMED,
-    KERAS2_STAR_ALIASES,
     KERAS3_IMAGE,
     KERAS3_SEQUENCE,
     KERAS_LAYERS,
@@ -31,6 +30,7 @@ from tfcompat_gpu.tfapi.keras_names import (
     KERAS_UTILS,
     TF_KERAS_PREPROCESSING,
 )
+from tfcompat_gpu.tfapi.keras_star_names import KERAS2_STAR_ALIASES
 
 __all__ = ["KerasModulePathsCommand"]
 
@@ -142,10 +142,20 @@ _KERAS_MODULE_TEXT = re.compile(
     r"\bkeras\.(?:layers\.\w+\s+import|utils\.\w+_utils|engine|legacy|wrappers|objectives)"
     r"|\bkeras\.utils\s+import\b|\bimport\s+.*\b(?:np_utils|Merge|objectives)\b"
     rf"|\bkeras(?:\.layers|\.utils)?\s+import\s+(?:\([^)]*|[^\n]*)\b(?:{_MODULE_NAMES})\b"
+    rf"|\bkeras\.(?:layers\.|utils\.)?(?:{_MODULE_NAMES})\.\w"
     r"|ImageDataGenerator|CuDNN(?:LSTM|GRU)|\bkeras\.preprocessing\b|\b_obtain_input_shape\b"
+    r"|\bkeras_(?:applications|preprocessing)\b"
     r"|\bkeras\.models\s+import\s+(?:\([^)]*|[^\n]*)\b(?:Input|InputLayer|Layer)\b"
     r"|\b(?:mse|MSE|mae|MAE|mape|MAPE|msle|MSLE|kld|KLD|logcosh|kullback_leibler_divergence)\b"
 )
+
+
+_COMPANIONS = {
+    "keras_applications": "keras.applications",
+    "keras_preprocessing": "keras.preprocessing",
+}
+"""Keras 2.2-2.3's companion packages (installed with it, gone with Keras 3) -> the Keras
+modules that re-exported them."""
 
 
 def _relevant(text: str) -> bool:
@@ -199,6 +209,14 @@ class KerasModulePathsCommand(MigrationCommand):
         module = dotted(original_node.module)
         if module is not None and module.startswith("tensorflow.keras.wrappers"):
             self._tf_keras_wrappers(original_node, module)
+        root = None if module is None else module.partition(".")[0]
+        if module is not None and root in _COMPANIONS:
+            # Keras 2.2-2.3's companion packages, which keras re-exported as its own modules
+            module = _COMPANIONS[root] + module[len(root) :]
+            names = updated_node.names
+            spelled = [] if isinstance(names, cst.ImportStar) else names
+            if not any(_gone(f"{module}.{dotted(alias.name)}") for alias in spelled):
+                updated_node = updated_node.with_changes(module=cst.parse_expression(module))
         if module is None or not (module == "keras" or module.startswith("keras.")):
             return updated_node
         # the names as the other commands left them (``Conv2DTranspose as Deconvolution2D``)

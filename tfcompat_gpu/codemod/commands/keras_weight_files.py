@@ -96,6 +96,9 @@ def _string(node: cst.SimpleString, value: str) -> cst.SimpleString:
     return node.with_changes(value=f"{node.prefix}{quote}{value}{quote}")
 
 
+_Key = tuple["cst.FunctionDef | None", str]
+"""A variable: the function whose local it is (None: the module's), and its name."""
+
 _WEIGHT_FILES = re.compile(r"save_weights|ModelCheckpoint|load_weights")
 _H5_LITERAL = re.compile(r"\.(?:h5|hdf5)[\"']")
 
@@ -120,16 +123,27 @@ def _bindings(command: KerasWeightFilesCommand, module: cst.Module) -> _Collecte
 
         def __init__(self, command: KerasWeightFilesCommand) -> None:
             self.command = command
-            self.count: dict[str, int] = {}
-            self.value: dict[str, cst.BaseExpression] = {}
-            self.files: dict[str, bool] = {}
+            self.count: dict[_Key, int] = {}
+            self.value: dict[_Key, cst.BaseExpression] = {}
+            self.files: dict[_Key, bool] = {}
             """Variable -> whether a weights file (True wins over a model file)."""
+            self.reads: dict[cst.Name, _Key] = {}
+            """A name given as the file name -> the variable it reads."""
+            self.scopes: list[cst.FunctionDef] = []
+            self.given: list[tuple[cst.Name, tuple[cst.FunctionDef, ...], bool]] = []
+
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+            self.scopes.append(node)
+
+        def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
+            self.scopes.pop()
 
         def _bind(self, target: cst.CSTNode, value: cst.BaseExpression | None = None) -> None:
             if isinstance(target, cst.Name):
-                self.count[target.value] = self.count.get(target.value, 0) + 1
+                key = (self.scopes[-1] if self.scopes else None, target.value)
+                self.count[key] = self.count.get(key, 0) + 1
                 if value is not None:
-                    self.value[target.value] = value
+                    self.value[key] = value
             elif isinstance(target, (cst.Tuple, cst.List)):
                 for element in target.elements:
                     self._bind(element.value)
@@ -161,26 +175,40 @@ def _bindings(command: KerasWeightFilesCommand, module: cst.Module) -> _Collecte
         def visit_Call(self, node: cst.Call) -> None:
             found = self.command._file_arg(node)
             if found is not None and isinstance(found[0].value, cst.Name):
-                name = found[0].value.value
-                self.files[name] = self.files.get(name, False) or found[1]
+                self.given.append((found[0].value, tuple(self.scopes), found[1]))
+
+        def settle(self) -> None:
+            """Each name given as a file name read where Python reads it: in the innermost
+            function that binds it, else at module level (a variable of the same name in
+            another function is another variable)."""
+            for node, scopes, weights in self.given:
+                for scope in (*reversed(scopes), None):
+                    key = (scope, node.value)
+                    if key in self.count:
+                        self.reads[node] = key
+                        self.files[key] = self.files.get(key, False) or weights
+                        break
 
     collected = _Bindings(command)
     module.visit(collected)
-    return _Collected(collected.count, collected.value, collected.files)
+    collected.settle()
+    return _Collected(collected.count, collected.value, collected.files, collected.reads)
 
 
 class _Collected:
-    __slots__ = ("count", "files", "value")
+    __slots__ = ("count", "files", "reads", "value")
 
     def __init__(
         self,
-        count: dict[str, int],
-        value: dict[str, cst.BaseExpression],
-        files: dict[str, bool],
+        count: dict[_Key, int],
+        value: dict[_Key, cst.BaseExpression],
+        files: dict[_Key, bool],
+        reads: dict[cst.Name, _Key],
     ) -> None:
         self.count = count
         self.value = value
         self.files = files
+        self.reads = reads
 
 
 class KerasWeightFilesCommand(MigrationCommand):
@@ -196,6 +224,8 @@ class KerasWeightFilesCommand(MigrationCommand):
         self._renamed_code: dict[str, cst.BaseExpression] = {}
         bindings = _bindings(self, node)
         # variables bound once to a name this command can give an ending: renamed where bound
+        self._reads = bindings.reads
+        self._scopes: list[cst.FunctionDef] = []
         self._variables = {
             name: weights
             for name, weights in bindings.files.items()
@@ -222,11 +252,23 @@ class KerasWeightFilesCommand(MigrationCommand):
         first = self._first(call, "filepath")
         return None if first is None else (first, weights)
 
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self._scopes.append(node)
+
+    def leave_FunctionDef(
+        self, original_node: cst.FunctionDef, updated_node: cst.FunctionDef
+    ) -> cst.FunctionDef:
+        self._scopes.pop()
+        return updated_node
+
     def leave_Assign(self, original_node: cst.Assign, updated_node: cst.Assign) -> cst.Assign:
         target = updated_node.targets[0].target if len(updated_node.targets) == 1 else None
-        if not isinstance(target, cst.Name) or target.value not in self._variables:
+        if not isinstance(target, cst.Name):
             return updated_node
-        weights = self._variables[target.value]
+        key = (self._scopes[-1] if self._scopes else None, target.value)
+        if key not in self._variables:
+            return updated_node
+        weights = self._variables[key]
         value = self._renamed_value(original_node, updated_node.value, weights, target.value)
         return updated_node if value is None else updated_node.with_changes(value=value)
 
@@ -331,14 +373,11 @@ class KerasWeightFilesCommand(MigrationCommand):
         self, original: cst.Call, updated: cst.Call, keyword: str, *, weights: bool
     ) -> cst.Call:
         arg = self._first(updated, keyword)
-        if arg is None:
+        given = self._first(original, keyword)
+        if arg is None or given is None:
             return updated
-        value = arg.value
-        if (
-            isinstance(value, cst.Name)
-            and value.value in self._variables
-            and (self._variables[value.value] or not weights)
-        ):
+        variable = self._reads.get(given.value) if isinstance(given.value, cst.Name) else None
+        if variable in self._variables and (self._variables[variable] or not weights):
             return updated  # renamed where the variable is bound
         ending = _ending(arg.value)
         name = None if ending is None else ending[0]
