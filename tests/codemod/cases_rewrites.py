@@ -2139,6 +2139,21 @@ with tfcompat_gpu.session() as sess:
 
 # ---------------------------------------------------------------- no-ops: silent and unchanged
 NOOPS: list[tuple[str, str]] = [
+    # a name bound twice is not an alias of either value: its session stays unknown
+    (
+        "module-alias-bound-twice",
+        "import tensorflow as tf\n"
+        "v1 = tf.compat.v1\n"
+        "v1 = None\n"
+        "sess = v1.Session()\n",
+    ),
+    # a value that is not a module (a class bound to a name) is not followed
+    (
+        "module-alias-not-a-module",
+        "import tensorflow as tf\n"
+        "Session = tf.compat.v1.Session\n"
+        "sess = Session()\n",
+    ),
     (
         "already-migrated",
         """\
@@ -2421,4 +2436,50 @@ sess = tfcompat_gpu.session()
 ok = K.set_session(sess) or True
 """,
     [(6, "[set_session of an untraced session]")],
+)
+
+
+# ------------------------------------------- a module bound to a second name by assignment
+case(
+    # TF2-era code that kept the v1 API under its own name: the session, its config and
+    # compat.v1's Keras backend (absent with Keras 3) read through it
+    "module-alias-compat-v1",
+    """\
+import tensorflow as tf
+tf_v1 = tf.compat.v1
+
+
+def gpu_configuration():
+    config = tf_v1.ConfigProto()
+    config.gpu_options.allow_growth = True
+    sess = tf_v1.Session(config=config)
+    tf_v1.keras.backend.set_session(sess)
+""",
+    """\
+import tensorflow as tf
+import tfcompat_gpu
+
+tf_v1 = tf.compat.v1
+
+
+def gpu_configuration():
+    tfcompat_gpu.configure(allow_growth=True)
+""",
+)
+
+case(
+    "module-alias-keras-backend",
+    """\
+import tensorflow as tf
+K = tf.keras.backend
+config = tf.compat.v1.ConfigProto(log_device_placement=True)
+K.set_session(tf.compat.v1.Session(config=config))
+""",
+    """\
+import tensorflow as tf
+import tfcompat_gpu
+
+K = tf.keras.backend
+tfcompat_gpu.configure(log_device_placement=True)
+""",
 )

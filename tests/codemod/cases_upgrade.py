@@ -581,6 +581,49 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         [],
     ),
     (
+        # Keras 2.0-2.3 code reaching TensorFlow through its backend (K.tf was the tensorflow
+        # module): ops in Lambda layers, TF1 names among them, a session
+        "keras-backend-tf",
+        "from keras import backend as K\n"
+        "from keras.layers import Lambda\n"
+        "up = Lambda(lambda x: K.tf.image.resize_images(x, (64, 64)))\n"
+        "soft = Lambda(lambda x: K.tf.nn.softmax(x, axis=-1))\n"
+        "tf_module = (K.tf)\n",
+        "from keras import backend as K\n"
+        "from keras.layers import Lambda\n"
+        "import tensorflow as tf\n\n"
+        "up = Lambda(lambda x: tf.compat.v1.image.resize_images(x, (64, 64)))\n"
+        "soft = Lambda(lambda x: tf.nn.softmax(x, axis=-1))\n"
+        "tf_module = (tf)\n",
+        [],
+    ),
+    (
+        # the file's own TensorFlow import is used; a `tf` of its own keeps the module's name
+        "keras-backend-tf-own-import",
+        "import keras.backend as K\nimport tensorflow as tfl\ny = K.tf.reduce_sum(x)\n",
+        "import keras.backend as K\nimport tensorflow as tfl\ny = tfl.reduce_sum(x)\n",
+        [],
+    ),
+    (
+        "keras-backend-tf-name-taken",
+        "from keras import backend as K\ntf = 'channels_last'\ny = K.tf.reduce_sum(x)\n",
+        "from keras import backend as K\n"
+        "import tensorflow\n\n"
+        "tf = 'channels_last'\n"
+        "y = tensorflow.reduce_sum(x)\n",
+        [],
+    ),
+    (
+        # the GPU settings of a Keras 2 script spelt through K.tf become configure()
+        "keras-backend-tf-session-config",
+        "from keras import backend as K\n"
+        "config = K.tf.ConfigProto()\n"
+        "config.gpu_options.allow_growth = True\n"
+        "K.set_session(K.tf.Session(config=config))\n",
+        "import tfcompat_gpu\n\ntfcompat_gpu.configure(allow_growth=True)\n",
+        [],
+    ),
+    (
         # a seed (keyword or fifth argument) draws other numbers in keras.random; a whole
         # K.shape or a slice of it is a tuple in Keras 3, a tensor in Keras 2
         "keras-backend-random-seed-and-shape-left",

@@ -113,6 +113,15 @@ TF1_CASES = {
         """,
         "tf.nn.softmax(dim=...), line 5",
     ),
+    # Keras 2 code reaching TensorFlow 1 through its backend's ``tf`` (an upsampling Lambda)
+    "keras-backend-tf": (
+        """
+        from keras import backend as K
+        from keras.layers import Lambda
+        up = Lambda(lambda x: K.tf.image.resize_images(x, (64, 64)))
+        """,
+        "tf.image.resize_images, line 3",
+    ),
     "monitored": (
         """
         import tensorflow as tf

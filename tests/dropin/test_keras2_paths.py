@@ -205,6 +205,44 @@ def test_keras2_backend_control_flow_ops(tmp_path, flags):
     assert run.result == {"loop": [4, 6], "cond": 1, "group": True}
 
 
+BACKEND_TF = """
+import numpy as np
+from keras import backend as K
+from keras.layers import Input, Lambda
+from keras.models import Model
+from tests._child import emit
+
+inp = Input(shape=(2, 2, 1))
+out = Lambda(lambda t: K.tf.reduce_sum(t, axis=[1, 2]))(inp)
+model = Model(inp, out)
+emit({
+    "sum": model.predict(np.ones((1, 2, 2, 1)), verbose=0).tolist(),
+    "session": K.tf.Session.__module__.startswith("tensorflow"),
+})
+"""
+
+
+@pytest.mark.parametrize(
+    "flags", [("--legacy-keras", "--no-auto"), ("--no-auto",)], ids=["tf_keras", "keras3"]
+)
+def test_keras2_backend_tf_is_tensorflow(tmp_path, flags):
+    # Keras 2.0-2.3's backend star-imported its `import tensorflow as tf`: scripts wrote
+    # K.tf.Session(...) and TensorFlow ops in Lambda layers as K.tf.X
+    run = run_script(tmp_path, BACKEND_TF, *flags)
+    assert run.rc == 0, run.err
+    assert run.result == {"sum": [[4.0]], "session": True}
+
+
+def test_keras2_backend_tf_under_tf1_is_the_v1_api(tmp_path):
+    code = (
+        "from keras import backend as K\nfrom tests._child import emit\n"
+        "emit(K.tf.image.resize_images.__module__ + ' ' + str(K.tf.placeholder is not None))\n"
+    )
+    run = run_script(tmp_path, code, "--legacy-keras", "--tf1", "--no-auto")
+    assert run.rc == 0, run.err
+    assert run.result.endswith(" True")
+
+
 KERAS1_MERGE = """
 import numpy as np
 from keras.layers import Input, merge

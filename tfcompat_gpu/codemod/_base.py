@@ -20,6 +20,7 @@ from tfcompat_gpu.codemod._libcst import cst, meta
 from tfcompat_gpu.codemod._names import dotted, imported_names
 from tfcompat_gpu.codemod._stack import installed_keras
 from tfcompat_gpu.codemod._triage import TARGETS, Precheck, Target
+from tfcompat_gpu.tfapi.names import canonical
 
 if TYPE_CHECKING:
     from libcst.metadata import MetadataWrapper, QualifiedName, Scope
@@ -45,6 +46,25 @@ so that the import may go: those whose class sets :attr:`MigrationCommand.REPLAC
 KERAS_STARS = "tfcompat_gpu.keras_stars"
 IMPORT_BOUND = "tfcompat_gpu.import_bound"
 ATTRIBUTE_NAMES = "tfcompat_gpu.attribute_names"
+MODULE_ALIASES = "tfcompat_gpu.module_aliases"
+
+_ALIASED_MODULES = frozenset(
+    {
+        "tensorflow",
+        "tensorflow.compat.v1",
+        "tensorflow.compat.v2",
+        "tensorflow.keras",
+        "tensorflow.keras.backend",
+        "tensorflow.keras.layers",
+        "tensorflow.compat.v1.keras",
+        "tensorflow.compat.v1.keras.backend",
+        "keras",
+        "keras.backend",
+        "keras.layers",
+    }
+)
+"""Modules code binds to a second name by assignment (``tf1 = tf.compat.v1``, ``K =
+tf.keras.backend``, ``tfkl = tf.keras.layers``): their names are followed through it."""
 
 
 class _Everything:
@@ -293,12 +313,58 @@ class MigrationCommand(ABC):
         root = node
         while isinstance(root, cst.Attribute):
             root = root.value
-        if isinstance(root, cst.Name) and root.value not in self._import_bound():
-            # Nothing imported under that name: no imported name to find.  LibCST would go
-            # through every assignment of the name, for each read (a script assigning
-            # `config` thousands of times).
-            return set()
+        if isinstance(root, cst.Name):
+            module = self._module_aliases().get(root.value)
+            if module is not None:
+                spelt = dotted(node) if isinstance(node, cst.BaseExpression) else None
+                if spelt is not None:
+                    return {canonical(module + spelt[len(root.value) :])}
+            if root.value not in self._import_bound():
+                # Nothing imported under that name: no imported name to find.  LibCST would
+                # go through every assignment of the name, for each read (a script assigning
+                # `config` thousands of times).
+                return set()
         return imported_names(self.qualified_names(node))
+
+    def _module_aliases(self) -> dict[str, str]:
+        """Names bound once in the file, by assigning them a module it imports (``tf1 =
+        tf.compat.v1``), and that module's name: LibCST's qualified names stop at the
+        assignment.  A name bound more than once (in any scope, a parameter too) is left out."""
+        found: dict[str, str] | None = self.context.scratch.get(MODULE_ALIASES)
+        if found is not None:
+            return found
+        found = {}
+        self.context.scratch[MODULE_ALIASES] = found
+        counts: dict[str, int] = {}
+        candidates: dict[str, cst.CSTNode] = {}
+        scopes = {id(scope): scope for scope in self.scopes.values() if scope is not None}
+        for scope in scopes.values():
+            for assignment in scope.assignments:
+                counts[assignment.name] = counts.get(assignment.name, 0) + 1
+                if type(assignment) is meta.Assignment and isinstance(assignment.node, cst.Name):
+                    candidates[assignment.name] = assignment.node
+        bound = self._import_bound()
+        for name, target in candidates.items():
+            if counts[name] != 1 or name in bound:
+                continue
+            parent = self.parent(target)
+            statement = self.parent(parent) if isinstance(parent, cst.AssignTarget) else None
+            if not isinstance(statement, cst.Assign) or len(statement.targets) != 1:
+                continue
+            value = statement.value
+            root = value
+            while isinstance(root, cst.Attribute):
+                root = root.value
+            if not isinstance(root, cst.Name) or root.value not in bound:
+                continue
+            modules = {
+                q.name
+                for q in self.qualified_names(value)
+                if q.source is meta.QualifiedNameSource.IMPORT
+            }
+            if len(modules) == 1 and modules <= _ALIASED_MODULES:
+                found[name] = next(iter(modules))
+        return found
 
     def _import_bound(self) -> frozenset[str] | _Everything:
         """The names an ``import`` binds anywhere in the module (``os`` of ``import os.path``

@@ -40,6 +40,7 @@ from tfcompat_gpu.tfapi.keras_names import (
     metric_keys,
 )
 from tfcompat_gpu.tfapi.keras_star_names import KERAS2_STAR_ALIAS_MODULES, KERAS2_STAR_ALIASES
+from tfcompat_gpu.tfapi.names import keras2_tf
 from tfcompat_gpu.tfapi.tf1_names import TF_KERAS_MODULES, V1_ONLY
 
 __all__ = [
@@ -188,7 +189,8 @@ class _Reader(ast.NodeVisitor):
         base = self.aliases.get(node.id)
         if base is None:
             return None
-        return ".".join([base, *reversed(parts)])
+        # K.tf.image.resize_images: Keras 2's backend handed out the tensorflow module
+        return keras2_tf(".".join([base, *reversed(parts)]))
 
     # imports
 

@@ -72,6 +72,16 @@ def _tensorflow_backend(module: ModuleType, current: Any) -> Any:
     return _keras.tensorflow_backend_of(module)
 
 
+def _keras_tf(module: ModuleType, current: Any) -> Any:
+    """Keras 2's ``K.tf``: the ``tensorflow`` module, as the script's own imports get it (the
+    v1 API under ``--tf1``)."""
+    import tensorflow
+
+    from tfcompat_gpu.dropin._children import tf1_active
+
+    return tensorflow.compat.v1 if tf1_active() else tensorflow
+
+
 def _keras_version(module: ModuleType, current: Any) -> Any:
     """The version of the Keras (tf_keras, or TensorFlow 2.15's Keras 2) whose API module
     ``tf.keras`` is: those modules lack ``__version__``."""
@@ -202,6 +212,18 @@ MOVES: tuple[Move, ...] = (
             only_if_missing=True,
             why="Keras 2.0-2.2 code loops with K.control_flow_ops.while_loop (its backend's "
             "import of TensorFlow's module, which no longer holds while_loop)",
+        )
+        for backend in KERAS_BACKENDS
+    ),
+    *(
+        Move(
+            backend,
+            "tf",
+            _keras_tf,
+            only_if_missing=True,
+            why="Keras 2.0-2.3's backend star-imported its `import tensorflow as tf`: Keras 2 "
+            "code reached TensorFlow as K.tf (`K.tf.ConfigProto()`, `K.tf.image.resize_images` "
+            "in a Lambda)",
         )
         for backend in KERAS_BACKENDS
     ),

@@ -10,6 +10,7 @@ from tfcompat_gpu.lint.flow import Flow, dotted_name
 from tfcompat_gpu.lint.guards import ATTR, FALLBACK, TF1, guarded
 from tfcompat_gpu.lint.registry import RULES_BY_CODE, Severity
 from tfcompat_gpu.lint.tfcalls import CONFIG_FIELDS, TRACKED_ROOTS, display, for_target
+from tfcompat_gpu.tfapi.names import keras2_tf
 
 __all__ = [
     "EVENTS_KEPT",
@@ -23,6 +24,7 @@ __all__ = [
 ]
 
 _WATCHED = TRACKED_ROOTS | CONFIG_FIELDS
+_KERAS_BACKEND = "keras.backend."
 
 
 @dataclass(frozen=True)
@@ -202,7 +204,9 @@ class FileContext:
             return None
         if parts:
             parts.reverse()
-            return base + "." + ".".join(parts)
+            name = base + "." + ".".join(parts)
+            # K.tf.Session: Keras 2's backend handed out the tensorflow module
+            return keras2_tf(name) if name.startswith(_KERAS_BACKEND) else name
         return base
 
     def shown(self, name: str) -> str:

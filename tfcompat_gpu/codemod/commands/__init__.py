@@ -29,6 +29,7 @@ from tfcompat_gpu.codemod.commands.keras1_merge_calls import Keras1MergeCallsCom
 from tfcompat_gpu.codemod.commands.keras_accuracy_keys import KerasAccuracyKeysCommand
 from tfcompat_gpu.codemod.commands.keras_backend_function import KerasBackendFunctionCommand
 from tfcompat_gpu.codemod.commands.keras_backend_ops import KerasBackendOpsCommand
+from tfcompat_gpu.codemod.commands.keras_backend_tf import KerasBackendTfCommand
 from tfcompat_gpu.codemod.commands.keras_backend_values import KerasBackendValuesCommand
 from tfcompat_gpu.codemod.commands.keras_callback_arguments import KerasCallbackArgumentsCommand
 from tfcompat_gpu.codemod.commands.keras_compile_state import KerasCompileStateCommand
@@ -66,6 +67,7 @@ __all__ = [
     "Keras1MergeCallsCommand",
     "KerasBackendFunctionCommand",
     "KerasBackendOpsCommand",
+    "KerasBackendTfCommand",
     "KerasBackendValuesCommand",
     "KerasCallbackArgumentsCommand",
     "KerasCompileStateCommand",
@@ -115,6 +117,7 @@ COMMANDS: tuple[type[MigrationCommand], ...] = (
     KerasBackendValuesCommand,
     KerasBackendFunctionCommand,
     KerasBackendOpsCommand,
+    KerasBackendTfCommand,
     KerasModelAddLossCommand,
     # after every command with a statement-level leave: it puts lines before statements
     KerasCompileStateCommand,

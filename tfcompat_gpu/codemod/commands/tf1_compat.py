@@ -63,6 +63,9 @@ EAGER_SAFE = frozenset(
         "OptimizerOptions",
         "RunOptions",
         "enable_eager_execution",
+        # tf.compat.v1.image's own functions (resize_images, resize_bilinear, ...) are ops
+        # (tensorflow/python/ops/image_ops_impl.py): they run eagerly, in a Keras Lambda too
+        "image",
     }
 )
 _DISABLED = ("disable_v2_behavior", "disable_eager_execution")
