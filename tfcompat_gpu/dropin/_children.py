@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
     from tfcompat_gpu.dropin._tf1 import V1Import
 
-__all__ = ["CHILD_ENV", "RunMode", "activate", "bootstrap", "export", "tf1_active"]
+__all__ = ["CHILD_ENV", "RunMode", "activate", "bootstrap", "export"]
 
 CHILD_ENV = "TFCOMPAT_GPU_RUN_MODE"
 """JSON of the :class:`RunMode` in force, set by ``tfcompat-gpu run`` for its children."""
@@ -34,15 +34,6 @@ _PREFIX = (
     "from tfcompat_gpu.dropin._children import bootstrap as _tfc_boot; "
     "del _tfc_sys.path[0]; _tfc_boot(); del _tfc_sys, _tfc_boot; "
 )
-
-
-_TF1 = [False]
-"""Whether the process runs with ``--tf1`` (set by :func:`activate`)."""
-
-
-def tf1_active() -> bool:
-    """Whether ``tfcompat-gpu run --tf1`` (chosen or given) set this process up."""
-    return _TF1[0]
 
 
 class RunMode:
@@ -140,8 +131,9 @@ def activate(mode: RunMode) -> V1Import | None:
     Returns the ``--tf1`` import switch, not started yet (None without ``--tf1``).
     """
     import tfcompat_gpu
+    from tfcompat_gpu.dropin import _tf1
 
-    _TF1[0] = mode.tf1
+    _tf1.ACTIVE[0] = mode.tf1
     settings = None
     if mode.settings:
         import warnings

@@ -15,6 +15,7 @@ from types import ModuleType
 
 from tfcompat_gpu.dropin import _keras2_models, _keras2_utils, _legacy_keras
 from tfcompat_gpu.dropin._keras1_layers import LAYERS, keras1_layer
+from tfcompat_gpu.dropin._keras2_paths import keras_tf
 from tfcompat_gpu.dropin._legacy_keras import KERAS1_ARGUMENTS, OPTIMIZERS
 from tfcompat_gpu.dropin._moves import KERAS_BACKENDS, Move
 from tfcompat_gpu.runtime.state import STATE
@@ -70,16 +71,6 @@ def _tensorflow_backend(module: ModuleType, current: Any) -> Any:
     from tfcompat_gpu.dropin import _keras
 
     return _keras.tensorflow_backend_of(module)
-
-
-def _keras_tf(module: ModuleType, current: Any) -> Any:
-    """Keras 2's ``K.tf``: the ``tensorflow`` module, as the script's own imports get it (the
-    v1 API under ``--tf1``)."""
-    import tensorflow
-
-    from tfcompat_gpu.dropin._children import tf1_active
-
-    return tensorflow.compat.v1 if tf1_active() else tensorflow
 
 
 def _keras_version(module: ModuleType, current: Any) -> Any:
@@ -219,11 +210,10 @@ MOVES: tuple[Move, ...] = (
         Move(
             backend,
             "tf",
-            _keras_tf,
+            keras_tf,
             only_if_missing=True,
-            why="Keras 2.0-2.3's backend star-imported its `import tensorflow as tf`: Keras 2 "
-            "code reached TensorFlow as K.tf (`K.tf.ConfigProto()`, `K.tf.image.resize_images` "
-            "in a Lambda)",
+            why="Keras 2.0-2.3's backend star-imported its `import tensorflow as tf`: code "
+            "reached TensorFlow as K.tf (`K.tf.ConfigProto()`, ops in a Lambda)",
         )
         for backend in KERAS_BACKENDS
     ),
