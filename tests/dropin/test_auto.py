@@ -122,6 +122,15 @@ TF1_CASES = {
         """,
         "tf.image.resize_images, line 3",
     ),
+    # a segmentation network's decoder upsampling with TF1's image functions
+    "tf1-resize-bilinear": (
+        """
+        import tensorflow as tf
+        def decoder(features, size):
+            return tf.image.resize_bilinear(features, size, align_corners=True)
+        """,
+        "tf.image.resize_bilinear, line 3",
+    ),
     "monitored": (
         """
         import tensorflow as tf

@@ -432,6 +432,10 @@ V1_ONLY = frozenset(
         "saved_model.signature_constants",
         "saved_model.utils",
         "image.resize_images",
+        # upsampling in TF1 segmentation code and Keras 2 Lambda layers (K.tf.image.X)
+        "image.resize_bilinear",
+        "image.resize_nearest_neighbor",
+        "image.resize_bicubic",
         "VERSION",
         # Keras' reproducibility recipe (its FAQ, Keras 2): tf.set_random_seed(1234), then
         # tf.Session(graph=tf.get_default_graph(), config=session_conf) for K.set_session
