@@ -231,6 +231,15 @@ def _makes_session(node: cst.BaseExpression) -> bool:
     return isinstance(node, cst.Call) and dotted(node.func) == f"{_emit_facade.IMPORT}.session"
 
 
+def _beside_keras(line: int, graph: list[str]) -> str:
+    return (
+        f"{line}: TF1 graph code ({', '.join('tf.' + g for g in graph[:3])}) left "
+        "unchanged: the file also uses Keras, and Keras 3 does not run in graph mode "
+        "(tf.compat.v1.disable_v2_behavior()); rewrite the graph code eagerly, or run "
+        "it on tf_keras with TF_USE_LEGACY_KERAS=1 [graph code beside Keras]"
+    )
+
+
 def _tf1_only(rest: list[str]) -> bool:
     if not rest:
         return False
@@ -295,12 +304,7 @@ class Tf1CompatCommand(MigrationCommand):
         except (IndexError, KeyError):
             line = 1
         if graph and uses.keras:
-            self.warn(
-                f"{line}: TF1 graph code ({', '.join('tf.' + g for g in graph[:3])}) left "
-                "unchanged: the file also uses Keras, and Keras 3 does not run in graph mode "
-                "(tf.compat.v1.disable_v2_behavior()); rewrite the graph code eagerly, or run "
-                "it on tf_keras with TF_USE_LEGACY_KERAS=1 [graph code beside Keras]"
-            )
+            self.warn(_beside_keras(line, graph))
             return updated_node
         if len({bound for _, _, _, bound in imports}) != 1:
             self.warn(
@@ -362,12 +366,7 @@ class Tf1CompatCommand(MigrationCommand):
         except (IndexError, KeyError):
             line = 1
         if graph and uses.keras:
-            self.warn(
-                f"{line}: TF1 graph code ({', '.join('tf.' + g for g in graph[:3])}) left "
-                "unchanged: the file also uses Keras, and Keras 3 does not run in graph mode "
-                "(tf.compat.v1.disable_v2_behavior()); rewrite the graph code eagerly, or run "
-                "it on tf_keras with TF_USE_LEGACY_KERAS=1 [graph code beside Keras]"
-            )
+            self.warn(_beside_keras(line, graph))
             return module
         code = f"import tensorflow.compat.v1 as {_STAR_TF}\n"
         if graph and not uses.disabled:
