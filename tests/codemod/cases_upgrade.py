@@ -1436,6 +1436,16 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         [(4, "write a.item() (removed in NumPy 1.23) [numpy name removed]")],
     ),
     (
+        # a dataflow library's test of scalar types: every name the table cannot replace has
+        # its own hint
+        "numpy-sctypes-left-with-what-to-write",
+        "import itertools\nimport numpy as np\n"
+        "scalar_types = list(itertools.chain(*np.sctypes.values()))\n",
+        "import itertools\nimport numpy as np\n"
+        "scalar_types = list(itertools.chain(*np.sctypes.values()))\n",
+        [(3, "np.sctypes['float'] (removed in NumPy 2.0) [numpy name removed]")],
+    ),
+    (
         # a GAN's sample grid and a TFRecord writer, as TF1 scripts wrote them for NumPy 1.x
         "numpy-2-calls-of-a-gan-and-a-tfrecord-writer",
         "import numpy as np\nimport tensorflow as tf\n\n\n"

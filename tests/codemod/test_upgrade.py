@@ -157,3 +157,11 @@ def test_migrated_vae_sampling_runs_on_keras3() -> None:
     )
     # one fresh draw per row (the batch size K.shape gave), a 1-D K.flatten, a scalar loss
     assert out == [[5, 2], True, [6], []]
+
+
+def test_every_numpy_name_left_has_its_hint() -> None:
+    from tfcompat_gpu.codemod.commands import numpy_removed_names
+    from tfcompat_gpu.tfapi.numpy_names import NUMPY_REMOVED
+
+    left = {name for name, new in NUMPY_REMOVED.items() if new is None}
+    assert left == set(numpy_removed_names._HINTS)

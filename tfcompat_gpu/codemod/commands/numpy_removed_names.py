@@ -39,6 +39,8 @@ _HINTS = {
     "NZERO": "write -0.0 (removed in NumPy 2.0)",
     "alen": "write len(a) (removed in NumPy 1.23)",
     "loads": "write pickle.loads (removed in NumPy 1.23)",
+    "sctypes": "list the dtypes of each kind by hand, e.g. [np.float16, np.float32, np.float64] "
+    "for np.sctypes['float'] (removed in NumPy 2.0)",
 }
 
 _FLOATS = frozenset({"float16", "float32", "float64", "double", "single", "longdouble", "half"})
