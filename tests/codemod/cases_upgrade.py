@@ -347,10 +347,10 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         [(1, "dropped pickle_safe=True")],
     ),
     (
-        "fit-generator-samples-left",
-        "model.fit_generator(gen, samples_per_epoch=6000, nb_epoch=2)\n",
-        "model.fit_generator(gen, samples_per_epoch=6000, nb_epoch=2)\n",
-        [(1, "counts samples")],
+        "fit-generator-samples-too-many-positional-left",
+        "model.fit_generator(gen, 6000, 2, 1, [], None, 1, None, 10, 1, False, True, 0, 9)\n",
+        "model.fit_generator(gen, 6000, 2, 1, [], None, 1, None, 10, 1, False, True, 0, 9)\n",
+        [(1, "too many arguments")],
     ),
     (
         "fit-generator-epochs-twice-left",
@@ -1263,6 +1263,26 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         "    return g, np.ptp(g)\n\n\n"
         "def feature(img):\n"
         "    return tf.train.Feature(bytes_list=tf.train.BytesList(value=[img.tobytes()]))\n",
+        [],
+    ),
+    (
+        # a driving script's steering angle and a generator's row pick: NumPy 2.4 converts no
+        # array of more than zero dimensions to a number, one element or not
+        "numpy-2-scalars-of-one-element-arrays",
+        "import numpy as np\n\n"
+        "row = int(np.random.choice(len(rows), 1))\n"
+        "pick = int(np.random.choice(3))\n"
+        "angle = float(model.predict(image[None, :, :, :], batch_size=1))\n"
+        "noise = float(np.random.normal(0, 0.1, size=1))\n"
+        "scale = float(np.random.uniform(0.5))\n"
+        "total = float(np.sum(rows))\n",
+        "import numpy as np\n\n"
+        "row = int(np.random.choice(len(rows), 1).item())\n"
+        "pick = int(np.random.choice(3))\n"
+        "angle = float(model.predict(image[None, :, :, :], batch_size=1).item())\n"
+        "noise = float(np.random.normal(0, 0.1, size=1).item())\n"
+        "scale = float(np.random.uniform(0.5))\n"
+        "total = float(np.sum(rows))\n",
         [],
     ),
     (

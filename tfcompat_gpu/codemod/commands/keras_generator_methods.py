@@ -20,9 +20,10 @@ import re
 
 from tfcompat_gpu.codemod._base import MigrationCommand, Precheck
 from tfcompat_gpu.codemod._libcst import cst
+from tfcompat_gpu.codemod._names import opens_module
 from tfcompat_gpu.tfapi.keras_names import GENERATOR_METHODS
 
-__all__ = ["KerasGeneratorMethodsCommand"]
+__all__ = ["SAMPLES_CODE", "SAMPLES_HELPER", "KerasGeneratorMethodsCommand"]
 
 # Keras 2.2 signatures, in order (keras/engine/training.py)
 _POSITIONS: dict[str, tuple[str, ...]] = {
@@ -61,6 +62,45 @@ _POSITIONS: dict[str, tuple[str, ...]] = {
 _RENAMED = {"generator": "x", "nb_epoch": "epochs", "nb_worker": "workers", "pickle_safe": None}
 _QUEUE = frozenset({"workers", "use_multiprocessing", "max_queue_size", "nb_worker", "pickle_safe"})
 _SAMPLES = frozenset({"samples_per_epoch", "nb_val_samples", "val_samples"})
+# each Keras 1 count of samples: the argument holding the data it counts, its Keras 2 name
+_SAMPLES_OF = {
+    "samples_per_epoch": ("generator", "steps_per_epoch"),
+    "nb_val_samples": ("validation_data", "validation_steps"),
+    "val_samples": ("generator", "steps"),
+}
+SAMPLES_HELPER = "_keras1_samples"
+SAMPLES_CODE = f'''
+
+def {SAMPLES_HELPER}(data, samples):
+    """Keras 1's samples_per_epoch= / nb_val_samples= / val_samples= on Keras 3: batches drawn
+    from the generator `data` until `samples` samples are seen, each pass."""
+    import numpy
+    import tensorflow
+
+    if not hasattr(data, "__next__"):
+        return data  # arrays: Keras 1 counted samples only of a generator
+    pending = [next(data)]
+
+    def spec(value):
+        value = numpy.asarray(value)
+        return tensorflow.TensorSpec((None,) + value.shape[1:], value.dtype)
+
+    def tuples(batch):  # (x, y) as a list too, as Keras 1 took it
+        return tuple(map(tuples, batch)) if isinstance(batch, (list, tuple)) else batch
+
+    def epoch():
+        seen = 0
+        while seen < samples:
+            try:
+                batch = tuples(pending.pop() if pending else next(data))
+            except StopIteration:
+                return
+            seen += len(tensorflow.nest.flatten(batch)[0])
+            yield batch
+
+    signature = tensorflow.nest.map_structure(spec, tuples(pending[0]))
+    return tensorflow.data.Dataset.from_generator(epoch, output_signature=signature)
+'''
 _DEFINES = re.compile(
     r"def\s+(fit_generator|evaluate_generator|predict_generator|predict_proba|predict_classes)\b"
 )
@@ -87,6 +127,24 @@ class KerasGeneratorMethodsCommand(MigrationCommand):
         # a class of the file that defines the method: its calls are its own business
         self._own = set(_DEFINES.findall(self.source_text()))
         self._helper_objects = _helper_objects(self.source_text())
+        self._samples_used = False
+
+    def leave_Module(self, original_node: cst.Module, updated_node: cst.Module) -> cst.Module:
+        if not self._samples_used or f"def {SAMPLES_HELPER}(" in self.source_text():
+            return updated_node
+        body = list(updated_node.body)
+        at = 0
+        while at < len(body) and opens_module(body[at]):
+            at += 1
+        helper = cst.parse_module(SAMPLES_CODE).body[0]
+        blank = [cst.EmptyLine(), cst.EmptyLine()]
+        body.insert(at, helper.with_changes(leading_lines=blank if at else []))
+        if at + 1 < len(body):  # two blank lines after the function too
+            after = body[at + 1]
+            lines = list(after.leading_lines)
+            empty = next((i for i, line in enumerate(lines) if line.comment), len(lines))
+            body[at + 1] = after.with_changes(leading_lines=blank[: max(0, 2 - empty)] + lines)
+        return updated_node.with_changes(body=body)
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
         func = updated_node.func
@@ -136,15 +194,11 @@ class KerasGeneratorMethodsCommand(MigrationCommand):
         for index, arg in enumerate(args):
             name = order[index] if arg.keyword is None else arg.keyword.value
             named.append((name, arg))
-        samples = [name for name, _ in named if name in _SAMPLES]
-        if samples:
-            self.warn_at(
-                original_node,
-                f"{method}(...) left unchanged: {samples[0]}= counts samples and Keras 3's "
-                f"{new}() counts steps (steps = samples // batch size); convert it by hand "
-                f"[{samples[0]}]",
-            )
-            return updated_node
+        if any(name in _SAMPLES for name, _ in named):
+            counted = self._counted_in_samples(original_node, method, named)
+            if counted is None:
+                return updated_node
+            named = counted
         final = [_RENAMED.get(name, name) for name, _ in named if name not in _QUEUE]
         final = [name for name in final if name is not None]
         if len(final) != len(set(final)):
@@ -187,6 +241,52 @@ class KerasGeneratorMethodsCommand(MigrationCommand):
                 "keras.utils.PyDataset with workers=/use_multiprocessing=) [queue arguments dropped]",
             )
         return updated_node.with_changes(func=func.with_changes(attr=cst.Name(new)), args=kept)
+
+    def _counted_in_samples(
+        self, original: cst.Call, method: str, named: list[tuple[str, cst.Arg]]
+    ) -> list[tuple[str, cst.Arg]] | None:
+        """``named`` with each Keras 1 count of samples moved into its data, or None (warned).
+
+        ``fit_generator(gen, samples_per_epoch=N, validation_data=val, nb_val_samples=M)``
+        becomes ``fit(_keras1_samples(gen, N), validation_data=_keras1_samples(val, M))``:
+        Keras 1.2 drew batches until it had seen that many samples, which no number of steps
+        says without the batch size; the helper's dataset draws them so each pass.
+        """
+        given = {name for name, _ in named}
+        out = list(named)
+        for count, (data, steps) in _SAMPLES_OF.items():
+            if count not in given:
+                continue
+            if steps in given:
+                self.warn_at(
+                    original,
+                    f"{method}(...) left unchanged: {count}= (Keras 1, in samples) and {steps}= "
+                    f"(Keras 2, in batches) are both given; keep one [{count}]",
+                )
+                return None
+            index = next(i for i, (name, _) in enumerate(out) if name == count)
+            value = out[index][1].value
+            if index:  # the argument before takes its comma, and so the line layout
+                before, arg = out[index - 1]
+                out[index - 1] = (before, arg.with_changes(comma=out[index][1].comma))
+            del out[index]
+            at = next((i for i, (name, _) in enumerate(out) if name == data), None)
+            if at is None or isinstance(out[at][1].value, (cst.Tuple, cst.List)):
+                continue  # no validation generator: Keras 1 read nb_val_samples= only with one
+            name, arg = out[at]
+            wrapped = cst.Call(
+                func=cst.Name(SAMPLES_HELPER),
+                args=[
+                    cst.Arg(
+                        arg.value,
+                        comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")),
+                    ),
+                    cst.Arg(value),
+                ],
+            )
+            out[at] = (name, arg.with_changes(value=wrapped))
+            self._samples_used = True
+        return out
 
     @staticmethod
     def _keras1_fit(node: cst.Call) -> cst.Call:

@@ -145,7 +145,12 @@ _KERAS_MODULE_TEXT = re.compile(
     r"|ImageDataGenerator|CuDNN(?:LSTM|GRU)|\bkeras\.preprocessing\b|\b_obtain_input_shape\b"
     r"|\bkeras\.models\s+import\s+(?:\([^)]*|[^\n]*)\b(?:Input|InputLayer|Layer)\b"
     r"|\b(?:mse|MSE|mae|MAE|mape|MAPE|msle|MSLE|kld|KLD|logcosh|kullback_leibler_divergence)\b"
+    r"|\b(?:activity_l1|activity_l2|activity_l1l2|l1l2)\b"
+    r"|\bkeras\.backend(?:\.tensorflow_backend)?\s+import\s+(?:\([^)]*|[^\n]*)\btf\b"
 )
+# Keras 2.0-2.2's backend modules, whose ``tf`` was TensorFlow 1 itself (tensorflow_backend.py
+# imported it, and keras/backend/__init__.py re-exported that module's names)
+_BACKEND_MODULES = frozenset({"keras.backend", "keras.backend.tensorflow_backend"})
 
 
 def _relevant(text: str) -> bool:
@@ -161,7 +166,7 @@ class KerasModulePathsCommand(MigrationCommand):
         return ()  # every change is made in a statement PRECHECK finds relevant
 
     def visit_Module(self, node: cst.Module) -> None:
-        self._extra: dict[int, list[cst.ImportFrom]] = {}
+        self._extra: dict[int, Sequence[cst.ImportFrom | cst.Import]] = {}
 
     def _layers_star(
         self, original_node: cst.ImportFrom, updated_node: cst.ImportFrom
@@ -193,7 +198,7 @@ class KerasModulePathsCommand(MigrationCommand):
 
     def leave_ImportFrom(
         self, original_node: cst.ImportFrom, updated_node: cst.ImportFrom
-    ) -> cst.ImportFrom:
+    ) -> cst.ImportFrom | cst.Import:
         if original_node.module is None or original_node.relative:
             return updated_node
         module = dotted(original_node.module)
@@ -213,6 +218,8 @@ class KerasModulePathsCommand(MigrationCommand):
                     f"the names you use from {KERAS_MOVED_MODULES[module]} [star import]",
                 )
             return updated_node
+        if module in _BACKEND_MODULES and any(str(dotted(a.name)) == "tf" for a in names):
+            return self._backend_tf(updated_node, names)
         legacy = _tf_keras_preprocessing(module, names)
         if legacy is not None:
             return updated_node.with_changes(module=cst.parse_expression(legacy))
@@ -246,7 +253,7 @@ class KerasModulePathsCommand(MigrationCommand):
             str(dotted(alias.name)) in _MODELS_ELSEWHERE for alias in names
         ):
             return self._models_elsewhere(updated_node, names)
-        if module in ("keras.layers", "keras.losses") and any(
+        if module in ("keras.layers", "keras.losses", "keras.regularizers") and any(
             f"{module}.{dotted(alias.name)}" in KERAS2_RENAMED for alias in names
         ):
             return updated_node.with_changes(names=[_renamed(module, a) for a in names])
@@ -274,6 +281,36 @@ class KerasModulePathsCommand(MigrationCommand):
         else:
             kept[-1] = kept[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
             first, extra = updated_node.with_changes(names=kept), moved
+        if extra:
+            self._extra[id(first)] = extra
+        return first
+
+    def _backend_tf(
+        self, node: cst.ImportFrom, names: Sequence[cst.ImportAlias]
+    ) -> cst.ImportFrom | cst.Import:
+        """``from keras.backend import tf as ktf`` -> ``import tensorflow.compat.v1 as ktf``:
+        the TensorFlow 1 module Keras 2.0-2.2's backend held (``ktf.image.resize_images``
+        inside a ``Lambda``), which TensorFlow 2 serves as ``tf.compat.v1``; Keras 3's backend
+        has no ``tf``.  The other names stay in their import."""
+        kept = [alias for alias in names if str(dotted(alias.name)) != "tf"]
+        imports = [
+            cst.Import(
+                names=[
+                    cst.ImportAlias(
+                        name=cst.parse_expression("tensorflow.compat.v1"),  # type: ignore[arg-type]
+                        asname=alias.asname or cst.AsName(name=cst.Name("tf")),
+                    )
+                ]
+            )
+            for alias in names
+            if str(dotted(alias.name)) == "tf"
+        ]
+        first: cst.ImportFrom | cst.Import
+        if not kept:
+            first, *extra = imports
+        else:
+            kept[-1] = kept[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+            first, extra = node.with_changes(names=kept), list(imports)
         if extra:
             self._extra[id(first)] = extra
         return first
