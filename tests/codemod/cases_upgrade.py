@@ -979,6 +979,29 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         [(1, "Keras 3 does not run in graph mode")],
     ),
     (
+        # the resize in a behavioral-cloning model's Lambda: an op, not graph code
+        "tf1-ops-beside-keras-read-from-compat",
+        "import tensorflow as tf\nfrom keras.layers import Lambda\n\n\n"
+        "def resize(image):\n"
+        "    import tensorflow as tf\n"
+        "    return tf.image.resize_images(tf.to_float(image), (66, 200))\n\n\n"
+        "layer = Lambda(resize, input_shape=(160, 320, 3))\n",
+        "import tensorflow as tf\nfrom keras.layers import Lambda\n\n\n"
+        "def resize(image):\n"
+        "    import tensorflow as tf\n"
+        "    return tf.compat.v1.image.resize_images(tf.compat.v1.to_float(image), (66, 200))\n\n\n"
+        "layer = Lambda(resize, input_shape=(160, 320, 3))\n",
+        [],
+    ),
+    (
+        # the line the Keras 1 era's driving models ran for Keras 1.1's backend
+        "tf-python-control-flow-ops-line-dropped",
+        "import tensorflow as tf\n\n# Fix error with TF and Keras\ntf.python.control_flow_ops = tf\n"
+        "from keras.models import Sequential\n",
+        "import tensorflow as tf\nfrom keras.models import Sequential\n",
+        [],
+    ),
+    (
         "tf1-with-tf-keras-import-left",
         "import tensorflow as tf\nfrom tensorflow import keras\nx = tf.placeholder(tf.float32)\n"
         "model = keras.Sequential()\n",

@@ -350,6 +350,7 @@ import numpy as np
 import tfcompat_gpu
 tfcompat_gpu.install(legacy_keras=True)
 import tensorflow as tf
+tf.python.control_flow_ops = tf  # the Keras 1.1 era's line
 if GRAPH:
     tf.compat.v1.disable_v2_behavior()
 from keras.backend import tf as ktf

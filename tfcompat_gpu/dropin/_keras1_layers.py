@@ -16,6 +16,7 @@ kernel, as Keras 1 and Keras 2.0-2.2 read it, where tf_keras' ``Convolution2D`` 
 from __future__ import annotations
 
 from tfcompat_gpu.dropin._moves import Move
+from tfcompat_gpu.tfapi.keras1_names import KERAS1_REGULARIZERS
 
 TYPE_CHECKING = False  # (typing stays unloaded: every ``run`` imports the drop-in)
 if TYPE_CHECKING:
@@ -240,17 +241,22 @@ def _regularizer(name: str) -> Any:
     return make
 
 
-# Keras 1's regularizer functions (keras/regularizers.py of Keras 1.2): ``activity_l2(l)`` added
-# l * sum(square(output)), which ``l2(l)`` adds as an ``activity_regularizer=``; ``l1l2``
-# became ``l1_l2`` in Keras 2.0 (table ``KERAS2_RENAMED`` of tfapi/keras_names.py)
-_REGULARIZERS = {
-    "activity_l1": "l1",
-    "activity_l2": "l2",
-    "activity_l1l2": "l1_l2",
-    "l1l2": "l1_l2",
-}
+def _tensorflow_python(module: ModuleType, current: Any) -> Any:
+    # TensorFlow's implementation package, which TF 2 no longer shows as ``tf.python``
+    import sys
+
+    return sys.modules.get("tensorflow.python", current)
+
 
 MOVES: tuple[Move, ...] = (
+    Move(
+        "tensorflow",
+        "python",
+        _tensorflow_python,
+        only_if_missing=True,
+        why="scripts of the Keras 1 days set `tf.python.control_flow_ops = tf` for Keras 1.1's "
+        "backend (a line the self-driving-car courses handed out); TF 2 hides tf.python",
+    ),
     *(
         Move(
             module,
@@ -274,6 +280,6 @@ MOVES: tuple[Move, ...] = (
             "import l2, activity_l2`), which Keras 2 renamed or dropped",
         )
         for module in ("tf_keras.regularizers", "keras.regularizers")
-        for name, new in _REGULARIZERS.items()
+        for name, new in KERAS1_REGULARIZERS.items()
     ),
 )

@@ -420,13 +420,6 @@ KERAS2_RENAMED: dict[str, str] = {
     },
     "keras.layers.CuDNNLSTM": "LSTM",
     "keras.layers.CuDNNGRU": "GRU",
-    # Keras 1's regularizer functions (keras/regularizers.py of Keras 1.2): `activity_l2(l)` was
-    # an ActivityRegularizer adding l * sum(square(output)), which is what `l2(l)` adds when
-    # handed to `activity_regularizer=`; `l1l2` became `l1_l2` in Keras 2.0
-    "keras.regularizers.activity_l1": "l1",
-    "keras.regularizers.activity_l2": "l2",
-    "keras.regularizers.activity_l1l2": "l1_l2",
-    "keras.regularizers.l1l2": "l1_l2",
 }
 """Public names of ``keras.models`` in Keras 3."""
 

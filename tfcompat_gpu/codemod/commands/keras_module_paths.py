@@ -19,6 +19,7 @@ from tfcompat_gpu.codemod._imports import need_import
 from tfcompat_gpu.codemod._libcst import cst
 from tfcompat_gpu.codemod._names import dotted
 from tfcompat_gpu.codemod._triage import text_search
+from tfcompat_gpu.tfapi.keras1_names import KERAS1_REGULARIZERS
 from tfcompat_gpu.tfapi.keras_names import (
     KERAS2_RENAMED,
     KERAS2_STAR_ALIASES,
@@ -33,6 +34,12 @@ from tfcompat_gpu.tfapi.keras_names import (
 )
 
 __all__ = ["KerasModulePathsCommand"]
+
+# Keras 2's renamed names, and Keras 1's regularizer functions (``activity_l2`` -> ``l2``)
+_RENAMED = {
+    **KERAS2_RENAMED,
+    **{f"keras.regularizers.{old}": new for old, new in KERAS1_REGULARIZERS.items()},
+}
 
 _EXPORTS: dict[str, frozenset[str]] = {
     "keras.layers": KERAS_LAYERS,
@@ -73,7 +80,7 @@ def _home(module: str, name: str) -> str | None:
     """The Keras 3 module that exports ``name`` of the removed ``module``."""
     first = KERAS_MOVED_MODULES[module]
     for candidate in (first, "keras.layers", "keras.models", "keras.utils"):
-        if name in _EXPORTS[candidate] or f"{candidate}.{name}" in KERAS2_RENAMED:
+        if name in _EXPORTS[candidate] or f"{candidate}.{name}" in _RENAMED:
             return candidate
     return None
 
@@ -81,7 +88,7 @@ def _home(module: str, name: str) -> str | None:
 def _renamed(module: str, alias: cst.ImportAlias) -> cst.ImportAlias:
     """``mse`` of ``keras.losses`` -> ``mean_squared_error as mse`` (see ``KERAS2_RENAMED``)."""
     name = str(dotted(alias.name))
-    new = KERAS2_RENAMED.get(f"{module}.{name}")
+    new = _RENAMED.get(f"{module}.{name}")
     if new is None:
         return alias
     bound = alias.asname or cst.AsName(name=cst.Name(name))
@@ -254,7 +261,7 @@ class KerasModulePathsCommand(MigrationCommand):
         ):
             return self._models_elsewhere(updated_node, names)
         if module in ("keras.layers", "keras.losses", "keras.regularizers") and any(
-            f"{module}.{dotted(alias.name)}" in KERAS2_RENAMED for alias in names
+            f"{module}.{dotted(alias.name)}" in _RENAMED for alias in names
         ):
             return updated_node.with_changes(names=[_renamed(module, a) for a in names])
         # ``from keras.utils import np_utils``: the module's names live in keras.utils itself
@@ -372,7 +379,7 @@ class KerasModulePathsCommand(MigrationCommand):
         for full in self.names_of(original_node):
             if full.startswith("keras.objectives."):  # the module becomes keras.losses
                 full = "keras.losses." + full[len("keras.objectives.") :]
-            new = KERAS2_RENAMED.get(full)
+            new = _RENAMED.get(full)
             if new is not None:
                 return updated_node.with_changes(attr=cst.Name(new))
         # ``keras.utils.np_utils.to_categorical`` (after ``import keras``)
