@@ -347,6 +347,25 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         [(1, "dropped pickle_safe=True")],
     ),
     (
+        # Keras 3's third compile() parameter is loss_weights: the course labs' metrics list
+        "compile-positional-metrics",
+        "import re\n\n"
+        "pattern = re.compile(r'\\d+', re.I)\n"
+        "model.compile('adam', 'categorical_crossentropy', ['accuracy'])\n"
+        "model.compile(make_optimizer(0.001), 'mse', ['mae'], [1.0])\n",
+        "import re\n\n"
+        "pattern = re.compile(r'\\d+', re.I)\n"
+        "model.compile('adam', 'categorical_crossentropy', metrics=['accuracy'])\n"
+        "model.compile(make_optimizer(0.001), 'mse', metrics=['mae'], loss_weights=[1.0])\n",
+        [],
+    ),
+    (
+        "compile-sample-weight-mode-positional-left",
+        "model.compile('adam', 'mse', ['mae'], None, 'temporal')\n",
+        "model.compile('adam', 'mse', ['mae'], None, 'temporal')\n",
+        [(1, "sample_weight_mode")],
+    ),
+    (
         "fit-generator-samples-too-many-positional-left",
         "model.fit_generator(gen, 6000, 2, 1, [], None, 1, None, 10, 1, False, True, 0, 9)\n",
         "model.fit_generator(gen, 6000, 2, 1, [], None, 1, None, 10, 1, False, True, 0, 9)\n",

@@ -112,12 +112,15 @@ _DEFINES = re.compile(
 _FROM_IMPORT = re.compile(r"^[ \t]*from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+\(?([^\n)#]*)", re.M)
 _MADE = re.compile(r"^[ \t]*(\w+)[ \t]*=[ \t]*([\w.]+)[ \t]*\(", re.M)
 _NOT_HELPERS = frozenset({"keras", "tensorflow", "tf_keras", "sklearn"})
-_GENERATOR_METHODS = re.compile(r"_generator\s*\(|\bnb_epoch\b|\.predict_(?:proba|classes)\b")
+_GENERATOR_METHODS = re.compile(
+    r"_generator\s*\(|\bnb_epoch\b|\.predict_(?:proba|classes)\b"
+    r"|\.compile\s*\((?:[^()]|\([^()]*\))*,(?:[^()]|\([^()]*\))*,"  # three arguments or more
+)
 
 
 class KerasGeneratorMethodsCommand(MigrationCommand):
     DESCRIPTION = "Model.fit_generator and its kin to fit / evaluate / predict (Keras 3)."
-    PRECHECK = Precheck.text(_GENERATOR_METHODS, "_generator", "nb_epoch", "predict_")
+    PRECHECK = Precheck.text(_GENERATOR_METHODS, "_generator", "nb_epoch", "predict_", "compile")
     UPGRADE = True
 
     def declared_changes(self) -> tuple[()]:
@@ -166,6 +169,8 @@ class KerasGeneratorMethodsCommand(MigrationCommand):
                     )
                 return updated_node
             return self._keras1_fit(updated_node)
+        if method == "compile":
+            return self._compile(original_node, updated_node)
         if method == "predict_proba":
             return self._predict_proba(updated_node)
         if method == "predict_classes" and "predict_classes" not in self._own:
@@ -288,6 +293,33 @@ class KerasGeneratorMethodsCommand(MigrationCommand):
             self._samples_used = True
         return out
 
+    def _compile(self, original: cst.Call, node: cst.Call) -> cst.Call:
+        # Keras 2's compile(optimizer, loss, metrics, loss_weights) (keras/engine/training.py);
+        # Keras 3's third parameter is loss_weights (keras/src/trainers/trainer.py), so
+        # model.compile('adam', 'categorical_crossentropy', ['accuracy']) named its metrics
+        # loss weights: the arguments after the loss become keywords
+        func = node.func
+        assert isinstance(func, cst.Attribute)
+        positional = [a for a in node.args if a.keyword is None and not a.star]
+        if len(positional) < 3 or any(a.star for a in node.args):
+            return node
+        if self.names_of(original.func.value if isinstance(original.func, cst.Attribute) else func):
+            return node  # a module's compile (re.compile), not a model's
+        if len(positional) > 4:
+            self.warn_at(
+                original,
+                "compile(...) left unchanged: Keras 2's fifth positional argument "
+                "(sample_weight_mode) has no Keras 3 counterpart; name the arguments "
+                "[compile positional arguments]",
+            )
+            return node
+        args = list(node.args)
+        for index, name in ((2, "metrics"), (3, "loss_weights")):
+            if index < len(positional):
+                at = args.index(positional[index])
+                args[at] = args[at].with_changes(keyword=cst.Name(name), equal=_equal())
+        return node.with_changes(args=args)
+
     @staticmethod
     def _keras1_fit(node: cst.Call) -> cst.Call:
         # Keras 1's fit(nb_epoch=) is Keras 2's and 3's epochs= (Keras 2.2 still translated it
@@ -374,3 +406,9 @@ def _helper_objects(text: str) -> frozenset[str]:
     for target, cls in _MADE.findall(text):
         made.setdefault(target, set()).add(cls in helpers)
     return frozenset(name for name, kinds in made.items() if kinds == {True})
+
+
+def _equal() -> cst.AssignEqual:
+    return cst.AssignEqual(
+        whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")
+    )
