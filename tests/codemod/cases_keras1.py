@@ -10,6 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from tfcompat_gpu.codemod.commands.keras_generator_methods import SAMPLES_CODE
+
+_HELPER = SAMPLES_CODE.strip("\n")  # the function the samples-counting calls use
+
 KERAS1_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
     (
         "merge-modes-two-towers",
@@ -265,6 +269,72 @@ KERAS1_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         "own-function-untouched",
         "from mylib import Dense\nd = Dense(output_dim=3, init='x')\nf = Model(input=1)\n",
         "from mylib import Dense\nd = Dense(output_dim=3, init='x')\nf = Model(input=1)\n",
+        [],
+    ),
+    # -- Keras 1's training methods counted samples (a behavioral-cloning model.py: a plain
+    # generator of camera frames, fit_generator(samples_per_epoch=len(rows) * 6, ...))
+    (
+        "fit-generator-samples-per-epoch",
+        "import numpy as np\n"
+        "from keras.models import Sequential\n\n"
+        "model = Sequential()\n"
+        "history = model.fit_generator(frames(train_rows, 32), samples_per_epoch=len(train_rows) * 6,\n"
+        "                              validation_data=frames(valid_rows, 32),\n"
+        "                              nb_val_samples=len(valid_rows), nb_epoch=5)\n",
+        "import numpy as np\n"
+        "from keras.models import Sequential\n\n\n"
+        f"{_HELPER}\n\n\n"
+        "model = Sequential()\n"
+        "history = model.fit(_keras1_samples(frames(train_rows, 32), len(train_rows) * 6),\n"
+        "                              validation_data=_keras1_samples(frames(valid_rows, 32), len(valid_rows)), epochs=5)\n",
+        [],
+    ),
+    (
+        "fit-generator-samples-validation-arrays",
+        "model.fit_generator(gen, samples_per_epoch=640, nb_epoch=1,\n"
+        "                    validation_data=(x_val, y_val), nb_val_samples=64)\n",
+        f"{_HELPER}\n\n\n"
+        "model.fit(_keras1_samples(gen, 640), epochs=1,\n"
+        "                    validation_data=(x_val, y_val))\n",
+        [],
+    ),
+    (
+        "evaluate-generator-val-samples",
+        "loss = model.evaluate_generator(frames(test_rows), val_samples=len(test_rows))\n",
+        f"{_HELPER}\n\n\n"
+        "loss = model.evaluate(_keras1_samples(frames(test_rows), len(test_rows)))\n",
+        [],
+    ),
+    (
+        "fit-generator-samples-and-steps-left",
+        "model.fit_generator(gen, samples_per_epoch=600, steps_per_epoch=10)\n",
+        "model.fit_generator(gen, samples_per_epoch=600, steps_per_epoch=10)\n",
+        [(1, "are both given")],
+    ),
+    # -- Keras 1's regularizer functions, and Keras 2.0-2.2's K.tf
+    (
+        "activity-regularizers",
+        "from keras.regularizers import l2, activity_l2\n"
+        "from keras import regularizers\n"
+        "dense = Dense(10, activity_regularizer=activity_l2(0.01),\n"
+        "              kernel_regularizer=regularizers.l1l2(0.01, 0.01))\n",
+        "from keras.regularizers import l2, l2 as activity_l2\n"
+        "from keras import regularizers\n"
+        "dense = Dense(10, activity_regularizer=activity_l2(0.01),\n"
+        "              kernel_regularizer=regularizers.l1_l2(0.01, 0.01))\n",
+        [],
+    ),
+    (
+        "backend-tf-in-lambda",
+        "from keras.backend import epsilon, tf\n"
+        "def resize(x):\n"
+        "    from keras.backend import tf as ktf\n"
+        "    return ktf.image.resize_images(x, (66, 200))\n",
+        "from keras.backend import epsilon\n"
+        "import tensorflow.compat.v1 as tf\n"
+        "def resize(x):\n"
+        "    import tensorflow.compat.v1 as ktf\n"
+        "    return ktf.image.resize_images(x, (66, 200))\n",
         [],
     ),
 ]

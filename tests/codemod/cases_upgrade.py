@@ -402,10 +402,29 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         [(1, "dropped pickle_safe=True")],
     ),
     (
-        "fit-generator-samples-left",
-        "model.fit_generator(gen, samples_per_epoch=6000, nb_epoch=2)\n",
-        "model.fit_generator(gen, samples_per_epoch=6000, nb_epoch=2)\n",
-        [(1, "counts samples")],
+        # Keras 3's third compile() parameter is loss_weights: the course labs' metrics list
+        "compile-positional-metrics",
+        "import re\n\n"
+        "pattern = re.compile(r'\\d+', re.I)\n"
+        "model.compile('adam', 'categorical_crossentropy', ['accuracy'])\n"
+        "model.compile(make_optimizer(0.001), 'mse', ['mae'], [1.0])\n",
+        "import re\n\n"
+        "pattern = re.compile(r'\\d+', re.I)\n"
+        "model.compile('adam', 'categorical_crossentropy', metrics=['accuracy'])\n"
+        "model.compile(make_optimizer(0.001), 'mse', metrics=['mae'], loss_weights=[1.0])\n",
+        [],
+    ),
+    (
+        "compile-sample-weight-mode-positional-left",
+        "model.compile('adam', 'mse', ['mae'], None, 'temporal')\n",
+        "model.compile('adam', 'mse', ['mae'], None, 'temporal')\n",
+        [(1, "sample_weight_mode")],
+    ),
+    (
+        "fit-generator-samples-too-many-positional-left",
+        "model.fit_generator(gen, 6000, 2, 1, [], None, 1, None, 10, 1, False, True, 0, 9)\n",
+        "model.fit_generator(gen, 6000, 2, 1, [], None, 1, None, 10, 1, False, True, 0, 9)\n",
+        [(1, "too many arguments")],
     ),
     (
         "fit-generator-epochs-twice-left",
@@ -1166,6 +1185,29 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         [(1, "Keras 3 does not run in graph mode")],
     ),
     (
+        # the resize in a behavioral-cloning model's Lambda: an op, not graph code
+        "tf1-ops-beside-keras-read-from-compat",
+        "import tensorflow as tf\nfrom keras.layers import Lambda\n\n\n"
+        "def resize(image):\n"
+        "    import tensorflow as tf\n"
+        "    return tf.image.resize_images(tf.to_float(image), (66, 200))\n\n\n"
+        "layer = Lambda(resize, input_shape=(160, 320, 3))\n",
+        "import tensorflow as tf\nfrom keras.layers import Lambda\n\n\n"
+        "def resize(image):\n"
+        "    import tensorflow as tf\n"
+        "    return tf.compat.v1.image.resize_images(tf.compat.v1.to_float(image), (66, 200))\n\n\n"
+        "layer = Lambda(resize, input_shape=(160, 320, 3))\n",
+        [],
+    ),
+    (
+        # the line the Keras 1 era's driving models ran for Keras 1.1's backend
+        "tf-python-control-flow-ops-line-dropped",
+        "import tensorflow as tf\n\n# Fix error with TF and Keras\ntf.python.control_flow_ops = tf\n"
+        "from keras.models import Sequential\n",
+        "import tensorflow as tf\nfrom keras.models import Sequential\n",
+        [],
+    ),
+    (
         "tf1-with-tf-keras-import-left",
         "import tensorflow as tf\nfrom tensorflow import keras\nx = tf.placeholder(tf.float32)\n"
         "model = keras.Sequential()\n",
@@ -1460,6 +1502,26 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         "    return g, np.ptp(g)\n\n\n"
         "def feature(img):\n"
         "    return tf.train.Feature(bytes_list=tf.train.BytesList(value=[img.tobytes()]))\n",
+        [],
+    ),
+    (
+        # a driving script's steering angle and a generator's row pick: NumPy 2.4 converts no
+        # array of more than zero dimensions to a number, one element or not
+        "numpy-2-scalars-of-one-element-arrays",
+        "import numpy as np\n\n"
+        "row = int(np.random.choice(len(rows), 1))\n"
+        "pick = int(np.random.choice(3))\n"
+        "angle = float(model.predict(image[None, :, :, :], batch_size=1))\n"
+        "noise = float(np.random.normal(0, 0.1, size=1))\n"
+        "scale = float(np.random.uniform(0.5))\n"
+        "total = float(np.sum(rows))\n",
+        "import numpy as np\n\n"
+        "row = int(np.random.choice(len(rows), 1).item())\n"
+        "pick = int(np.random.choice(3))\n"
+        "angle = float(model.predict(image[None, :, :, :], batch_size=1).item())\n"
+        "noise = float(np.random.normal(0, 0.1, size=1).item())\n"
+        "scale = float(np.random.uniform(0.5))\n"
+        "total = float(np.sum(rows))\n",
         [],
     ),
     (

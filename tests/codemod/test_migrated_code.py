@@ -452,3 +452,57 @@ def test_migrated_two_output_sequence_trains_on_keras_3(tmp_path: Path) -> None:
     proc = run([str(script)], env=NO_GPUS, cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert "FITTED 2" in proc.stdout
+
+
+# A behavioral-cloning model.py of the Keras 1 days: a plain generator of camera frames whose
+# last batch of each pass is short, fit_generator(samples_per_epoch=, nb_val_samples=), a
+# resize in a Lambda through Keras 2.0's backend, and Keras 1's activity_l2.
+_KERAS1_CLONING = """
+import numpy as np
+from keras.backend import tf as ktf
+from keras.layers import Dense, Flatten, Lambda
+from keras.models import Sequential
+from keras.regularizers import activity_l2
+
+drawn = []
+
+
+def frames(rows, batch_size):
+    while True:
+        for offset in range(0, rows, batch_size):
+            n = min(batch_size, rows - offset)
+            drawn.append((rows, n))
+            yield np.random.rand(n, 8, 16, 3), np.random.rand(n)
+
+
+def resize(x):
+    return ktf.image.resize_images(x, (4, 8))
+
+
+model = Sequential()
+model.add(Lambda(resize, input_shape=(8, 16, 3)))
+model.add(Flatten())
+model.add(Dense(1, activity_regularizer=activity_l2(0.01)))
+model.compile(loss='mse', optimizer='adam')
+history = model.fit_generator(frames(10, 4), samples_per_epoch=10, nb_epoch=1, verbose=0,
+                              validation_data=frames(5, 2), nb_val_samples=5)
+print("DRAWN", [n for rows, n in drawn if rows == 10], [n for rows, n in drawn if rows == 5])
+print("KEYS", sorted(history.history))
+"""
+
+
+@pytest.mark.tf
+def test_migrated_keras1_samples_per_epoch_draws_what_keras1_drew(tmp_path: Path) -> None:
+    needs_tensorflow()
+    if not keras3():
+        pytest.skip("needs Keras 3")
+    result = migrate_source(_KERAS1_CLONING, upgrade=True)
+    assert result.warnings == ()
+    script = tmp_path / "model.py"
+    script.write_text(result.code, encoding="utf-8")
+    proc = run([str(script)], env=NO_GPUS, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    # Keras 1 drew batches until 10 training samples (4 + 4 + 2) and 5 validation samples
+    # (2 + 2 + 1) were seen: not 10 batches, as steps_per_epoch=10 would draw
+    assert "DRAWN [4, 4, 2] [2, 2, 1]" in proc.stdout
+    assert "KEYS ['loss', 'val_loss']" in proc.stdout

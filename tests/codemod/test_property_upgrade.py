@@ -4,6 +4,7 @@ what is left alone is said with a warning."""
 from __future__ import annotations
 
 import ast
+import re
 
 import pytest
 
@@ -107,7 +108,8 @@ def generator_programs(draw: st.DrawFn) -> str:
 @given(generator_programs())
 def test_generator_methods(code: str) -> None:
     out, warnings = _check(code)
-    if "_generator(" in out:
+    # (the samples helper's tf.data.Dataset.from_generator is not a call left alone)
+    if re.search(r"\.(?:fit|evaluate|predict)_generator\(", out):
         assert warnings, out  # left alone: said
     else:
         dropped = [a for a in ("workers", "use_multiprocessing", "max_queue_size") if a in code]

@@ -345,6 +345,60 @@ def test_keras1_training_arguments_mean_what_keras2_made_them_mean():
     }
 
 
+_KERAS1_FRAMES = """
+import numpy as np
+import tfcompat_gpu
+tfcompat_gpu.install(legacy_keras=True)
+import tensorflow as tf
+tf.python.control_flow_ops = tf  # the Keras 1.1 era's line
+if GRAPH:
+    tf.compat.v1.disable_v2_behavior()
+from keras.backend import tf as ktf
+from keras.layers import Convolution2D, Dense, Flatten, Lambda
+from keras.models import Sequential
+from keras.regularizers import l2, activity_l2
+
+drawn = []
+
+
+def frames(rows, batch_size):  # a plain generator: the last batch of each pass is short
+    while True:
+        for offset in range(0, rows, batch_size):
+            n = min(batch_size, rows - offset)
+            drawn.append((rows, n))
+            yield np.ones((n, 8, 16, 3)), np.ones(n)
+
+
+model = Sequential()
+model.add(Lambda(lambda x: ktf.image.resize_images(x, (6, 12)), input_shape=(8, 16, 3)))
+model.add(Convolution2D(2, 3, 3, activation="relu"))
+model.add(Flatten())
+model.add(Dense(1, activity_regularizer=activity_l2(0.01), W_regularizer=l2(0.01)))
+model.compile(loss="mse", optimizer="sgd")
+history = model.fit_generator(frames(12, 4), samples_per_epoch=8, nb_epoch=2, verbose=0,
+                              validation_data=frames(5, 2), nb_val_samples=3)
+emit({"kernel": list(model.layers[1].kernel_size), "strides": list(model.layers[1].strides),
+      "epochs": len(history.history["loss"]), "val": "val_loss" in history.history,
+      "train": len([n for rows, n in drawn if rows == 12]), "steps": history.params["steps"]})
+"""
+
+
+@needs_tf_keras
+@pytest.mark.parametrize("graph", [False, True], ids=["eager", "v1-graph"])
+def test_keras1_samples_per_epoch_counts_the_samples_of_a_plain_generator(graph):
+    # a behavioral-cloning model.py: Keras 2 read samples_per_epoch=8 of a generator without
+    # batch_size as 8 batches; Keras 1 drew batches until 8 samples, here 2 of 4
+    out = run_py(f"GRAPH = {graph}\n" + _KERAS1_FRAMES)
+    assert out["kernel"] == [3, 3]
+    assert out["strides"] == [1, 1]
+    assert out["epochs"] == 2
+    assert out["val"]
+    if graph:  # the v1 loop takes steps (its queue draws ahead of them, as Keras 1's did)
+        assert out["steps"] == 2
+    else:  # two batches an epoch, not eight
+        assert out["train"] == 4
+
+
 @needs_tf_keras
 def test_keras1_layer_arguments_build_the_layers_keras2_built():
     out = run_py(

@@ -177,3 +177,15 @@ def tf_root_alias(module: cst.Module) -> str | None:
                     if isinstance(bound, cst.Name):
                         return bound.value + "."
     return found
+
+
+def opens_module(statement: cst.BaseStatement) -> bool:
+    """A docstring or an import line: a helper a rewrite adds goes below the block they open
+    the file with."""
+    if not isinstance(statement, cst.SimpleStatementLine):
+        return False
+    return all(
+        isinstance(small, (cst.Import, cst.ImportFrom))
+        or (isinstance(small, cst.Expr) and isinstance(small.value, cst.SimpleString))
+        for small in statement.body
+    )

@@ -131,9 +131,7 @@ def activate(mode: RunMode) -> V1Import | None:
     Returns the ``--tf1`` import switch, not started yet (None without ``--tf1``).
     """
     import tfcompat_gpu
-    from tfcompat_gpu.dropin import _tf1
 
-    _tf1.ACTIVE[0] = mode.tf1
     settings = None
     if mode.settings:
         import warnings

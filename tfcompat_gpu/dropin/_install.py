@@ -13,9 +13,8 @@ import _thread  # threading's own locks, without importing threading (some ms at
 import sys
 from types import ModuleType
 
-from tfcompat_gpu.dropin import _keras2_models, _keras2_utils, _legacy_keras
+from tfcompat_gpu.dropin import _keras1_layers, _keras2_models, _keras2_utils, _legacy_keras
 from tfcompat_gpu.dropin._keras1_layers import LAYERS, keras1_layer
-from tfcompat_gpu.dropin._keras2_paths import keras_tf
 from tfcompat_gpu.dropin._legacy_keras import KERAS1_ARGUMENTS, OPTIMIZERS
 from tfcompat_gpu.dropin._moves import KERAS_BACKENDS, Move
 from tfcompat_gpu.runtime.state import STATE
@@ -209,17 +208,6 @@ MOVES: tuple[Move, ...] = (
     *(
         Move(
             backend,
-            "tf",
-            keras_tf,
-            only_if_missing=True,
-            why="Keras 2.0-2.3's backend star-imported its `import tensorflow as tf`: code "
-            "reached TensorFlow as K.tf (`K.tf.ConfigProto()`, ops in a Lambda)",
-        )
-        for backend in KERAS_BACKENDS
-    ),
-    *(
-        Move(
-            backend,
             "tensorflow_backend",
             _tensorflow_backend,
             only_if_missing=True,
@@ -291,7 +279,12 @@ MOVES: tuple[Move, ...] = (
             "pass-through otherwise",
         )
         # tf_keras, and Keras 2 itself where `keras` is Keras 2 (TensorFlow <= 2.15)
-        for module in ("tf_keras.src.engine.training", "keras.src.engine.training")
+        # the v1 API's models (training_v1.Model) have their own training methods
+        for module in (
+            "tf_keras.src.engine.training",
+            "tf_keras.src.engine.training_v1",
+            "keras.src.engine.training",
+        )
         for method in KERAS1_ARGUMENTS
     ),
     *(
@@ -431,7 +424,7 @@ def _legacy_gpu_moves() -> tuple[Move, ...]:
     return _legacy_gpu.MOVES
 
 
-MOVES += _legacy_gpu_moves() + _keras2_utils.MOVES
+MOVES += _legacy_gpu_moves() + _keras2_utils.MOVES + _keras1_layers.MOVES
 
 
 class _Change:

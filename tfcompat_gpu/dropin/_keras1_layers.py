@@ -7,17 +7,23 @@ tf_keras rejects them (``Keyword argument not understood: 'init'``).  Each layer
 is wrapped to translate them again, from the table the codemod uses
 (:mod:`tfcompat_gpu.tfapi.keras1_names`), with Keras 2's warning; a call without a Keras 1
 keyword passes through untouched, so ``Conv2D(64, 3, 2)`` keeps meaning strides=2, as in every
-Keras since 2.3 (the kernel sizes given one at a time are joined only beside a Keras 1 keyword).
+Keras since 2.3 (the kernel sizes given one at a time are joined only beside a Keras 1 keyword,
+or where the call spells the layer by its Keras 1 name: ``Convolution2D(64, 3, 3)`` is a 3x3
+kernel, as Keras 1 and Keras 2.0-2.2 read it, where tf_keras' ``Convolution2D`` alias of
+``Conv2D`` reads strides=3).
 """
 
 from __future__ import annotations
+
+from tfcompat_gpu.dropin._moves import Move
+from tfcompat_gpu.tfapi.keras1_names import KERAS1_REGULARIZERS
 
 TYPE_CHECKING = False  # (typing stays unloaded: every ``run`` imports the drop-in)
 if TYPE_CHECKING:
     from types import ModuleType
     from typing import Any
 
-__all__ = ["LAYERS", "keras1_layer"]
+__all__ = ["KERAS1_ALIASES", "LAYERS", "MOVES", "keras1_alias", "keras1_layer"]
 
 LAYERS = (
     "Dense",
@@ -157,3 +163,123 @@ def keras1_layer(name: str, enabled: Any) -> Any:
 
     make.__name__ = f"keras1_{name}"
     return make
+
+
+KERAS1_ALIASES = {
+    "Convolution2D": "Conv2D",
+    "Convolution3D": "Conv3D",
+    "SeparableConvolution2D": "SeparableConv2D",
+}
+"""The Keras 1 names tf_keras keeps as aliases of the Keras 2 classes, which Keras 1 called with
+one kernel size per dimension after the filters."""
+
+
+def keras1_alias(name: str, enabled: Any) -> Any:
+    """A move's ``make`` that puts a subclass behind the Keras 1 alias ``name``.
+
+    ``Convolution2D(64, 3, 3)`` then builds ``Conv2D(64, (3, 3))``, with Keras 2's warning; the
+    subclass keeps its class's name and module, so saved models name ``Conv2D`` as before and
+    load without it.  Off (``enabled()`` false), the calls pass through.
+    """
+
+    def make(module: ModuleType, current: Any) -> Any:
+        from tfcompat_gpu.tfapi.keras1_names import KERNEL_DIMS
+
+        if getattr(current, "_keras1_alias", False) or not isinstance(current, type):
+            return current
+        base = KERAS1_ALIASES[name]
+        dims = len(KERNEL_DIMS[base])
+        base_init = getattr(current, "__init__")  # noqa: B009  (the wrapped one)
+
+        def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+            sizes = args[1:]
+            joined = len(sizes) == dims and all(type(size) is int for size in sizes)
+            if enabled() and (joined or (kwargs and _uses_keras1(base, kwargs))):
+                import warnings
+
+                kwargs = dict(kwargs)
+                before = sorted(kwargs)
+                args = _translated(base, tuple(args), kwargs)
+                changed = [f"{key}=" for key in before if key not in kwargs]
+                if joined:
+                    changed.insert(0, f"{name}({args[0]!r}, {', '.join(map(str, sizes))})")
+                warnings.warn(
+                    f"Update your `{base}` call to the Keras 2 API (Keras 1 arguments: "
+                    f"{', '.join(changed)}); tfcompat-gpu migrate rewrites it",
+                    stacklevel=2,
+                )
+            base_init(self, *args, **kwargs)
+
+        alias = type(
+            current.__name__,
+            (current,),
+            {
+                "__init__": __init__,
+                "__module__": current.__module__,
+                "__qualname__": current.__qualname__,
+                "__doc__": current.__doc__,
+                "_keras1_alias": True,
+            },
+        )
+        return alias
+
+    make.__name__ = f"keras1_alias_{name}"
+    return make
+
+
+def _legacy_keras_enabled() -> bool:
+    from tfcompat_gpu.dropin import _legacy_keras
+
+    return _legacy_keras._enabled
+
+
+def _regularizer(name: str) -> Any:
+    def make(module: ModuleType, current: Any) -> Any:
+        return getattr(module, name)
+
+    make.__name__ = f"keras1_{name}"
+    return make
+
+
+def _tensorflow_python(module: ModuleType, current: Any) -> Any:
+    # TensorFlow's implementation package, which TF 2 no longer shows as ``tf.python``
+    import sys
+
+    return sys.modules.get("tensorflow.python", current)
+
+
+MOVES: tuple[Move, ...] = (
+    Move(
+        "tensorflow",
+        "python",
+        _tensorflow_python,
+        only_if_missing=True,
+        why="scripts of the Keras 1 days set `tf.python.control_flow_ops = tf` for Keras 1.1's "
+        "backend (a line the self-driving-car courses handed out); TF 2 hides tf.python",
+    ),
+    *(
+        Move(
+            module,
+            name,
+            keras1_alias(name, _legacy_keras_enabled),
+            only_if_missing=False,
+            why="under legacy_keras, a layer called by its Keras 1 name takes Keras 1's kernel "
+            "sizes one per dimension (Convolution2D(64, 3, 3) is a 3x3 kernel, not strides=3); "
+            "a pass-through otherwise",
+        )
+        for module in ("tf_keras.layers", "tf_keras.src.layers.convolutional")
+        for name in KERAS1_ALIASES
+    ),
+    *(
+        Move(
+            module,
+            name,
+            _regularizer(new),
+            only_if_missing=True,
+            why="Keras 1 scripts import its regularizer functions (`from keras.regularizers "
+            "import l2, activity_l2`), which Keras 2 renamed or dropped",
+        )
+        for module in ("tf_keras.regularizers", "keras.regularizers")
+        for name, new in KERAS1_REGULARIZERS.items()
+    ),
+)

@@ -29,7 +29,6 @@ __all__ = [
     "build",
     "control_flow_ops",
     "engine_getattr",
-    "keras_tf",
     "layers_getattr",
 ]
 
@@ -273,13 +272,3 @@ def control_flow_ops(module: types.ModuleType, current: Any) -> Any:
     namespace.group = tf.group  # type: ignore[attr-defined]
     namespace.tuple = tf.tuple  # type: ignore[attr-defined]
     return namespace
-
-
-def keras_tf(module: types.ModuleType, current: Any) -> Any:
-    """Keras 2's ``K.tf`` (a drop-in move on ``module``, a Keras backend): the ``tensorflow``
-    module, as the script's own imports get it (the v1 API under ``--tf1``)."""
-    from tfcompat_gpu.dropin._tf1 import tf1_active
-    from tfcompat_gpu.tfapi import _tf
-
-    tf = _tf.tf()
-    return tf.compat.v1 if tf1_active() else tf

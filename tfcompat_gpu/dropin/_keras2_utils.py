@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from tfcompat_gpu.dropin._moves import Move
+from tfcompat_gpu.dropin._moves import KERAS_BACKENDS, Move
 
 TYPE_CHECKING = False  # (typing stays unloaded: every ``run`` imports the drop-in)
 if TYPE_CHECKING:
@@ -167,11 +167,31 @@ def _layer_modules(module: ModuleType, current: Any) -> Any:
     return layers_getattr(module)
 
 
+def backend_tf(module: ModuleType, current: Any) -> Any:
+    """Keras 2.0-2.2's ``K.tf``: the TensorFlow 1 module its backend imported (``from
+    keras.backend import tf as ktf; ktf.image.resize_images(...)`` in a ``Lambda``), which
+    TensorFlow 2 serves as ``tf.compat.v1``."""
+    from tfcompat_gpu.tfapi import _tf
+
+    return _tf.tf().compat.v1
+
+
 _MODEL_FILES = (
     "Keras 2 ImageNet model files (deep-learning-models' resnet50.py, vgg16.py and their "
     "copies) import these helpers, which tf_keras renamed or dropped"
 )
 MOVES: tuple[Move, ...] = (
+    *(
+        Move(
+            backend,
+            "tf",
+            backend_tf,
+            True,
+            "Keras 2.0-2.2 code reaches TensorFlow through the backend (`from keras.backend "
+            "import tf as ktf`), which tf_keras and Keras 3 no longer hold",
+        )
+        for backend in KERAS_BACKENDS
+    ),
     *(
         Move(module, "_obtain_input_shape", obtain_input_shape, True, _MODEL_FILES)
         for module in (

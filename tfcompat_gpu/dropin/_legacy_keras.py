@@ -435,11 +435,11 @@ def keras1_arguments(method: str) -> Any:
                         f"{method}() got both {old}= (Keras 1) and {new}= (Keras 2); keep {new}="
                     )
                 value = kwargs.pop(old)
-                if old == "samples_per_epoch":
-                    generator = args[0] if args else kwargs.get("generator")
-                    batch_size = getattr(generator, "batch_size", None)
-                    if isinstance(batch_size, int) and batch_size > 0:
-                        value = value // batch_size
+                if old in _SAMPLES:
+                    args, value = _counted_in_samples(old, args, kwargs, value)
+                    if value is None:
+                        changed.append(f"{old}= counted in samples")
+                        continue
                 kwargs[new] = value
                 changed.append(f"{old}= -> {new}=")
             warnings.warn(
@@ -453,3 +453,103 @@ def keras1_arguments(method: str) -> Any:
 
     make.__name__ = f"keras1_{method}"
     return make
+
+
+# The Keras 1 arguments counted in samples, and where the data they count is.
+_SAMPLES = {
+    "samples_per_epoch": "generator",
+    "nb_val_samples": "validation_data",
+    "val_samples": "generator",
+}
+
+
+def _counted_in_samples(
+    old: str, args: Any, kwargs: dict[str, Any], samples: Any
+) -> tuple[Any, Any]:
+    """``(args, steps)`` for a Keras 1 count of samples; ``steps`` None: ``args`` / ``kwargs``
+    hold a dataset that draws them.
+
+    Keras 2 divided ``samples_per_epoch`` by the ``batch_size`` of an iterator that has one and
+    took every other count as batches: the count stays so where the data has ``batch_size``.  A
+    plain Python generator has none, and there Keras 2's reading ran an epoch ``batch size``
+    times longer than Keras 1's, so the data becomes :func:`keras1_samples`' dataset.
+    """
+    where = _SAMPLES[old]
+    data = args[0] if where == "generator" and args else kwargs.get(where)
+    batch_size = getattr(data, "batch_size", None)
+    if isinstance(batch_size, int) and batch_size > 0:
+        return args, samples // batch_size if old == "samples_per_epoch" else samples
+    if not hasattr(data, "__next__"):
+        # validation arrays: Keras 1 ignored nb_val_samples
+        return args, None
+    from tfcompat_gpu.tfapi._tf import tf
+
+    steps = None
+    if tf().executing_eagerly():
+        data = keras1_samples(data, samples)
+    else:
+        # the v1 API's training loops (training_v1.Model) take no dataset without its steps:
+        # the batches of the first one's length, as Keras 1 counted them while they stay so
+        data, steps = _keras1_steps(data, samples)
+    if where == "generator" and args:
+        args = (data, *args[1:])
+    else:
+        kwargs[where] = data
+    return args, steps
+
+
+def _keras1_steps(data: Any, samples: int) -> tuple[Any, int]:
+    """``data`` with its first batch put back, and the batches of that batch's length that
+    reach ``samples`` samples."""
+    import itertools
+    import math
+
+    from tfcompat_gpu.tfapi._tf import tf
+
+    try:
+        first = next(data)
+    except StopIteration:
+        raise ValueError(f"the generator given for {samples} samples yielded no batch") from None
+    size = len(tf().nest.flatten(first)[0])
+    return itertools.chain([first], data), max(1, math.ceil(samples / size))
+
+
+def keras1_samples(data: Any, samples: int) -> Any:
+    """Keras 1's ``samples_per_epoch=`` / ``nb_val_samples=`` / ``val_samples=``: a dataset
+    that draws batches from the generator ``data`` until ``samples`` samples are seen, each pass.
+
+    Keras 1.2's ``fit_generator`` counted the samples of each batch (the first array's length)
+    and ended the epoch once the count reached ``samples_per_epoch``; ``evaluate_generator``
+    and ``predict_generator`` did the same with ``val_samples``.  The first batch gives the
+    dataset's signature (any batch length, the other dimensions as drawn) and is the first one
+    served.
+    """
+    import numpy as np
+
+    from tfcompat_gpu.tfapi._tf import tf
+
+    tensorflow = tf()
+    try:
+        pending = [next(data)]
+    except StopIteration:
+        raise ValueError(f"the generator given for {samples} samples yielded no batch") from None
+
+    def spec(value: Any) -> Any:
+        array = np.asarray(value)
+        return tensorflow.TensorSpec((None, *array.shape[1:]), array.dtype)
+
+    def tuples(batch: Any) -> Any:  # (x, y) as a list too, as Keras 1 took it
+        return tuple(map(tuples, batch)) if isinstance(batch, (list, tuple)) else batch
+
+    def epoch() -> Any:
+        seen = 0
+        while seen < samples:
+            try:
+                batch = tuples(pending.pop() if pending else next(data))
+            except StopIteration:
+                return
+            seen += len(tensorflow.nest.flatten(batch)[0])
+            yield batch
+
+    signature = tensorflow.nest.map_structure(spec, tuples(pending[0]))
+    return tensorflow.data.Dataset.from_generator(epoch, output_signature=signature)

@@ -24,15 +24,7 @@ import types
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-__all__ = ["ACTIVE", "V1Import", "tf1_active"]
-
-ACTIVE = [False]
-"""Whether ``tfcompat-gpu run`` set this process up with ``--tf1`` (chosen or given)."""
-
-
-def tf1_active() -> bool:
-    """Whether the script's ``import tensorflow`` gets the v1 API in this process."""
-    return ACTIVE[0]
+__all__ = ["V1Import"]
 
 
 class V1Import:

@@ -13,6 +13,7 @@ __all__ = [
     "DROPPED",
     "KERAS1_CLASSES",
     "KERAS1_KEYWORDS",
+    "KERAS1_REGULARIZERS",
     "KERNEL_DIMS",
     "LAYER_CLASSES",
     "MERGE_FUNCTIONS",
@@ -186,3 +187,13 @@ MERGE_MODES: dict[str, tuple[str, str | None]] = {
 }
 """Keras 1 ``merge()`` modes -> (the Keras 2 merge function, its keyword for the axis argument:
 ``concat_axis`` -> ``axis``, ``dot_axes`` -> ``axes``); ``'cos'`` is ``dot(normalize=True)``."""
+
+KERAS1_REGULARIZERS: dict[str, str] = {
+    "activity_l1": "l1",
+    "activity_l2": "l2",
+    "activity_l1l2": "l1_l2",
+    "l1l2": "l1_l2",
+}
+"""Keras 1's regularizer functions (keras/regularizers.py of Keras 1.2) -> the Keras 2 / 3 function
+that adds the same: ``activity_l2(l)`` was an ActivityRegularizer adding l * sum(square(output)),
+which ``l2(l)`` adds as an ``activity_regularizer=``; ``l1l2`` became ``l1_l2`` in Keras 2.0."""

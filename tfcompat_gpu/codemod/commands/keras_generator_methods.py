@@ -20,9 +20,10 @@ import re
 
 from tfcompat_gpu.codemod._base import MigrationCommand, Precheck
 from tfcompat_gpu.codemod._libcst import cst
+from tfcompat_gpu.codemod._names import opens_module
 from tfcompat_gpu.tfapi.keras_names import GENERATOR_METHODS
 
-__all__ = ["KerasGeneratorMethodsCommand"]
+__all__ = ["SAMPLES_CODE", "SAMPLES_HELPER", "KerasGeneratorMethodsCommand"]
 
 # Keras 2.2 signatures, in order (keras/engine/training.py)
 _POSITIONS: dict[str, tuple[str, ...]] = {
@@ -61,6 +62,45 @@ _POSITIONS: dict[str, tuple[str, ...]] = {
 _RENAMED = {"generator": "x", "nb_epoch": "epochs", "nb_worker": "workers", "pickle_safe": None}
 _QUEUE = frozenset({"workers", "use_multiprocessing", "max_queue_size", "nb_worker", "pickle_safe"})
 _SAMPLES = frozenset({"samples_per_epoch", "nb_val_samples", "val_samples"})
+# each Keras 1 count of samples: the argument holding the data it counts, its Keras 2 name
+_SAMPLES_OF = {
+    "samples_per_epoch": ("generator", "steps_per_epoch"),
+    "nb_val_samples": ("validation_data", "validation_steps"),
+    "val_samples": ("generator", "steps"),
+}
+SAMPLES_HELPER = "_keras1_samples"
+SAMPLES_CODE = f'''
+
+def {SAMPLES_HELPER}(data, samples):
+    """Keras 1's samples_per_epoch= / nb_val_samples= / val_samples= on Keras 3: batches drawn
+    from the generator `data` until `samples` samples are seen, each pass."""
+    import numpy
+    import tensorflow
+
+    if not hasattr(data, "__next__"):
+        return data  # arrays: Keras 1 counted samples only of a generator
+    pending = [next(data)]
+
+    def spec(value):
+        value = numpy.asarray(value)
+        return tensorflow.TensorSpec((None,) + value.shape[1:], value.dtype)
+
+    def tuples(batch):  # (x, y) as a list too, as Keras 1 took it
+        return tuple(map(tuples, batch)) if isinstance(batch, (list, tuple)) else batch
+
+    def epoch():
+        seen = 0
+        while seen < samples:
+            try:
+                batch = tuples(pending.pop() if pending else next(data))
+            except StopIteration:
+                return
+            seen += len(tensorflow.nest.flatten(batch)[0])
+            yield batch
+
+    signature = tensorflow.nest.map_structure(spec, tuples(pending[0]))
+    return tensorflow.data.Dataset.from_generator(epoch, output_signature=signature)
+'''
 _DEFINES = re.compile(
     r"def\s+(fit_generator|evaluate_generator|predict_generator|predict_proba|predict_classes)\b"
 )
@@ -72,12 +112,15 @@ _DEFINES = re.compile(
 _FROM_IMPORT = re.compile(r"^[ \t]*from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+\(?([^\n)#]*)", re.M)
 _MADE = re.compile(r"^[ \t]*(\w+)[ \t]*=[ \t]*([\w.]+)[ \t]*\(", re.M)
 _NOT_HELPERS = frozenset({"keras", "tensorflow", "tf_keras", "sklearn"})
-_GENERATOR_METHODS = re.compile(r"_generator\s*\(|\bnb_epoch\b|\.predict_(?:proba|classes)\b")
+_GENERATOR_METHODS = re.compile(
+    r"_generator\s*\(|\bnb_epoch\b|\.predict_(?:proba|classes)\b"
+    r"|\.compile\s*\((?:[^()]|\([^()]*\))*,(?:[^()]|\([^()]*\))*,"  # three arguments or more
+)
 
 
 class KerasGeneratorMethodsCommand(MigrationCommand):
     DESCRIPTION = "Model.fit_generator and its kin to fit / evaluate / predict (Keras 3)."
-    PRECHECK = Precheck.text(_GENERATOR_METHODS, "_generator", "nb_epoch", "predict_")
+    PRECHECK = Precheck.text(_GENERATOR_METHODS, "_generator", "nb_epoch", "predict_", "compile")
     UPGRADE = True
 
     def declared_changes(self) -> tuple[()]:
@@ -87,6 +130,24 @@ class KerasGeneratorMethodsCommand(MigrationCommand):
         # a class of the file that defines the method: its calls are its own business
         self._own = set(_DEFINES.findall(self.source_text()))
         self._helper_objects = _helper_objects(self.source_text())
+        self._samples_used = False
+
+    def leave_Module(self, original_node: cst.Module, updated_node: cst.Module) -> cst.Module:
+        if not self._samples_used or f"def {SAMPLES_HELPER}(" in self.source_text():
+            return updated_node
+        body = list(updated_node.body)
+        at = 0
+        while at < len(body) and opens_module(body[at]):
+            at += 1
+        helper = cst.parse_module(SAMPLES_CODE).body[0]
+        blank = [cst.EmptyLine(), cst.EmptyLine()]
+        body.insert(at, helper.with_changes(leading_lines=blank if at else []))
+        if at + 1 < len(body):  # two blank lines after the function too
+            after = body[at + 1]
+            lines = list(after.leading_lines)
+            empty = next((i for i, line in enumerate(lines) if line.comment), len(lines))
+            body[at + 1] = after.with_changes(leading_lines=blank[: max(0, 2 - empty)] + lines)
+        return updated_node.with_changes(body=body)
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
         func = updated_node.func
@@ -108,6 +169,8 @@ class KerasGeneratorMethodsCommand(MigrationCommand):
                     )
                 return updated_node
             return self._keras1_fit(updated_node)
+        if method == "compile":
+            return self._compile(original_node, updated_node)
         if method == "predict_proba":
             return self._predict_proba(updated_node)
         if method == "predict_classes" and "predict_classes" not in self._own:
@@ -136,15 +199,11 @@ class KerasGeneratorMethodsCommand(MigrationCommand):
         for index, arg in enumerate(args):
             name = order[index] if arg.keyword is None else arg.keyword.value
             named.append((name, arg))
-        samples = [name for name, _ in named if name in _SAMPLES]
-        if samples:
-            self.warn_at(
-                original_node,
-                f"{method}(...) left unchanged: {samples[0]}= counts samples and Keras 3's "
-                f"{new}() counts steps (steps = samples // batch size); convert it by hand "
-                f"[{samples[0]}]",
-            )
-            return updated_node
+        if any(name in _SAMPLES for name, _ in named):
+            counted = self._counted_in_samples(original_node, method, named)
+            if counted is None:
+                return updated_node
+            named = counted
         final = [_RENAMED.get(name, name) for name, _ in named if name not in _QUEUE]
         final = [name for name in final if name is not None]
         if len(final) != len(set(final)):
@@ -187,6 +246,79 @@ class KerasGeneratorMethodsCommand(MigrationCommand):
                 "keras.utils.PyDataset with workers=/use_multiprocessing=) [queue arguments dropped]",
             )
         return updated_node.with_changes(func=func.with_changes(attr=cst.Name(new)), args=kept)
+
+    def _counted_in_samples(
+        self, original: cst.Call, method: str, named: list[tuple[str, cst.Arg]]
+    ) -> list[tuple[str, cst.Arg]] | None:
+        """``named`` with each Keras 1 count of samples moved into its data, or None (warned).
+
+        ``fit_generator(gen, samples_per_epoch=N, validation_data=val, nb_val_samples=M)``
+        becomes ``fit(_keras1_samples(gen, N), validation_data=_keras1_samples(val, M))``:
+        Keras 1.2 drew batches until it had seen that many samples, which no number of steps
+        says without the batch size; the helper's dataset draws them so each pass.
+        """
+        given = {name for name, _ in named}
+        out = list(named)
+        for count, (data, steps) in _SAMPLES_OF.items():
+            if count not in given:
+                continue
+            if steps in given:
+                self.warn_at(
+                    original,
+                    f"{method}(...) left unchanged: {count}= (Keras 1, in samples) and {steps}= "
+                    f"(Keras 2, in batches) are both given; keep one [{count}]",
+                )
+                return None
+            index = next(i for i, (name, _) in enumerate(out) if name == count)
+            value = out[index][1].value
+            if index:  # the argument before takes its comma, and so the line layout
+                before, arg = out[index - 1]
+                out[index - 1] = (before, arg.with_changes(comma=out[index][1].comma))
+            del out[index]
+            at = next((i for i, (name, _) in enumerate(out) if name == data), None)
+            if at is None or isinstance(out[at][1].value, (cst.Tuple, cst.List)):
+                continue  # no validation generator: Keras 1 read nb_val_samples= only with one
+            name, arg = out[at]
+            wrapped = cst.Call(
+                func=cst.Name(SAMPLES_HELPER),
+                args=[
+                    cst.Arg(
+                        arg.value,
+                        comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")),
+                    ),
+                    cst.Arg(value),
+                ],
+            )
+            out[at] = (name, arg.with_changes(value=wrapped))
+            self._samples_used = True
+        return out
+
+    def _compile(self, original: cst.Call, node: cst.Call) -> cst.Call:
+        # Keras 2's compile(optimizer, loss, metrics, loss_weights) (keras/engine/training.py);
+        # Keras 3's third parameter is loss_weights (keras/src/trainers/trainer.py), so
+        # model.compile('adam', 'categorical_crossentropy', ['accuracy']) named its metrics
+        # loss weights: the arguments after the loss become keywords
+        func = node.func
+        assert isinstance(func, cst.Attribute)
+        positional = [a for a in node.args if a.keyword is None and not a.star]
+        if len(positional) < 3 or any(a.star for a in node.args):
+            return node
+        if self.names_of(original.func.value if isinstance(original.func, cst.Attribute) else func):
+            return node  # a module's compile (re.compile), not a model's
+        if len(positional) > 4:
+            self.warn_at(
+                original,
+                "compile(...) left unchanged: Keras 2's fifth positional argument "
+                "(sample_weight_mode) has no Keras 3 counterpart; name the arguments "
+                "[compile positional arguments]",
+            )
+            return node
+        args = list(node.args)
+        for index, name in ((2, "metrics"), (3, "loss_weights")):
+            if index < len(positional):
+                at = args.index(positional[index])
+                args[at] = args[at].with_changes(keyword=cst.Name(name), equal=_equal())
+        return node.with_changes(args=args)
 
     @staticmethod
     def _keras1_fit(node: cst.Call) -> cst.Call:
@@ -274,3 +406,9 @@ def _helper_objects(text: str) -> frozenset[str]:
     for target, cls in _MADE.findall(text):
         made.setdefault(target, set()).add(cls in helpers)
     return frozenset(name for name, kinds in made.items() if kinds == {True})
+
+
+def _equal() -> cst.AssignEqual:
+    return cst.AssignEqual(
+        whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")
+    )

@@ -26,7 +26,7 @@ import re
 from tfcompat_gpu.codemod._base import MigrationCommand, Precheck
 from tfcompat_gpu.codemod._imports import need_import
 from tfcompat_gpu.codemod._libcst import cst
-from tfcompat_gpu.codemod._names import dotted
+from tfcompat_gpu.codemod._names import dotted, opens_module
 
 __all__ = ["LAYER", "KerasModelAddLossCommand"]
 
@@ -132,7 +132,7 @@ class KerasModelAddLossCommand(MigrationCommand):
             return updated_node
         body = list(updated_node.body)
         at = 0
-        while at < len(body) and _opens_module(body[at]):
+        while at < len(body) and opens_module(body[at]):
             at += 1
         layer = cst.parse_module(_LAYER_CODE).body[0]
         layer = layer.with_changes(leading_lines=[cst.EmptyLine(), cst.EmptyLine()])
@@ -152,14 +152,3 @@ def _add_loss_owner(node: object) -> cst.BaseExpression | None:
 
 def _is_self(node: cst.BaseExpression) -> bool:
     return isinstance(node, cst.Name) and node.value == "self"
-
-
-def _opens_module(statement: cst.BaseStatement) -> bool:
-    """A docstring or an import line: the layer goes below the block they open the file with."""
-    if not isinstance(statement, cst.SimpleStatementLine):
-        return False
-    return all(
-        isinstance(small, (cst.Import, cst.ImportFrom))
-        or (isinstance(small, cst.Expr) and isinstance(small.value, cst.SimpleString))
-        for small in statement.body
-    )

@@ -19,6 +19,7 @@ from tfcompat_gpu.codemod._imports import need_import
 from tfcompat_gpu.codemod._libcst import cst
 from tfcompat_gpu.codemod._names import dotted
 from tfcompat_gpu.codemod._triage import text_search
+from tfcompat_gpu.tfapi.keras1_names import KERAS1_REGULARIZERS
 from tfcompat_gpu.tfapi.keras_names import (
     KERAS2_RENAMED,
     KERAS3_IMAGE,
@@ -33,6 +34,12 @@ from tfcompat_gpu.tfapi.keras_names import (
 from tfcompat_gpu.tfapi.keras_star_names import KERAS2_STAR_ALIASES
 
 __all__ = ["KerasModulePathsCommand"]
+
+# Keras 2's renamed names, and Keras 1's regularizer functions (``activity_l2`` -> ``l2``)
+_RENAMED = {
+    **KERAS2_RENAMED,
+    **{f"keras.regularizers.{old}": new for old, new in KERAS1_REGULARIZERS.items()},
+}
 
 _EXPORTS: dict[str, frozenset[str]] = {
     "keras.layers": KERAS_LAYERS,
@@ -73,7 +80,7 @@ def _home(module: str, name: str) -> str | None:
     """The Keras 3 module that exports ``name`` of the removed ``module``."""
     first = KERAS_MOVED_MODULES[module]
     for candidate in (first, "keras.layers", "keras.models", "keras.utils"):
-        if name in _EXPORTS[candidate] or f"{candidate}.{name}" in KERAS2_RENAMED:
+        if name in _EXPORTS[candidate] or f"{candidate}.{name}" in _RENAMED:
             return candidate
     return None
 
@@ -81,7 +88,7 @@ def _home(module: str, name: str) -> str | None:
 def _renamed(module: str, alias: cst.ImportAlias) -> cst.ImportAlias:
     """``mse`` of ``keras.losses`` -> ``mean_squared_error as mse`` (see ``KERAS2_RENAMED``)."""
     name = str(dotted(alias.name))
-    new = KERAS2_RENAMED.get(f"{module}.{name}")
+    new = _RENAMED.get(f"{module}.{name}")
     if new is None:
         return alias
     bound = alias.asname or cst.AsName(name=cst.Name(name))
@@ -147,7 +154,12 @@ _KERAS_MODULE_TEXT = re.compile(
     r"|\bkeras_(?:applications|preprocessing)\b"
     r"|\bkeras\.models\s+import\s+(?:\([^)]*|[^\n]*)\b(?:Input|InputLayer|Layer)\b"
     r"|\b(?:mse|MSE|mae|MAE|mape|MAPE|msle|MSLE|kld|KLD|logcosh|kullback_leibler_divergence)\b"
+    r"|\b(?:activity_l1|activity_l2|activity_l1l2|l1l2)\b"
+    r"|\bkeras\.backend(?:\.tensorflow_backend)?\s+import\s+(?:\([^)]*|[^\n]*)\btf\b"
 )
+# Keras 2.0-2.2's backend modules, whose ``tf`` was TensorFlow 1 itself (tensorflow_backend.py
+# imported it, and keras/backend/__init__.py re-exported that module's names)
+_BACKEND_MODULES = frozenset({"keras.backend", "keras.backend.tensorflow_backend"})
 
 
 _COMPANIONS = {
@@ -171,7 +183,7 @@ class KerasModulePathsCommand(MigrationCommand):
         return ()  # every change is made in a statement PRECHECK finds relevant
 
     def visit_Module(self, node: cst.Module) -> None:
-        self._extra: dict[int, list[cst.ImportFrom]] = {}
+        self._extra: dict[int, Sequence[cst.ImportFrom | cst.Import]] = {}
 
     def _layers_star(
         self, original_node: cst.ImportFrom, updated_node: cst.ImportFrom
@@ -203,7 +215,7 @@ class KerasModulePathsCommand(MigrationCommand):
 
     def leave_ImportFrom(
         self, original_node: cst.ImportFrom, updated_node: cst.ImportFrom
-    ) -> cst.ImportFrom:
+    ) -> cst.ImportFrom | cst.Import:
         if original_node.module is None or original_node.relative:
             return updated_node
         module = dotted(original_node.module)
@@ -231,6 +243,8 @@ class KerasModulePathsCommand(MigrationCommand):
                     f"the names you use from {KERAS_MOVED_MODULES[module]} [star import]",
                 )
             return updated_node
+        if module in _BACKEND_MODULES and any(str(dotted(a.name)) == "tf" for a in names):
+            return self._backend_tf(updated_node, names)
         legacy = _tf_keras_preprocessing(module, names)
         if legacy is not None:
             return updated_node.with_changes(module=cst.parse_expression(legacy))
@@ -264,8 +278,8 @@ class KerasModulePathsCommand(MigrationCommand):
             str(dotted(alias.name)) in _MODELS_ELSEWHERE for alias in names
         ):
             return self._models_elsewhere(updated_node, names)
-        if module in ("keras.layers", "keras.losses") and any(
-            f"{module}.{dotted(alias.name)}" in KERAS2_RENAMED for alias in names
+        if module in ("keras.layers", "keras.losses", "keras.regularizers") and any(
+            f"{module}.{dotted(alias.name)}" in _RENAMED for alias in names
         ):
             return updated_node.with_changes(names=[_renamed(module, a) for a in names])
         # ``from keras.utils import np_utils``: the module's names live in keras.utils itself
@@ -292,6 +306,36 @@ class KerasModulePathsCommand(MigrationCommand):
         else:
             kept[-1] = kept[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
             first, extra = updated_node.with_changes(names=kept), moved
+        if extra:
+            self._extra[id(first)] = extra
+        return first
+
+    def _backend_tf(
+        self, node: cst.ImportFrom, names: Sequence[cst.ImportAlias]
+    ) -> cst.ImportFrom | cst.Import:
+        """``from keras.backend import tf as ktf`` -> ``import tensorflow.compat.v1 as ktf``:
+        the TensorFlow 1 module Keras 2.0-2.2's backend held (``ktf.image.resize_images``
+        inside a ``Lambda``), which TensorFlow 2 serves as ``tf.compat.v1``; Keras 3's backend
+        has no ``tf``.  The other names stay in their import."""
+        kept = [alias for alias in names if str(dotted(alias.name)) != "tf"]
+        imports = [
+            cst.Import(
+                names=[
+                    cst.ImportAlias(
+                        name=cst.parse_expression("tensorflow.compat.v1"),  # type: ignore[arg-type]
+                        asname=alias.asname or cst.AsName(name=cst.Name("tf")),
+                    )
+                ]
+            )
+            for alias in names
+            if str(dotted(alias.name)) == "tf"
+        ]
+        first: cst.ImportFrom | cst.Import
+        if not kept:
+            first, *extra = imports
+        else:
+            kept[-1] = kept[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+            first, extra = node.with_changes(names=kept), list(imports)
         if extra:
             self._extra[id(first)] = extra
         return first
@@ -353,7 +397,7 @@ class KerasModulePathsCommand(MigrationCommand):
         for full in self.names_of(original_node):
             if full.startswith("keras.objectives."):  # the module becomes keras.losses
                 full = "keras.losses." + full[len("keras.objectives.") :]
-            new = KERAS2_RENAMED.get(full)
+            new = _RENAMED.get(full)
             if new is not None:
                 return updated_node.with_changes(attr=cst.Name(new))
         # ``keras.utils.np_utils.to_categorical`` (after ``import keras``)

@@ -17,6 +17,13 @@ an exact equivalent is rewritten:
 * ``np.histogram(a, normed=True)`` with equal-width bins (none given, or a number) →
   ``density=True``, which NumPy documents as the same for such bins.
 
+* ``float(model.predict(x))`` / ``int(np.random.choice(n, 1))`` → ``float(model.predict(x).item())``:
+  NumPy 2.4 no longer converts an array of one element but more than zero dimensions to a
+  Python number (deprecated since 1.25); ``item()`` gives that element, as the conversion did.
+  Only what surely returns such an array is rewritten: a model's ``predict`` /
+  ``predict_on_batch`` (the driving script's ``steering_angle = float(model.predict(image[None,
+  :, :, :], batch_size=1))``) and NumPy's random functions called with a size.
+
 ``x.newbyteorder(o)`` (``x.view(x.dtype.newbyteorder(o))`` for an array, unchanged for a dtype,
 which the code cannot tell apart), ``itemset`` with one argument or inside an expression and
 ``histogram(normed=)`` with explicit bin edges are left with a warning that says what to write.
@@ -38,14 +45,22 @@ _CALLS = re.compile(
     r"|\bnormed\s*="
 )
 _DTYPE_RECEIVERS = ("dtype",)
+# float() / int() of a call that returns an array: a model's predictions, a random draw
+_SCALAR = re.compile(
+    r"\b(?:float|int)\s*\(\s*[\w.\[\]]*\.\s*(?:predict|predict_on_batch|choice|randint|rand"
+    r"|randn|uniform|normal)\s*\("
+)
+_PREDICTIONS = frozenset({"predict", "predict_on_batch"})
+# NumPy's random functions and the argument that gives an array when passed: its position
+_SIZED = {"choice": 1, "randint": 2, "uniform": 2, "normal": 2}
 
 
 def _wanted(text: str, tree: object = None) -> bool:
-    return "numpy" in text and _CALLS.search(text) is not None
+    return ("numpy" in text and _CALLS.search(text) is not None) or _SCALAR.search(text) is not None
 
 
 def _relevant(text: str) -> bool:
-    return _CALLS.search(text) is not None
+    return _CALLS.search(text) is not None or _SCALAR.search(text) is not None
 
 
 def _numpy_alias(module: cst.Module) -> str | None:
@@ -127,8 +142,36 @@ class NumpyRemovedCallsCommand(MigrationCommand):
         subscript = cst.Subscript(value=call.func.value, slice=_elements(index))
         return cst.Assign(targets=[cst.AssignTarget(target=subscript)], value=value)
 
+    def _an_array(self, original: cst.BaseExpression) -> bool:
+        """Whether ``original`` surely returns an ndarray: ``model.predict(...)``,
+        ``np.random.choice(n, 1)``, ``np.random.rand(1)``."""
+        if not isinstance(original, cst.Call) or not isinstance(original.func, cst.Attribute):
+            return False
+        name = original.func.attr.value
+        if name in _PREDICTIONS:
+            return not self.names_of(original.func.value)  # a model, not a module's function
+        if not self._numpy_function(original.func, f"random.{name}"):
+            return False
+        positional = _positional(original)
+        if name in ("rand", "randn"):
+            return bool(positional)
+        given = _keyword(original, "size") is not None
+        return name in _SIZED and (given or len(positional) > _SIZED[name])
+
+    def _scalar(self, original: cst.Call, call: cst.Call) -> cst.Call:
+        # float(a) / int(a) of an array of one element: a.item(), which NumPy 2.4 requires
+        if len(call.args) != 1 or not _plain(call) or call.args[0].keyword is not None:
+            return call
+        if not self._an_array(original.args[0].value):
+            return call
+        value = call.args[0].value
+        item = cst.Call(func=cst.Attribute(value=value, attr=cst.Name("item")))
+        return call.with_changes(args=[call.args[0].with_changes(value=item)])
+
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
         func = updated_node.func
+        if isinstance(func, cst.Name) and func.value in ("float", "int"):
+            return self._scalar(original_node, updated_node)
         if not isinstance(func, cst.Attribute) or not _plain(updated_node):
             return updated_node
         name = func.attr.value

@@ -10,7 +10,10 @@ uses only TF1 names that run eagerly (``tf.logging``, ``tf.app``, ``tf.flags``,
 ``tf.set_random_seed``) gets the import without ``disable_v2_behavior()``, and so does one
 that calls ``tf.enable_eager_execution()`` (TF 1.x eager code: ``tf.train.*Optimizer`` and the
 rest of its TF1 names run eagerly under ``tf.compat.v1``).  A file that also
-uses Keras is left alone with a warning: Keras 3 does not run in TF1 graph mode.  ``tf.contrib``
+uses Keras is left alone with a warning: Keras 3 does not run in TF1 graph mode; but where
+its only TF1 names are ops that compute the same eagerly (``EAGER_OPS``: the
+``tf.image.resize_images`` of a ``Lambda``), each is read from ``tf.compat.v1`` where it is
+written, function-local imports included.  ``tf.contrib``
 (removed in TensorFlow 2.0) and ``tf.estimator`` (removed in 2.16) get a warning per name, but
 for ``tf.contrib.layers.xavier_initializer()`` (and ``xavier_initializer_conv2d``), the Glorot
 initializer TF1 scripts give ``tf.get_variable``: it becomes ``tf.glorot_uniform_initializer()``,
@@ -45,7 +48,7 @@ from tfcompat_gpu.tfapi.names import canonical
 from tfcompat_gpu.tfapi.tf1_module_names import TF1_ONLY_IN
 from tfcompat_gpu.tfapi.tf1_names import TF1_ONLY, TF_KERAS_MODULES
 
-__all__ = ["EAGER_SAFE", "Tf1CompatCommand"]
+__all__ = ["EAGER_OPS", "EAGER_SAFE", "Tf1CompatCommand"]
 
 # TF1-only names that work under eager execution: they need the compat import, not graph mode
 EAGER_SAFE = frozenset(
@@ -66,6 +69,22 @@ EAGER_SAFE = frozenset(
         # tf.compat.v1.image's own functions (resize_images, resize_bilinear, ...) are ops
         # (tensorflow/python/ops/image_ops_impl.py): they run eagerly, in a Keras Lambda too
         "image",
+    }
+)
+# TF1-only ops that compute the same under eager execution and inside a Keras layer: beside
+# Keras (which graph mode would stop), each is read from ``tf.compat.v1`` where it is written
+# (the resize in a behavioral-cloning model's ``Lambda``)
+EAGER_OPS = frozenset(
+    {
+        "image.resize_images",
+        "image.resize_bilinear",
+        "image.resize_nearest_neighbor",
+        "image.resize_bicubic",
+        "image.resize_area",
+        "image.resize_image_with_crop_or_pad",
+        "to_float",
+        "to_int32",
+        "to_int64",
     }
 )
 _DISABLED = ("disable_v2_behavior", "disable_eager_execution")
@@ -303,6 +322,8 @@ class Tf1CompatCommand(MigrationCommand):
             line = self.line_of(original_node.body[imports[0][0]])
         except (IndexError, KeyError):
             line = 1
+        if graph and uses.keras and not uses.disabled and set(graph) <= EAGER_OPS:
+            return _compat_reads(updated_node, uses)
         if graph and uses.keras:
             self.warn(_beside_keras(line, graph))
             return updated_node
@@ -469,6 +490,31 @@ class Tf1CompatCommand(MigrationCommand):
                 original_node, f"tf.{name[len('tensorflow.') :]} left unchanged: {message}"
             )
         return updated_node
+
+
+def _compat_reads(module: cst.Module, uses: _Uses) -> cst.Module:
+    """``module`` with each plain read of an ``EAGER_OPS`` name (``tf.image.resize_images``)
+    made ``tf.compat.v1.image.resize_images``."""
+    targets = {
+        id(node): node
+        for node, rest in uses.found
+        if ".".join(rest) in EAGER_OPS and ".compat.v1." not in (dotted(node) or "")
+    }
+
+    class _Reads(cst.CSTTransformer):
+        def leave_Attribute(
+            self, original_node: cst.Attribute, updated_node: cst.Attribute
+        ) -> cst.Attribute:
+            if targets.get(id(original_node)) is not original_node:
+                return updated_node
+            name = dotted(original_node)
+            assert name is not None
+            alias, _, rest = name.partition(".")
+            new = cst.parse_expression(f"{alias}.compat.v1.{rest}")
+            assert isinstance(new, cst.Attribute)
+            return new
+
+    return module.visit(_Reads())
 
 
 def _equal() -> cst.AssignEqual:

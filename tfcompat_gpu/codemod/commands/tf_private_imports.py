@@ -88,14 +88,16 @@ def _names(node: cst.ImportFrom) -> list[str] | None:
     return [str(dotted(alias.name)) for alias in node.names]
 
 
+# ``tf.python.control_flow_ops = tf``: the line Keras 1.1 scripts ran for its backend
+_CONTROL_FLOW_SHIM = r"|\.\s*python\s*\.\s*control_flow_ops\s*="
 _PRIVATE_IMPORT = re.compile(
     r"\bfrom\s+tensorflow\.(?:python|core|examples|contrib)\b"
-    r"|\bimport\s+tensorflow\.(?:examples|contrib)\b"
+    r"|\bimport\s+tensorflow\.(?:examples|contrib)\b" + _CONTROL_FLOW_SHIM
 )
 # and each statement reading config_pb2: the import moves only if all its uses may
 _PRIVATE_USE = re.compile(
     r"\bfrom\s+tensorflow\.(?:python|core|examples|contrib)\b"
-    r"|\bimport\s+tensorflow\.(?:examples|contrib)\b|\bconfig_pb2\b"
+    r"|\bimport\s+tensorflow\.(?:examples|contrib)\b|\bconfig_pb2\b" + _CONTROL_FLOW_SHIM
 )
 _EXAMPLES = "tensorflow.examples"
 _NO_EXAMPLES = (
@@ -109,7 +111,14 @@ _CONTRIB = "tensorflow.contrib"
 class TfPrivateImportsCommand(MigrationCommand):
     DESCRIPTION = "TF1 names imported from tensorflow.python / tensorflow.core to public ones."
     PRECHECK = Precheck(
-        text_search(_PRIVATE_IMPORT, "tensorflow.python", "tensorflow.core", _EXAMPLES, _CONTRIB),
+        text_search(
+            _PRIVATE_IMPORT,
+            "tensorflow.python",
+            "tensorflow.core",
+            _EXAMPLES,
+            _CONTRIB,
+            "control_flow_ops",
+        ),
         text_search(
             _PRIVATE_USE,
             "tensorflow.python",
@@ -117,12 +126,33 @@ class TfPrivateImportsCommand(MigrationCommand):
             "config_pb2",
             _EXAMPLES,
             _CONTRIB,
+            "control_flow_ops",
         ),
     )
     UPGRADE = True
 
     def declared_changes(self) -> tuple[()]:
         return ()  # every change is made in a statement PRECHECK finds relevant
+
+    def leave_SimpleStatementLine(
+        self, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine
+    ) -> cst.SimpleStatementLine | cst.RemovalSentinel:
+        # ``tf.python.control_flow_ops = tf``: Keras 1.1's backend read TensorFlow's control
+        # flow there (TF 0.12 moved it); nothing reads it now, and TF 2 has no ``tf.python``
+        if len(original_node.body) != 1:
+            return updated_node
+        small = original_node.body[0]
+        if not (isinstance(small, cst.Assign) and len(small.targets) == 1):
+            return updated_node
+        target = small.targets[0].target
+        if not (
+            isinstance(target, cst.Attribute)
+            and target.attr.value == "control_flow_ops"
+            and isinstance(target.value, cst.Attribute)
+            and "tensorflow.python" in self.names_of(target.value)
+        ):
+            return updated_node
+        return cst.RemovalSentinel.REMOVE
 
     def leave_ImportFrom(
         self, original_node: cst.ImportFrom, updated_node: cst.ImportFrom
