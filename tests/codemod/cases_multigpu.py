@@ -252,6 +252,88 @@ except ValueError:
 """,
     [(5, "multi_gpu_model left unchanged (the model is built elsewhere)")],
 )
+# the session's configuration above the model turns into one configure() call in the same walk:
+# the block then has fewer statements than the one the model's construction was found in
+case(
+    "multi-gpu-model-after-session-config",
+    """\
+import keras
+import tensorflow as tf
+from keras import backend as K
+from keras.layers import Dense
+from keras.models import Sequential
+from keras.utils import multi_gpu_model
+
+session_config = tf.ConfigProto()
+session_config.gpu_options.allow_growth = True
+K.set_session(tf.Session(config=session_config))
+
+net = Sequential()
+net.add(Dense(64, activation="relu", input_shape=(20,)))
+net.add(Dense(1, activation="sigmoid"))
+net = multi_gpu_model(net, 2)
+net.compile(loss="binary_crossentropy", optimizer="adam")
+net.fit(features, labels, batch_size=32)
+""",
+    """\
+import keras
+import tensorflow as tf
+from keras.layers import Dense
+from keras.models import Sequential
+import tfcompat_gpu
+
+tfcompat_gpu.configure(allow_growth=True)
+
+strategy = tf.distribute.MirroredStrategy(["/gpu:0", "/gpu:1"][:len(tf.config.list_physical_devices("GPU"))] or None)
+with strategy.scope():
+    net = Sequential()
+    net.add(Dense(64, activation="relu", input_shape=(20,)))
+    net.add(Dense(1, activation="sigmoid"))
+    net.compile(loss="binary_crossentropy", optimizer="adam")
+net.fit(features, labels, batch_size=32)
+""",
+)
+case(
+    "multi-gpu-model-fallback-after-session-config",
+    """\
+import tensorflow as tf
+from keras.layers import Dense, Input
+from keras.models import Model
+from keras.utils import multi_gpu_model
+
+config = tf.ConfigProto(allow_soft_placement=True)
+config.gpu_options.per_process_gpu_memory_fraction = 0.5
+sess = tf.Session(config=config)
+
+inputs = Input(shape=(8,))
+outputs = Dense(2, activation="softmax")(inputs)
+model = Model(inputs, outputs)
+try:
+    parallel = multi_gpu_model(model, gpus=2)
+    print("training on 2 GPUs")
+except ValueError:
+    parallel = model
+    print("training on one device")
+parallel.compile(loss="categorical_crossentropy", optimizer="sgd")
+""",
+    """\
+import tensorflow as tf
+from keras.layers import Dense, Input
+from keras.models import Model
+import tfcompat_gpu
+
+tfcompat_gpu.configure(allow_soft_placement=True, per_process_gpu_memory_fraction=0.5)
+
+strategy = tf.distribute.MirroredStrategy(["/gpu:0", "/gpu:1"][:len(tf.config.list_physical_devices("GPU"))] or None)
+with strategy.scope():
+    inputs = Input(shape=(8,))
+    outputs = Dense(2, activation="softmax")(inputs)
+    model = Model(inputs, outputs)
+    parallel = model
+    parallel.compile(loss="categorical_crossentropy", optimizer="sgd")
+print("training on 2 GPUs")
+""",
+)
 case(
     "multi-gpu-model-built-elsewhere",
     """\

@@ -24,6 +24,7 @@ with a ``path:line`` warning naming the fix.
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Sequence
 
@@ -128,6 +129,27 @@ def _arg(call: cst.Call, index: int, name: str) -> cst.Arg | None:
         elif position == index:
             return arg
     return None
+
+
+def _aligned(original: Sequence[cst.CSTNode], updated: Sequence[cst.CSTNode]) -> list[int | None]:
+    """Where each original statement of a block stands among the updated ones.
+
+    Another command may have removed or added statements of the same block in this walk (a
+    session's configuration turned into one ``configure()`` call), so the two lists need not
+    line up; statements are matched by their code, a changed one taken as its own successor
+    where as many stand in its place.  ``None`` for one that is gone or cannot be told apart."""
+    if len(original) == len(updated):
+        return list(range(len(original)))
+    module = cst.Module(body=[])
+    keys = [module.code_for_node(s) for s in original]
+    news = [module.code_for_node(s) for s in updated]
+    where: list[int | None] = [None] * len(original)
+    matcher = difflib.SequenceMatcher(None, keys, news, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal" or (tag == "replace" and i2 - i1 == j2 - j1):
+            for k in range(i2 - i1):
+                where[i1 + k] = j1 + k
+    return where
 
 
 _STRATEGY = re.compile(r"multi_gpu_model|\bdistribute\s*=")
@@ -271,6 +293,11 @@ class BuildInStrategyScopeCommand(MigrationCommand):
         end = index + 1
         while end < len(original) and _compile_of(original[end], parallel):
             end += 1
+        span = self._span(original, updated, start, end)
+        if span is None:
+            return None
+        offset = span - start
+        start, index, end = start + offset, index + offset, end + offset
         schedule_removal_by_node(self.context, call)
         inner = list(updated[start:index])
         if parallel != model:
@@ -294,11 +321,14 @@ class BuildInStrategyScopeCommand(MigrationCommand):
         call: cst.Call,
     ) -> list[cst.BaseStatement] | None:
         """The fallback ``try:`` rewritten as its ``multi_gpu_model`` line; its prints follow."""
-        tried = updated[index]
-        assert isinstance(tried, cst.Try)
+        at = _aligned(original, updated)[index]
+        tried = updated[at] if at is not None else None
+        if not isinstance(tried, cst.Try):
+            self._left(original[index])
+            return None
         first, *prints = tried.body.body
         plain = list(updated)
-        plain[index] = first  # type: ignore[assignment]
+        plain[at] = first  # type: ignore[assignment,index]
         flat = list(original)
         flat[index] = original[index].body.body[0]  # type: ignore[attr-defined]
         body = self._multi_gpu(flat, plain, index, parallel, call)
@@ -334,6 +364,10 @@ class BuildInStrategyScopeCommand(MigrationCommand):
             )
             return None
         builder = next(k for k in range(index - 1, -1, -1) if self._builds(original[k], model))
+        span = self._span(original, updated, start, index + 1)
+        if span is None:
+            return None
+        offset = span - start
         moved: list[cst.BaseStatement] = []
         inner: list[cst.BaseStatement] = []
         scoped: set[str] = {model}
@@ -348,12 +382,14 @@ class BuildInStrategyScopeCommand(MigrationCommand):
                         f"model's parts): {_FIX} [strategy built from the model]",
                     )
                     return None
-                moved.append(updated[k])
+                moved.append(updated[k + offset])
             elif k > builder and assigned and not (uses - assigned) & scoped:
-                moved.append(updated[k])  # unrelated to the model (its data): stays outside
+                # unrelated to the model (its data): stays outside
+                moved.append(updated[k + offset])
             else:
                 scoped |= assigned
-                inner.append(updated[k])
+                inner.append(updated[k + offset])
+        start, index = start + offset, index + offset
         compiled = updated[index]
         assert isinstance(compiled, cst.SimpleStatementLine)
         expr = compiled.body[0]
@@ -370,6 +406,29 @@ class BuildInStrategyScopeCommand(MigrationCommand):
         return [*updated[:start], *moved, self._scope(strategy, inner), *updated[index + 1 :]]
 
     # -- pieces ---------------------------------------------------------------------------
+
+    def _span(
+        self,
+        original: Sequence[cst.CSTNode],
+        updated: Sequence[cst.BaseStatement],
+        start: int,
+        end: int,
+    ) -> int | None:
+        """Where the original statements ``start:end`` begin among the updated ones, when they
+        stand there in one run; else None, with a warning on the first of them."""
+        where = _aligned(original, updated)
+        first = where[start]
+        if first is None or where[start:end] != list(range(first, first + end - start)):
+            self._left(original[start])
+            return None
+        return first
+
+    def _left(self, statement: cst.CSTNode) -> None:
+        self.warn_at(
+            statement,
+            "multi_gpu_model left unchanged (the statements that build the model were "
+            f"rewritten in another way as well): {_FIX} [model built elsewhere]",
+        )
 
     def _devices(self, call: cst.Call) -> str | None:
         gpus = _arg(call, 1, "gpus")
