@@ -1532,4 +1532,37 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         "        return K.map_fn(lambda x: x, norms, dtype='float32')\n",
         [(8, "K.map_fn() left unchanged")],
     ),
+    (
+        # a data-parallel helper of Keras 2's time: each of the template's symbolic inputs is
+        # sliced per tower, its static shape read the TensorFlow way (KerasTensor has none)
+        "tensor-get-shape-as-list",
+        "import tensorflow as tf\nfrom keras.layers import Lambda\n\n\n"
+        "def towers(template, n):\n    pieces = []\n"
+        "    for k in range(n):\n        with tf.device('/gpu:%d' % k):\n"
+        "            for t in template.inputs:\n"
+        "                dims = tuple(t.get_shape().as_list())[1:]\n"
+        "                rows = (t.get_shape ( ) . as_list())[0]\n"
+        "                pieces.append(Lambda(lambda z: z, output_shape=dims)(t))\n"
+        "    return pieces, template.output.get_shape()\n",
+        "import tensorflow as tf\nfrom keras.layers import Lambda\n\n\n"
+        "def towers(template, n):\n    pieces = []\n"
+        "    for k in range(n):\n        with tf.device('/gpu:%d' % k):\n"
+        "            for t in template.inputs:\n"
+        "                dims = tuple(list(t.shape))[1:]\n"
+        "                rows = (list(t.shape))[0]\n"
+        "                pieces.append(Lambda(lambda z: z, output_shape=dims)(t))\n"
+        "    return pieces, template.output.get_shape()\n",
+        [],
+    ),
+    (
+        # TensorFlow 1 shapes for the whole process: list() would give Dimension objects
+        "tensor-get-shape-as-list-v1-shapes-left",
+        "import tensorflow.compat.v1 as tf\nfrom keras import layers\n\n"
+        "tf.disable_v2_behavior()\nx = tf.placeholder(tf.float32, [None, 4])\n"
+        "width = x.get_shape().as_list()[1]\n",
+        "import tensorflow.compat.v1 as tf\nfrom keras import layers\n\n"
+        "tf.disable_v2_behavior()\nx = tf.placeholder(tf.float32, [None, 4])\n"
+        "width = x.get_shape().as_list()[1]\n",
+        [],
+    ),
 ]

@@ -41,6 +41,7 @@ from tfcompat_gpu.codemod.commands.keras_model_add_loss import KerasModelAddLoss
 from tfcompat_gpu.codemod.commands.keras_module_paths import KerasModulePathsCommand
 from tfcompat_gpu.codemod.commands.keras_optimizers import KerasOptimizersCommand
 from tfcompat_gpu.codemod.commands.keras_stateful_models import KerasStatefulModelsCommand
+from tfcompat_gpu.codemod.commands.keras_tensor_shapes import KerasTensorShapesCommand
 from tfcompat_gpu.codemod.commands.keras_weight_files import KerasWeightFilesCommand
 from tfcompat_gpu.codemod.commands.numpy_removed_calls import NumpyRemovedCallsCommand
 from tfcompat_gpu.codemod.commands.numpy_removed_names import NumpyRemovedNamesCommand
@@ -77,6 +78,7 @@ __all__ = [
     "KerasModulePathsCommand",
     "KerasOptimizersCommand",
     "KerasStatefulModelsCommand",
+    "KerasTensorShapesCommand",
     "KerasWeightFilesCommand",
     "NumpyRemovedCallsCommand",
     "NumpyRemovedNamesCommand",
@@ -113,6 +115,7 @@ COMMANDS: tuple[type[MigrationCommand], ...] = (
     KerasBackendValuesCommand,
     KerasBackendFunctionCommand,
     KerasBackendOpsCommand,
+    KerasTensorShapesCommand,
     KerasModelAddLossCommand,
     # after every command with a statement-level leave: it puts lines before statements
     KerasCompileStateCommand,
