@@ -97,6 +97,62 @@ K.clear_session()
 """,
 )
 
+# ---------------------------------------------------------------- sessions beside GPU pins
+# a tower per GPU run in a session given no config: soft placement, as TF2 and run give it
+case(
+    "session-soft-placement-towers",
+    """\
+import tensorflow as tf
+
+images = tf.placeholder(tf.float32, [None, 32])
+shards = tf.split(images, 2)
+losses = []
+for k in range(2):
+    with tf.device("/gpu:%d" % k), tf.name_scope("replica_%d" % k):
+        losses.append(tf.reduce_sum(tf.layers.dense(shards[k], 1)))
+total = tf.add_n(losses)
+
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+evaluation = tf.Session(graph=tf.get_default_graph())
+other = tf.Session("", tf.get_default_graph())
+""",
+    """\
+import tensorflow as tf
+import tfcompat_gpu
+
+images = tf.placeholder(tf.float32, [None, 32])
+shards = tf.split(images, 2)
+losses = []
+for k in range(2):
+    with tf.device("/gpu:%d" % k), tf.name_scope("replica_%d" % k):
+        losses.append(tf.reduce_sum(tf.layers.dense(shards[k], 1)))
+total = tf.add_n(losses)
+
+with tfcompat_gpu.session(tfcompat_gpu.GPUConfig(allow_soft_placement=True)) as sess:
+    sess.run(tf.global_variables_initializer())
+evaluation = tfcompat_gpu.session(tfcompat_gpu.GPUConfig(allow_soft_placement=True), graph=tf.get_default_graph())
+other = tfcompat_gpu.session(tfcompat_gpu.GPUConfig(allow_soft_placement=True), target="", graph=tf.get_default_graph())
+""",
+)
+# pinned to the CPU only: nothing a machine may lack
+case(
+    "session-soft-placement-cpu-pin-left",
+    """\
+import tensorflow as tf
+
+with tf.device("/cpu:0"):
+    step = tf.train.get_or_create_global_step()
+sess = tf.Session()
+""",
+    """\
+import tensorflow as tf
+
+with tf.device("/cpu:0"):
+    step = tf.train.get_or_create_global_step()
+sess = tf.Session()
+""",
+)
 # ---------------------------------------------------------------- multi_gpu_model
 case(
     "multi-gpu-model-keras-docs",

@@ -46,6 +46,7 @@ from tfcompat_gpu.codemod.commands.keras_weight_files import KerasWeightFilesCom
 from tfcompat_gpu.codemod.commands.numpy_removed_calls import NumpyRemovedCallsCommand
 from tfcompat_gpu.codemod.commands.numpy_removed_names import NumpyRemovedNamesCommand
 from tfcompat_gpu.codemod.commands.rename_deprecated_config import RenameDeprecatedConfigCommand
+from tfcompat_gpu.codemod.commands.session_soft_placement import SessionSoftPlacementCommand
 from tfcompat_gpu.codemod.commands.tf1_compat import Tf1CompatCommand
 from tfcompat_gpu.codemod.commands.tf1_keyword_arguments import Tf1KeywordArgumentsCommand
 from tfcompat_gpu.codemod.commands.tf1_legacy_keras import Tf1LegacyKerasCommand
@@ -83,6 +84,7 @@ __all__ = [
     "NumpyRemovedCallsCommand",
     "NumpyRemovedNamesCommand",
     "RenameDeprecatedConfigCommand",
+    "SessionSoftPlacementCommand",
     "Tf1CompatCommand",
     "Tf1KeywordArgumentsCommand",
     "Tf1LegacyKerasCommand",
@@ -97,6 +99,7 @@ COMMANDS: tuple[type[MigrationCommand], ...] = (
     ContribDistributeCommand,
     ConfigFunctionAssignmentsCommand,
     ConfigProtoToConfigureCommand,
+    SessionSoftPlacementCommand,
     GpuDiscoveryCommand,
     BuildInStrategyScopeCommand,
     KerasOptimizersCommand,
