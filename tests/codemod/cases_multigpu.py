@@ -135,6 +135,59 @@ evaluation = tfcompat_gpu.session(tfcompat_gpu.GPUConfig(allow_soft_placement=Tr
 other = tfcompat_gpu.session(tfcompat_gpu.GPUConfig(allow_soft_placement=True), target="", graph=tf.get_default_graph())
 """,
 )
+# model parallelism: one op on the second GPU, a session that logs placement and says nothing
+# of soft placement; its config goes to configure(), the session places softly
+case(
+    "session-soft-placement-config-without-it",
+    """\
+import tensorflow as tf
+
+with tf.device("/cpu:0"):
+    left = tf.constant([1.0, 2.0])
+with tf.device("/gpu:1"):
+    right = left * 3
+
+session = tf.Session(config=tf.ConfigProto(log_device_placement=True))
+print(session.run(right))
+""",
+    """\
+import tensorflow as tf
+import tfcompat_gpu
+
+with tf.device("/cpu:0"):
+    left = tf.constant([1.0, 2.0])
+with tf.device("/gpu:1"):
+    right = left * 3
+
+tfcompat_gpu.configure(log_device_placement=True)
+session = tfcompat_gpu.session(tfcompat_gpu.GPUConfig(allow_soft_placement=True))
+print(session.run(right))
+""",
+)
+# the file's own word on placement stands
+case(
+    "session-soft-placement-config-with-it",
+    """\
+import tensorflow as tf
+
+with tf.device("/gpu:1"):
+    right = tf.constant([1.0, 2.0]) * 3
+
+session = tf.Session(config=tf.ConfigProto(allow_soft_placement=False))
+print(session.run(right))
+""",
+    """\
+import tensorflow as tf
+import tfcompat_gpu
+
+with tf.device("/gpu:1"):
+    right = tf.constant([1.0, 2.0]) * 3
+
+tfcompat_gpu.configure(allow_soft_placement=False)
+session = tfcompat_gpu.session()
+print(session.run(right))
+""",
+)
 # pinned to the CPU only: nothing a machine may lack
 case(
     "session-soft-placement-cpu-pin-left",
@@ -264,8 +317,9 @@ def build(n_gpus):
     return model
 """,
 )
+# a GPU count from a name: read as multi_gpu_model read it (ids or a count)
 case(
-    "multi-gpu-model-try-gpu-count-variable-left",
+    "multi-gpu-model-try-gpu-count-variable",
     """\
 from keras.utils import multi_gpu_model
 
@@ -276,15 +330,72 @@ except Exception:
     pass
 """,
     """\
+import tensorflow as tf
+
+strategy = tf.distribute.MirroredStrategy(["/gpu:%d" % i for i in (n_gpus if isinstance(n_gpus, (list, tuple)) else range(n_gpus))][:len(tf.config.list_physical_devices("GPU"))] or None)
+with strategy.scope():
+    model = make_model()
+""",
+)
+case(
+    "multi-gpu-model-gpu-count-flag-in-function",
+    """\
+from keras.utils import multi_gpu_model
+
+def train(opts):
+    net = build_net(opts.width)
+    parallel = multi_gpu_model(net, opts.gpus, cpu_relocation=True)
+    parallel.compile(optimizer="adam", loss="mse")
+    return parallel
+""",
+    """\
+import tensorflow as tf
+
+def train(opts):
+    strategy = tf.distribute.MirroredStrategy(["/gpu:%d" % i for i in (opts.gpus if isinstance(opts.gpus, (list, tuple)) else range(opts.gpus))][:len(tf.config.list_physical_devices("GPU"))] or None)
+    with strategy.scope():
+        net = build_net(opts.width)
+        parallel = net
+        parallel.compile(optimizer="adam", loss="mse")
+    return parallel
+""",
+)
+# counted between the model and the call: the strategy, built before the model, cannot read it
+case(
+    "multi-gpu-model-gpu-count-set-late-left",
+    """\
+from keras.utils import multi_gpu_model
+
+autoencoder = make_autoencoder()
+gpu_total = len(list_gpus())
+parallel = multi_gpu_model(autoencoder, gpus=gpu_total, cpu_relocation=True)
+parallel.compile(optimizer="adam", loss="mse")
+""",
+    """\
+from keras.utils import multi_gpu_model
+
+autoencoder = make_autoencoder()
+gpu_total = len(list_gpus())
+parallel = multi_gpu_model(autoencoder, gpus=gpu_total, cpu_relocation=True)
+parallel.compile(optimizer="adam", loss="mse")
+""",
+    [(5, "multi_gpu_model left unchanged (the GPU count is set among the statements")],
+)
+case(
+    "multi-gpu-model-gpu-count-call-left",
+    """\
 from keras.utils import multi_gpu_model
 
 model = make_model()
-try:
-    model = multi_gpu_model(model, gpus=n_gpus)
-except Exception:
-    pass
+parallel = multi_gpu_model(model, gpus=len(list_gpus()))
 """,
-    [(5, "multi_gpu_model left unchanged (the GPU list is not a literal)")],
+    """\
+from keras.utils import multi_gpu_model
+
+model = make_model()
+parallel = multi_gpu_model(model, gpus=len(list_gpus()))
+""",
+    [(4, "multi_gpu_model left unchanged (the GPU list is not a literal)")],
 )
 case(
     "multi-gpu-model-try-handler-does-more-left",

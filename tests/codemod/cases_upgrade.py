@@ -219,7 +219,8 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         "import tensorflow as tf\nimport tfcompat_gpu\n\ntf.compat.v1.disable_v2_behavior()\n"
         "\nwith tf.device('/gpu:0'):\n    a = tf.constant([1.0, 2.0], name='a')\n"
         "    c = a * 2\ntfcompat_gpu.configure(log_device_placement=True)\n"
-        "sess = tfcompat_gpu.session()\nprint(sess.run(c))\n",
+        "sess = tfcompat_gpu.session(tfcompat_gpu.GPUConfig(allow_soft_placement=True))\n"
+        "print(sess.run(c))\n",
         [],
     ),
     (

@@ -98,8 +98,9 @@ COMMANDS: tuple[type[MigrationCommand], ...] = (
     RenameDeprecatedConfigCommand,
     ContribDistributeCommand,
     ConfigFunctionAssignmentsCommand,
-    ConfigProtoToConfigureCommand,
+    # before config_proto_to_configure: the sessions it builds read what this one found
     SessionSoftPlacementCommand,
+    ConfigProtoToConfigureCommand,
     GpuDiscoveryCommand,
     BuildInStrategyScopeCommand,
     KerasOptimizersCommand,

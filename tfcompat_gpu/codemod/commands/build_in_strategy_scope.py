@@ -18,8 +18,11 @@ The fallback Keras 2's documentation showed is taken as the plain call: a ``try:
 (``parallel_model = model``, ``pass``, prints), since the strategy itself falls back to the
 devices present.  The try's prints follow the scope.
 
-Otherwise (the model comes from elsewhere, the GPU list is not a literal) the code is left alone
-with a ``path:line`` warning naming the fix.
+A GPU count or list read from a name (``gpus=FLAGS.num_gpus``, ``gpus=args.gpus``) is read as
+``multi_gpu_model`` read it (a list or tuple of ids, else a count), where nothing among the
+statements that move into the scope sets that name.  Otherwise (the model comes from elsewhere,
+the GPU list is computed there) the code is left alone with a ``path:line`` warning naming the
+fix.
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ from collections.abc import Sequence
 from tfcompat_gpu.codemod._base import MigrationCommand, Precheck
 from tfcompat_gpu.codemod._imports import need_import, schedule_removal_by_node
 from tfcompat_gpu.codemod._libcst import cst
-from tfcompat_gpu.codemod._names import tf_root_alias
+from tfcompat_gpu.codemod._names import dotted, tf_root_alias
 from tfcompat_gpu.tfapi.multigpu_names import MULTI_GPU_MODEL
 
 __all__ = ["BuildInStrategyScopeCommand"]
@@ -279,11 +282,17 @@ class BuildInStrategyScopeCommand(MigrationCommand):
         )
         start = self._construction(original, index, model) if model else None
         devices = self._devices(call)
+        late = start is not None and self._set_between(call, original, start, index)
         name = next((n for n in ("strategy", "mirrored_strategy") if n not in self._names), None)
-        if model is None or start is None or devices is None or name is None:
+        if model is None or start is None or devices is None or late or name is None:
             why, tag = (
                 ("the GPU list is not a literal", "GPU list not a literal")
                 if devices is None
+                else (
+                    "the GPU count is set among the statements that build the model",
+                    "GPU count set late",
+                )
+                if late
                 else ("the model is built elsewhere", "model built elsewhere")
                 if model is None or start is None
                 else ("the names strategy and mirrored_strategy are taken", "strategy names taken")
@@ -445,7 +454,39 @@ class BuildInStrategyScopeCommand(MigrationCommand):
         ):
             ids = [int(e.value.value) for e in gpus.value.elements]  # type: ignore[attr-defined]
             return "[" + ", ".join(f'"/gpu:{i}"' for i in ids) + "]"
+        given = dotted(gpus.value)
+        if given is not None:
+            # a count or a list of ids read from a flag (gpus=FLAGS.num_gpus): multi_gpu_model's
+            # own reading of either, cut to the GPUs present as above
+            read = f"({given} if isinstance({given}, (list, tuple)) else range({given}))"
+            present = 'len({tf}config.list_physical_devices("GPU"))'
+            return f'["/gpu:%d" % i for i in {read}][:{present}] or None'
         return None
+
+    def _set_between(
+        self, call: cst.Call, original: Sequence[cst.CSTNode], start: int, index: int
+    ) -> bool:
+        """Whether the statements that move into the scope, after the strategy that reads the
+        name ``gpus=`` gives, may set it (``n = len(gpus())`` between them)."""
+        gpus = _arg(call, 1, "gpus")
+        given = dotted(gpus.value) if gpus is not None else None
+        if given is None:
+            return False
+        root = given.partition(".")[0]
+        for statement in original[start:index]:
+            if not isinstance(statement, cst.SimpleStatementLine):
+                if root in _names_in(statement):
+                    return True  # a block: whatever it binds
+                continue
+            for small in statement.body:
+                targets: list[cst.BaseExpression] = []
+                if isinstance(small, cst.Assign):
+                    targets = [t.target for t in small.targets]
+                elif isinstance(small, (cst.AugAssign, cst.AnnAssign)):
+                    targets = [small.target]
+                if any(root in _names_in(t) for t in targets):
+                    return True
+        return False
 
     def _prefix(self) -> str:
         if self._tf is None:

@@ -23,7 +23,8 @@ from __future__ import annotations
 
 import re
 
-from tfcompat_gpu.codemod._base import MigrationCommand, Precheck
+from tfcompat_gpu.codemod import _emit_facade
+from tfcompat_gpu.codemod._base import GPU_PINS, MigrationCommand, Precheck
 from tfcompat_gpu.codemod._imports import need_import
 from tfcompat_gpu.codemod._libcst import cst
 from tfcompat_gpu.codemod._names import SESSION
@@ -71,6 +72,7 @@ class SessionSoftPlacementCommand(MigrationCommand):
 
         node.visit(_Devices())
         self._pinned = any(self._pins_gpu(call) for call in pins)
+        self.context.scratch[GPU_PINS] = self._pinned
 
     def _pins_gpu(self, call: cst.Call) -> bool:
         if _DEVICE not in self.names_of(call.func):
@@ -105,7 +107,7 @@ class SessionSoftPlacementCommand(MigrationCommand):
                 return updated_node  # a config: config_proto_to_configure's
             keywords.append((name, arg.value))
         need_import(self.context, "tfcompat_gpu")
-        soft = cst.parse_expression("tfcompat_gpu.GPUConfig(allow_soft_placement=True)")
+        soft = cst.parse_expression(_emit_facade.SOFT_PLACEMENT)
         args = [cst.Arg(value=soft)]
         for name, value in keywords:
             args[-1] = args[-1].with_changes(
