@@ -419,6 +419,39 @@ except ValueError:
 """,
     [(5, "multi_gpu_model left unchanged (the model is built elsewhere)")],
 )
+# a summary and a print between the replication and the compile: the compile still goes in
+case(
+    "multi-gpu-model-summary-before-compile",
+    """\
+from keras.layers import Dense
+from keras.models import Sequential
+from keras.utils import multi_gpu_model
+
+net = Sequential()
+net.add(Dense(8, input_shape=(4,)))
+net = multi_gpu_model(net, 2)
+net.summary()
+print("replicas ready")
+net.compile(loss="mse", optimizer="sgd")
+net.fit(x, y)
+print("done")
+""",
+    """\
+from keras.layers import Dense
+from keras.models import Sequential
+import tensorflow as tf
+
+strategy = tf.distribute.MirroredStrategy(["/gpu:0", "/gpu:1"][:len(tf.config.list_physical_devices("GPU"))] or None)
+with strategy.scope():
+    net = Sequential()
+    net.add(Dense(8, input_shape=(4,)))
+    net.summary()
+    print("replicas ready")
+    net.compile(loss="mse", optimizer="sgd")
+net.fit(x, y)
+print("done")
+""",
+)
 # the session's configuration above the model turns into one configure() call in the same walk:
 # the block then has fewer statements than the one the model's construction was found in
 case(

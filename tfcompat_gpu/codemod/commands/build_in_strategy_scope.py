@@ -299,9 +299,15 @@ class BuildInStrategyScopeCommand(MigrationCommand):
             )
             self.warn_at(original[index], f"multi_gpu_model left unchanged ({why}): {_FIX} [{tag}]")
             return None
-        end = index + 1
-        while end < len(original) and _compile_of(original[end], parallel):
-            end += 1
+        end = probe = index + 1
+        # up to the compile, over the calls between (model.summary(), prints): the optimizer's
+        # variables are made there, in the scope
+        while probe < len(original) and (
+            _compile_of(original[probe], parallel) or _prints(original[probe])
+        ):
+            probe += 1
+            if _compile_of(original[probe - 1], parallel):
+                end = probe
         span = self._span(original, updated, start, end)
         if span is None:
             return None
