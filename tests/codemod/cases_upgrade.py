@@ -1566,4 +1566,20 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         "width = x.get_shape().as_list()[1]\n",
         [],
     ),
+    (
+        # a Keras 2 helper that cleared the default graph before each model (TensorBoard's graph
+        # view): the graph eager code and Keras 3 never build in, cleared under tf.compat.v1
+        "reset-default-graph-beside-keras",
+        "import tensorflow as tf\nfrom keras import layers, models\n\n\n"
+        "def build(width):\n    tf.reset_default_graph()\n"
+        "    inputs = layers.Input(shape=(width,))\n"
+        "    with tf.device(\"/cpu:0\"):\n        outputs = layers.Dense(1)(inputs)\n"
+        "    return models.Model(inputs, outputs)\n",
+        "import tensorflow.compat.v1 as tf\nfrom keras import layers, models\n\n\n"
+        "def build(width):\n    tf.reset_default_graph()\n"
+        "    inputs = layers.Input(shape=(width,))\n"
+        "    with tf.device(\"/cpu:0\"):\n        outputs = layers.Dense(1)(inputs)\n"
+        "    return models.Model(inputs, outputs)\n",
+        [],
+    ),
 ]
