@@ -1573,12 +1573,12 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         "import tensorflow as tf\nfrom keras import layers, models\n\n\n"
         "def build(width):\n    tf.reset_default_graph()\n"
         "    inputs = layers.Input(shape=(width,))\n"
-        "    with tf.device(\"/cpu:0\"):\n        outputs = layers.Dense(1)(inputs)\n"
+        '    with tf.device("/cpu:0"):\n        outputs = layers.Dense(1)(inputs)\n'
         "    return models.Model(inputs, outputs)\n",
         "import tensorflow.compat.v1 as tf\nfrom keras import layers, models\n\n\n"
         "def build(width):\n    tf.reset_default_graph()\n"
         "    inputs = layers.Input(shape=(width,))\n"
-        "    with tf.device(\"/cpu:0\"):\n        outputs = layers.Dense(1)(inputs)\n"
+        '    with tf.device("/cpu:0"):\n        outputs = layers.Dense(1)(inputs)\n'
         "    return models.Model(inputs, outputs)\n",
         [],
     ),
