@@ -214,7 +214,9 @@ def _named(args: tuple[Any, ...], kwargs: dict[str, Any]) -> bool:
     return len(args) == 3 and isinstance(args[2], str) and "name" not in kwargs
 
 
-def _unnamed(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[tuple[Any, ...], dict[str, Any]]:
+def _unnamed(
+    args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> tuple[tuple[Any, ...], dict[str, Any]]:
     return args[:2], {**kwargs, "name": args[2]}
 
 
