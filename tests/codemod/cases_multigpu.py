@@ -97,6 +97,115 @@ K.clear_session()
 """,
 )
 
+# ---------------------------------------------------------------- sessions beside GPU pins
+# a tower per GPU run in a session given no config: soft placement, as TF2 and run give it
+case(
+    "session-soft-placement-towers",
+    """\
+import tensorflow as tf
+
+images = tf.placeholder(tf.float32, [None, 32])
+shards = tf.split(images, 2)
+losses = []
+for k in range(2):
+    with tf.device("/gpu:%d" % k), tf.name_scope("replica_%d" % k):
+        losses.append(tf.reduce_sum(tf.layers.dense(shards[k], 1)))
+total = tf.add_n(losses)
+
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+evaluation = tf.Session(graph=tf.get_default_graph())
+other = tf.Session("", tf.get_default_graph())
+""",
+    """\
+import tensorflow as tf
+import tfcompat_gpu
+
+images = tf.placeholder(tf.float32, [None, 32])
+shards = tf.split(images, 2)
+losses = []
+for k in range(2):
+    with tf.device("/gpu:%d" % k), tf.name_scope("replica_%d" % k):
+        losses.append(tf.reduce_sum(tf.layers.dense(shards[k], 1)))
+total = tf.add_n(losses)
+
+with tfcompat_gpu.session(tfcompat_gpu.GPUConfig(allow_soft_placement=True)) as sess:
+    sess.run(tf.global_variables_initializer())
+evaluation = tfcompat_gpu.session(tfcompat_gpu.GPUConfig(allow_soft_placement=True), graph=tf.get_default_graph())
+other = tfcompat_gpu.session(tfcompat_gpu.GPUConfig(allow_soft_placement=True), target="", graph=tf.get_default_graph())
+""",
+)
+# model parallelism: one op on the second GPU, a session that logs placement and says nothing
+# of soft placement; its config goes to configure(), the session places softly
+case(
+    "session-soft-placement-config-without-it",
+    """\
+import tensorflow as tf
+
+with tf.device("/cpu:0"):
+    left = tf.constant([1.0, 2.0])
+with tf.device("/gpu:1"):
+    right = left * 3
+
+session = tf.Session(config=tf.ConfigProto(log_device_placement=True))
+print(session.run(right))
+""",
+    """\
+import tensorflow as tf
+import tfcompat_gpu
+
+with tf.device("/cpu:0"):
+    left = tf.constant([1.0, 2.0])
+with tf.device("/gpu:1"):
+    right = left * 3
+
+tfcompat_gpu.configure(log_device_placement=True)
+session = tfcompat_gpu.session(tfcompat_gpu.GPUConfig(allow_soft_placement=True))
+print(session.run(right))
+""",
+)
+# the file's own word on placement stands
+case(
+    "session-soft-placement-config-with-it",
+    """\
+import tensorflow as tf
+
+with tf.device("/gpu:1"):
+    right = tf.constant([1.0, 2.0]) * 3
+
+session = tf.Session(config=tf.ConfigProto(allow_soft_placement=False))
+print(session.run(right))
+""",
+    """\
+import tensorflow as tf
+import tfcompat_gpu
+
+with tf.device("/gpu:1"):
+    right = tf.constant([1.0, 2.0]) * 3
+
+tfcompat_gpu.configure(allow_soft_placement=False)
+session = tfcompat_gpu.session()
+print(session.run(right))
+""",
+)
+# pinned to the CPU only: nothing a machine may lack
+case(
+    "session-soft-placement-cpu-pin-left",
+    """\
+import tensorflow as tf
+
+with tf.device("/cpu:0"):
+    step = tf.train.get_or_create_global_step()
+sess = tf.Session()
+""",
+    """\
+import tensorflow as tf
+
+with tf.device("/cpu:0"):
+    step = tf.train.get_or_create_global_step()
+sess = tf.Session()
+""",
+)
 # ---------------------------------------------------------------- multi_gpu_model
 case(
     "multi-gpu-model-keras-docs",
@@ -208,8 +317,9 @@ def build(n_gpus):
     return model
 """,
 )
+# a GPU count from a name: read as multi_gpu_model read it (ids or a count)
 case(
-    "multi-gpu-model-try-gpu-count-variable-left",
+    "multi-gpu-model-try-gpu-count-variable",
     """\
 from keras.utils import multi_gpu_model
 
@@ -220,15 +330,72 @@ except Exception:
     pass
 """,
     """\
+import tensorflow as tf
+
+strategy = tf.distribute.MirroredStrategy(["/gpu:%d" % i for i in (n_gpus if isinstance(n_gpus, (list, tuple)) else range(n_gpus))][:len(tf.config.list_physical_devices("GPU"))] or None)
+with strategy.scope():
+    model = make_model()
+""",
+)
+case(
+    "multi-gpu-model-gpu-count-flag-in-function",
+    """\
+from keras.utils import multi_gpu_model
+
+def train(opts):
+    net = build_net(opts.width)
+    parallel = multi_gpu_model(net, opts.gpus, cpu_relocation=True)
+    parallel.compile(optimizer="adam", loss="mse")
+    return parallel
+""",
+    """\
+import tensorflow as tf
+
+def train(opts):
+    strategy = tf.distribute.MirroredStrategy(["/gpu:%d" % i for i in (opts.gpus if isinstance(opts.gpus, (list, tuple)) else range(opts.gpus))][:len(tf.config.list_physical_devices("GPU"))] or None)
+    with strategy.scope():
+        net = build_net(opts.width)
+        parallel = net
+        parallel.compile(optimizer="adam", loss="mse")
+    return parallel
+""",
+)
+# counted between the model and the call: the strategy, built before the model, cannot read it
+case(
+    "multi-gpu-model-gpu-count-set-late-left",
+    """\
+from keras.utils import multi_gpu_model
+
+autoencoder = make_autoencoder()
+gpu_total = len(list_gpus())
+parallel = multi_gpu_model(autoencoder, gpus=gpu_total, cpu_relocation=True)
+parallel.compile(optimizer="adam", loss="mse")
+""",
+    """\
+from keras.utils import multi_gpu_model
+
+autoencoder = make_autoencoder()
+gpu_total = len(list_gpus())
+parallel = multi_gpu_model(autoencoder, gpus=gpu_total, cpu_relocation=True)
+parallel.compile(optimizer="adam", loss="mse")
+""",
+    [(5, "multi_gpu_model left unchanged (the GPU count is set among the statements")],
+)
+case(
+    "multi-gpu-model-gpu-count-call-left",
+    """\
 from keras.utils import multi_gpu_model
 
 model = make_model()
-try:
-    model = multi_gpu_model(model, gpus=n_gpus)
-except Exception:
-    pass
+parallel = multi_gpu_model(model, gpus=len(list_gpus()))
 """,
-    [(5, "multi_gpu_model left unchanged (the GPU list is not a literal)")],
+    """\
+from keras.utils import multi_gpu_model
+
+model = make_model()
+parallel = multi_gpu_model(model, gpus=len(list_gpus()))
+""",
+    [(4, "multi_gpu_model left unchanged (the GPU list is not a literal)")],
 )
 case(
     "multi-gpu-model-try-handler-does-more-left",
@@ -251,6 +418,121 @@ except ValueError:
     raise SystemExit("needs two GPUs")
 """,
     [(5, "multi_gpu_model left unchanged (the model is built elsewhere)")],
+)
+# a summary and a print between the replication and the compile: the compile still goes in
+case(
+    "multi-gpu-model-summary-before-compile",
+    """\
+from keras.layers import Dense
+from keras.models import Sequential
+from keras.utils import multi_gpu_model
+
+net = Sequential()
+net.add(Dense(8, input_shape=(4,)))
+net = multi_gpu_model(net, 2)
+net.summary()
+print("replicas ready")
+net.compile(loss="mse", optimizer="sgd")
+net.fit(x, y)
+print("done")
+""",
+    """\
+from keras.layers import Dense
+from keras.models import Sequential
+import tensorflow as tf
+
+strategy = tf.distribute.MirroredStrategy(["/gpu:0", "/gpu:1"][:len(tf.config.list_physical_devices("GPU"))] or None)
+with strategy.scope():
+    net = Sequential()
+    net.add(Dense(8, input_shape=(4,)))
+    net.summary()
+    print("replicas ready")
+    net.compile(loss="mse", optimizer="sgd")
+net.fit(x, y)
+print("done")
+""",
+)
+# the session's configuration above the model turns into one configure() call in the same walk:
+# the block then has fewer statements than the one the model's construction was found in
+case(
+    "multi-gpu-model-after-session-config",
+    """\
+import keras
+import tensorflow as tf
+from keras import backend as K
+from keras.layers import Dense
+from keras.models import Sequential
+from keras.utils import multi_gpu_model
+
+session_config = tf.ConfigProto()
+session_config.gpu_options.allow_growth = True
+K.set_session(tf.Session(config=session_config))
+
+net = Sequential()
+net.add(Dense(64, activation="relu", input_shape=(20,)))
+net.add(Dense(1, activation="sigmoid"))
+net = multi_gpu_model(net, 2)
+net.compile(loss="binary_crossentropy", optimizer="adam")
+net.fit(features, labels, batch_size=32)
+""",
+    """\
+import keras
+import tensorflow as tf
+from keras.layers import Dense
+from keras.models import Sequential
+import tfcompat_gpu
+
+tfcompat_gpu.configure(allow_growth=True)
+
+strategy = tf.distribute.MirroredStrategy(["/gpu:0", "/gpu:1"][:len(tf.config.list_physical_devices("GPU"))] or None)
+with strategy.scope():
+    net = Sequential()
+    net.add(Dense(64, activation="relu", input_shape=(20,)))
+    net.add(Dense(1, activation="sigmoid"))
+    net.compile(loss="binary_crossentropy", optimizer="adam")
+net.fit(features, labels, batch_size=32)
+""",
+)
+case(
+    "multi-gpu-model-fallback-after-session-config",
+    """\
+import tensorflow as tf
+from keras.layers import Dense, Input
+from keras.models import Model
+from keras.utils import multi_gpu_model
+
+config = tf.ConfigProto(allow_soft_placement=True)
+config.gpu_options.per_process_gpu_memory_fraction = 0.5
+sess = tf.Session(config=config)
+
+inputs = Input(shape=(8,))
+outputs = Dense(2, activation="softmax")(inputs)
+model = Model(inputs, outputs)
+try:
+    parallel = multi_gpu_model(model, gpus=2)
+    print("training on 2 GPUs")
+except ValueError:
+    parallel = model
+    print("training on one device")
+parallel.compile(loss="categorical_crossentropy", optimizer="sgd")
+""",
+    """\
+import tensorflow as tf
+from keras.layers import Dense, Input
+from keras.models import Model
+import tfcompat_gpu
+
+tfcompat_gpu.configure(allow_soft_placement=True, per_process_gpu_memory_fraction=0.5)
+
+strategy = tf.distribute.MirroredStrategy(["/gpu:0", "/gpu:1"][:len(tf.config.list_physical_devices("GPU"))] or None)
+with strategy.scope():
+    inputs = Input(shape=(8,))
+    outputs = Dense(2, activation="softmax")(inputs)
+    model = Model(inputs, outputs)
+    parallel = model
+    parallel.compile(loss="categorical_crossentropy", optimizer="sgd")
+print("training on 2 GPUs")
+""",
 )
 case(
     "multi-gpu-model-built-elsewhere",

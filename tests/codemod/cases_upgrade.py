@@ -274,7 +274,8 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         "import tensorflow as tf\nimport tfcompat_gpu\n\ntf.compat.v1.disable_v2_behavior()\n"
         "\nwith tf.device('/gpu:0'):\n    a = tf.constant([1.0, 2.0], name='a')\n"
         "    c = a * 2\ntfcompat_gpu.configure(log_device_placement=True)\n"
-        "sess = tfcompat_gpu.session()\nprint(sess.run(c))\n",
+        "sess = tfcompat_gpu.session(tfcompat_gpu.GPUConfig(allow_soft_placement=True))\n"
+        "print(sess.run(c))\n",
         [],
     ),
     (
@@ -1842,5 +1843,54 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         "        norms = keras.ops.map(lambda x: keras.ops.sum(x, -1), inputs)\n"
         "        return K.map_fn(lambda x: x, norms, dtype='float32')\n",
         [(8, "K.map_fn() left unchanged")],
+    ),
+    (
+        # a data-parallel helper of Keras 2's time: each of the template's symbolic inputs is
+        # sliced per tower, its static shape read the TensorFlow way (KerasTensor has none)
+        "tensor-get-shape-as-list",
+        "import tensorflow as tf\nfrom keras.layers import Lambda\n\n\n"
+        "def towers(template, n):\n    pieces = []\n"
+        "    for k in range(n):\n        with tf.device('/gpu:%d' % k):\n"
+        "            for t in template.inputs:\n"
+        "                dims = tuple(t.get_shape().as_list())[1:]\n"
+        "                rows = (t.get_shape ( ) . as_list())[0]\n"
+        "                pieces.append(Lambda(lambda z: z, output_shape=dims)(t))\n"
+        "    return pieces, template.output.get_shape()\n",
+        "import tensorflow as tf\nfrom keras.layers import Lambda\n\n\n"
+        "def towers(template, n):\n    pieces = []\n"
+        "    for k in range(n):\n        with tf.device('/gpu:%d' % k):\n"
+        "            for t in template.inputs:\n"
+        "                dims = tuple(list(t.shape))[1:]\n"
+        "                rows = (list(t.shape))[0]\n"
+        "                pieces.append(Lambda(lambda z: z, output_shape=dims)(t))\n"
+        "    return pieces, template.output.get_shape()\n",
+        [],
+    ),
+    (
+        # TensorFlow 1 shapes for the whole process: list() would give Dimension objects
+        "tensor-get-shape-as-list-v1-shapes-left",
+        "import tensorflow.compat.v1 as tf\nfrom keras import layers\n\n"
+        "tf.disable_v2_behavior()\nx = tf.placeholder(tf.float32, [None, 4])\n"
+        "width = x.get_shape().as_list()[1]\n",
+        "import tensorflow.compat.v1 as tf\nfrom keras import layers\n\n"
+        "tf.disable_v2_behavior()\nx = tf.placeholder(tf.float32, [None, 4])\n"
+        "width = x.get_shape().as_list()[1]\n",
+        [],
+    ),
+    (
+        # a Keras 2 helper that cleared the default graph before each model (TensorBoard's graph
+        # view): the graph eager code and Keras 3 never build in, cleared under tf.compat.v1
+        "reset-default-graph-beside-keras",
+        "import tensorflow as tf\nfrom keras import layers, models\n\n\n"
+        "def build(width):\n    tf.reset_default_graph()\n"
+        "    inputs = layers.Input(shape=(width,))\n"
+        '    with tf.device("/cpu:0"):\n        outputs = layers.Dense(1)(inputs)\n'
+        "    return models.Model(inputs, outputs)\n",
+        "import tensorflow.compat.v1 as tf\nfrom keras import layers, models\n\n\n"
+        "def build(width):\n    tf.reset_default_graph()\n"
+        "    inputs = layers.Input(shape=(width,))\n"
+        '    with tf.device("/cpu:0"):\n        outputs = layers.Dense(1)(inputs)\n'
+        "    return models.Model(inputs, outputs)\n",
+        [],
     ),
 ]

@@ -26,3 +26,11 @@ def test_rewrite(before: str, after: str, warnings: list[tuple[int, str]]) -> No
 def test_second_run_changes_nothing(before: str) -> None:
     once = migrate_source(before).code
     assert migrate_source(once).code == once
+
+
+def test_session_soft_placement_is_for_the_facade() -> None:
+    # tf.config.set_soft_device_placement does not reach a v1 session: the tf2 target leaves it
+    before = next(b for i, b, _, _ in CASES if i == "session-soft-placement-towers")
+    code = migrate_source(before, target="tf2").code
+    assert "with tf.Session() as sess:" in code
+    assert "GPUConfig" not in code

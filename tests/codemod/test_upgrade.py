@@ -63,6 +63,7 @@ def test_the_upgrade_rewrites_are_the_keras_and_tf1_commands() -> None:
         "keras_backend_function",
         "keras_backend_ops",
         "keras_backend_tf",
+        "keras_tensor_shapes",
         "keras_model_add_loss",
         "numpy_removed_names",
         "numpy_removed_calls",

@@ -161,3 +161,55 @@ def test_slim_layers_scopes_and_variable_helpers_work_as_tf1s(tmp_path: Path) ->
     assert "vgg/conv1/conv1_1/weights" in out["restore"]
     assert out["hot"] == [[1.0, 0.0, 0.0], [0.0, 0.0, 1.0]]
     assert out["learning"] is False
+
+
+PREFETCH_SCRIPT = r"""
+    import numpy as np
+    import tensorflow as tf
+    from tests._child import emit
+
+    pixels = tf.constant(np.arange(12, dtype=np.float32).reshape(3, 4))
+    classes = tf.constant([0, 1, 2])
+    batches = tf.contrib.slim.prefetch_queue.prefetch_queue([pixels, classes], capacity=4)
+    keyed = tf.contrib.slim.prefetch_queue.prefetch_queue(
+        {"pixels": pixels, "classes": classes}, capacity=2, num_threads=2, name="keyed")
+    sums = []
+    for k in range(2):
+        with tf.device("/gpu:%d" % k), tf.name_scope("replica_%d" % k):
+            x, y = batches.dequeue()
+            sums.append(tf.reduce_sum(x) + tf.cast(tf.reduce_sum(y), tf.float32))
+    record = keyed.dequeue()
+    summaries = sorted(s.op.name for s in tf.get_collection(tf.GraphKeys.SUMMARIES))
+    runners = len(tf.get_collection(tf.GraphKeys.QUEUE_RUNNERS))
+    with tf.Session(config=tf.ConfigProto(allow_soft_placement=True)) as sess:
+        coord = tf.train.Coordinator()
+        threads = tf.train.start_queue_runners(sess=sess, coord=coord)
+        got = sess.run(sums)
+        row = sess.run(record)
+        coord.request_stop()
+        coord.join(threads)
+    emit({
+        "sums": [float(v) for v in got],
+        "keys": sorted(row),
+        "shapes": [v.shape.as_list() for v in (x, y)],
+        "summaries": summaries,
+        "runners": runners,
+        "queue": batches.name,
+    })
+"""
+
+
+def test_slim_prefetch_queue_feeds_each_tower_as_tf1s(tmp_path: Path) -> None:
+    # cifar10_multi_gpu_train: one prefetch queue of the input batch, dequeued once per tower
+    run = run_script(tmp_path, PREFETCH_SCRIPT)
+    assert run.rc == 0, run.err
+    out = run.result
+    assert out["sums"] == [69.0, 69.0]  # the whole batch each time: 66 + 3
+    assert out["keys"] == ["classes", "pixels"]
+    assert out["shapes"] == [[3, 4], [3]]
+    assert out["summaries"] == [
+        "keyed/fraction_of_2_full",
+        "prefetch_queue/fraction_of_4_full",
+    ]
+    assert out["runners"] == 2
+    assert out["queue"].startswith("prefetch_queue")

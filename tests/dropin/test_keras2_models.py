@@ -67,6 +67,43 @@ def test_model_input_output_builds_the_functional_model():
 
 
 @needs_tf_keras
+def test_model_name_given_third_builds_the_functional_model():
+    # Keras 2.0 / 2.1's Container(inputs, outputs, name): a template model named by position,
+    # then replicated per tower, whose input_names the replication reads
+    out = run_py(
+        """
+        import tfcompat_gpu
+        tfcompat_gpu.install(legacy_keras=True)
+        from keras.layers import Dense, Input
+        from keras.models import Model
+
+        pixels = Input(shape=(6,), name="pixels")
+        scores = Dense(2, name="scores")(pixels)
+        template = Model(pixels, scores, "classifier")
+
+        class Replicas(Model):
+            def __init__(self, inner):
+                super().__init__(inner.inputs, inner(inner.inputs), "replicas")
+
+        emit({
+            "class": type(template).__name__,
+            "name": template.name,
+            "inputs": template.input_names,
+            "outputs": template.output_names,
+            "sub": Replicas(template).name,
+        })
+        """
+    )
+    assert out == {
+        "class": "Functional",
+        "name": "classifier",
+        "inputs": ["pixels"],
+        "outputs": ["scores"],
+        "sub": "replicas",
+    }
+
+
+@needs_tf_keras
 def test_model_input_output_is_left_alone_without_legacy_keras():
     out = run_py(
         """

@@ -43,6 +43,9 @@ PARENTS = "tfcompat_gpu.parents"
 READ_REPLACERS = "tfcompat_gpu.read_replacers"
 """Commands of this run (``replaces_read(node)``) that rewrite a read of an imported name away,
 so that the import may go: those whose class sets :attr:`MigrationCommand.REPLACES_READS`."""
+GPU_PINS = "tfcompat_gpu.gpu_pins"
+"""Whether the file pins ops to a GPU by a literal device (``commands/session_soft_placement.py``,
+which runs first): the sessions ``config_proto_to_configure`` builds then place softly too."""
 KERAS_STARS = "tfcompat_gpu.keras_stars"
 IMPORT_BOUND = "tfcompat_gpu.import_bound"
 ATTRIBUTE_NAMES = "tfcompat_gpu.attribute_names"

@@ -15,6 +15,8 @@ __all__ = [
 ]
 
 IMPORT = "tfcompat_gpu"
+SOFT_PLACEMENT = "tfcompat_gpu.GPUConfig(allow_soft_placement=True)"
+"""The config of a session that places softly (ops pinned to GPUs a machine may lack)."""
 
 
 def _keywords(settings: Mapping[str, str]) -> list[str]:

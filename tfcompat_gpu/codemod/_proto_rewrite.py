@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from tfcompat_gpu.codemod import _emit_facade
+from tfcompat_gpu.codemod._base import GPU_PINS
 from tfcompat_gpu.codemod._dataflow import CannotFollow
 from tfcompat_gpu.codemod._emit import parsed_statements
 from tfcompat_gpu.codemod._emit_tf2 import tf2_code
@@ -424,6 +425,14 @@ class ProtoRewrite(ProtoAnalysis):
                 # session(config, graph, target): the config goes first
                 args.insert(0, self.code_of(arg.value))
         if self.target == "facade" and not interactive:
+            if (
+                not keep_config
+                and self.context.scratch.get(GPU_PINS)
+                and "allow_soft_placement" not in self.source_text()
+            ):
+                # ops pinned to GPUs, and the config says nothing of placement: soft, as a
+                # session given no config gets it (commands/session_soft_placement.py)
+                args.insert(0, _emit_facade.SOFT_PLACEMENT)
             return cst.parse_expression(_emit_facade.session_code(args))
         name = INTERACTIVE_SESSION if interactive else SESSION
         raw = {q.name for q in self.qualified_names(sink.func)}

@@ -15,13 +15,14 @@ variables, collections and regularization losses, and the ``normalizer_fn`` of
 slim.fully_connected], ...)`` sets their defaults.
 
 ``tf.contrib.slim`` was ``tf.contrib.layers`` and ``tf.contrib.framework`` under one name, with
-variables helpers; :data:`SLIM` is what of it is served (its ``learning``, ``losses``, ``nets``
-and ``data`` are not).
+variables helpers; :data:`SLIM` is what of it is served, with ``slim.prefetch_queue`` (its
+``learning``, ``losses``, ``nets`` and the rest of ``data`` are not).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from types import ModuleType
 from typing import Any
 
 from tfcompat_gpu.dropin import _contrib_layers as _layers
@@ -448,7 +449,54 @@ CONV_FUNCTIONS["repeat"] = repeat
 CONV_FUNCTIONS["stack"] = stack
 """The ``tf.contrib.layers`` names this module serves (beside :data:`._contrib_layers.FUNCTIONS`)."""
 
+
+def prefetch_queue(
+    tensors: Any,
+    capacity: int = 8,
+    num_threads: int = 1,
+    dynamic_pad: bool = False,
+    shared_name: str | None = None,
+    name: str | None = None,
+) -> Any:
+    """``tf.contrib.slim.prefetch_queue.prefetch_queue``: TF 1.15's queue that prefetches a
+    batch (tensorflow/contrib/slim/python/slim/data/prefetch_queue.py), which the multi-GPU
+    tower scripts dequeue once per tower.
+
+    A ``FIFOQueue`` (``PaddingFIFOQueue`` for ``dynamic_pad``) of the tensors' dtypes and
+    shapes (a dict's keys as its names), filled by ``num_threads`` queue runners of one
+    enqueue, with the ``fraction_of_<capacity>_full`` summary."""
+    v1 = _tf.tf().compat.v1
+    names = list(tensors.keys()) if isinstance(tensors, dict) else None
+    tensor_list = list(tensors.values()) if isinstance(tensors, dict) else list(tensors)
+    with v1.name_scope(name, "prefetch_queue", tensor_list) as scope:
+        dtypes = [t.dtype for t in tensor_list]
+        shapes = [t.get_shape() for t in tensor_list]
+        kind = v1.PaddingFIFOQueue if dynamic_pad else v1.FIFOQueue
+        queue = kind(
+            capacity=capacity,
+            dtypes=dtypes,
+            shapes=shapes,
+            names=names,
+            shared_name=shared_name,
+            name=scope,
+        )
+        enqueue = queue.enqueue(tensors)
+        v1.train.add_queue_runner(v1.train.QueueRunner(queue, [enqueue] * num_threads))
+        v1.summary.scalar(
+            f"fraction_of_{capacity}_full",
+            v1.cast(queue.size(), v1.float32) * (1.0 / capacity),
+        )
+        return queue
+
+
+PREFETCH_QUEUE = ModuleType(
+    "tensorflow.contrib.slim.prefetch_queue",
+    "tf.contrib.slim.prefetch_queue of TF 1.x: prefetch_queue(tensors, capacity=...).",
+)
+PREFETCH_QUEUE.prefetch_queue = prefetch_queue  # type: ignore[attr-defined]
+
 SLIM: dict[str, Any] = {
+    "prefetch_queue": PREFETCH_QUEUE,
     **_layers.FUNCTIONS,
     **CONV_FUNCTIONS,
     **_layers.FRAMEWORK,
@@ -457,4 +505,5 @@ SLIM: dict[str, Any] = {
     "get_trainable_variables": _variables("trainable"),
     "get_variables_to_restore": get_variables_to_restore,
 }
-"""The ``tf.contrib.slim`` names served: its layers, ``arg_scope``, variable helpers."""
+"""The ``tf.contrib.slim`` names served: its layers, ``arg_scope``, variable helpers, and the
+``prefetch_queue`` module of the multi-GPU scripts."""

@@ -207,6 +207,19 @@ def _keras1(kwargs: dict[str, Any]) -> bool:
     return "input" in kwargs or "output" in kwargs
 
 
+def _named(args: tuple[Any, ...], kwargs: dict[str, Any]) -> bool:
+    """``Model(inputs, outputs, "name")``: Keras 2.0 and 2.1's ``Container(inputs, outputs,
+    name=None)`` took the name third; later Keras reads three positional arguments as a
+    subclassed model's, and the model has no inputs."""
+    return len(args) == 3 and isinstance(args[2], str) and "name" not in kwargs
+
+
+def _unnamed(
+    args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> tuple[tuple[Any, ...], dict[str, Any]]:
+    return args[:2], {**kwargs, "name": args[2]}
+
+
 def model_new(enabled: Callable[[], bool]) -> Callable[[ModuleType, Any], Any]:
     """A move's ``make`` for ``Model.__new__``: the class is chosen from the new keywords."""
 
@@ -216,6 +229,8 @@ def model_new(enabled: Callable[[], bool]) -> Callable[[ModuleType, Any], Any]:
         def __new__(cls: Any, *args: Any, **kwargs: Any) -> Any:
             if kwargs and _keras1(kwargs) and enabled():
                 kwargs = _translated(kwargs)
+            if _named(args, kwargs) and enabled():
+                args, kwargs = _unnamed(args, kwargs)
             return original(cls, *args, **kwargs)
 
         return staticmethod(__new__)
@@ -230,6 +245,8 @@ def model_init(enabled: Callable[[], bool]) -> Callable[[ModuleType, Any], Any]:
         import wrapt
 
         def init(wrapped: Any, instance: Any, args: Any, kwargs: Any) -> Any:
+            if _named(args, kwargs) and enabled():
+                args, kwargs = _unnamed(args, kwargs)
             if not kwargs or not _keras1(kwargs) or not enabled():
                 return wrapped(*args, **kwargs)
             import warnings

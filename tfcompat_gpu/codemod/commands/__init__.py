@@ -42,11 +42,13 @@ from tfcompat_gpu.codemod.commands.keras_model_add_loss import KerasModelAddLoss
 from tfcompat_gpu.codemod.commands.keras_module_paths import KerasModulePathsCommand
 from tfcompat_gpu.codemod.commands.keras_optimizers import KerasOptimizersCommand
 from tfcompat_gpu.codemod.commands.keras_stateful_models import KerasStatefulModelsCommand
+from tfcompat_gpu.codemod.commands.keras_tensor_shapes import KerasTensorShapesCommand
 from tfcompat_gpu.codemod.commands.keras_weight_files import KerasWeightFilesCommand
 from tfcompat_gpu.codemod.commands.numpy_removed_calls import NumpyRemovedCallsCommand
 from tfcompat_gpu.codemod.commands.numpy_removed_names import NumpyRemovedNamesCommand
 from tfcompat_gpu.codemod.commands.rename_deprecated_config import RenameDeprecatedConfigCommand
 from tfcompat_gpu.codemod.commands.scipy_removed_modules import ScipyRemovedModulesCommand
+from tfcompat_gpu.codemod.commands.session_soft_placement import SessionSoftPlacementCommand
 from tfcompat_gpu.codemod.commands.tf1_compat import Tf1CompatCommand
 from tfcompat_gpu.codemod.commands.tf1_keyword_arguments import Tf1KeywordArgumentsCommand
 from tfcompat_gpu.codemod.commands.tf1_legacy_keras import Tf1LegacyKerasCommand
@@ -80,11 +82,13 @@ __all__ = [
     "KerasModulePathsCommand",
     "KerasOptimizersCommand",
     "KerasStatefulModelsCommand",
+    "KerasTensorShapesCommand",
     "KerasWeightFilesCommand",
     "NumpyRemovedCallsCommand",
     "NumpyRemovedNamesCommand",
     "RenameDeprecatedConfigCommand",
     "ScipyRemovedModulesCommand",
+    "SessionSoftPlacementCommand",
     "Tf1CompatCommand",
     "Tf1KeywordArgumentsCommand",
     "Tf1LegacyKerasCommand",
@@ -98,6 +102,8 @@ COMMANDS: tuple[type[MigrationCommand], ...] = (
     RenameDeprecatedConfigCommand,
     ContribDistributeCommand,
     ConfigFunctionAssignmentsCommand,
+    # before config_proto_to_configure: the sessions it builds read what this one found
+    SessionSoftPlacementCommand,
     ConfigProtoToConfigureCommand,
     GpuDiscoveryCommand,
     BuildInStrategyScopeCommand,
@@ -118,6 +124,7 @@ COMMANDS: tuple[type[MigrationCommand], ...] = (
     KerasBackendFunctionCommand,
     KerasBackendOpsCommand,
     KerasBackendTfCommand,
+    KerasTensorShapesCommand,
     KerasModelAddLossCommand,
     # after every command with a statement-level leave: it puts lines before statements
     KerasCompileStateCommand,

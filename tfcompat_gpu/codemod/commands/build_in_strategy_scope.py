@@ -18,19 +18,23 @@ The fallback Keras 2's documentation showed is taken as the plain call: a ``try:
 (``parallel_model = model``, ``pass``, prints), since the strategy itself falls back to the
 devices present.  The try's prints follow the scope.
 
-Otherwise (the model comes from elsewhere, the GPU list is not a literal) the code is left alone
-with a ``path:line`` warning naming the fix.
+A GPU count or list read from a name (``gpus=FLAGS.num_gpus``, ``gpus=args.gpus``) is read as
+``multi_gpu_model`` read it (a list or tuple of ids, else a count), where nothing among the
+statements that move into the scope sets that name.  Otherwise (the model comes from elsewhere,
+the GPU list is computed there) the code is left alone with a ``path:line`` warning naming the
+fix.
 """
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Sequence
 
 from tfcompat_gpu.codemod._base import MigrationCommand, Precheck
 from tfcompat_gpu.codemod._imports import need_import, schedule_removal_by_node
 from tfcompat_gpu.codemod._libcst import cst
-from tfcompat_gpu.codemod._names import tf_root_alias
+from tfcompat_gpu.codemod._names import dotted, tf_root_alias
 from tfcompat_gpu.tfapi.multigpu_names import MULTI_GPU_MODEL
 
 __all__ = ["BuildInStrategyScopeCommand"]
@@ -128,6 +132,27 @@ def _arg(call: cst.Call, index: int, name: str) -> cst.Arg | None:
         elif position == index:
             return arg
     return None
+
+
+def _aligned(original: Sequence[cst.CSTNode], updated: Sequence[cst.CSTNode]) -> list[int | None]:
+    """Where each original statement of a block stands among the updated ones.
+
+    Another command may have removed or added statements of the same block in this walk (a
+    session's configuration turned into one ``configure()`` call), so the two lists need not
+    line up; statements are matched by their code, a changed one taken as its own successor
+    where as many stand in its place.  ``None`` for one that is gone or cannot be told apart."""
+    if len(original) == len(updated):
+        return list(range(len(original)))
+    module = cst.Module(body=[])
+    keys = [module.code_for_node(s) for s in original]
+    news = [module.code_for_node(s) for s in updated]
+    where: list[int | None] = [None] * len(original)
+    matcher = difflib.SequenceMatcher(None, keys, news, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal" or (tag == "replace" and i2 - i1 == j2 - j1):
+            for k in range(i2 - i1):
+                where[i1 + k] = j1 + k
+    return where
 
 
 _STRATEGY = re.compile(r"multi_gpu_model|\bdistribute\s*=")
@@ -257,20 +282,37 @@ class BuildInStrategyScopeCommand(MigrationCommand):
         )
         start = self._construction(original, index, model) if model else None
         devices = self._devices(call)
+        late = start is not None and self._set_between(call, original, start, index)
         name = next((n for n in ("strategy", "mirrored_strategy") if n not in self._names), None)
-        if model is None or start is None or devices is None or name is None:
+        if model is None or start is None or devices is None or late or name is None:
             why, tag = (
                 ("the GPU list is not a literal", "GPU list not a literal")
                 if devices is None
+                else (
+                    "the GPU count is set among the statements that build the model",
+                    "GPU count set late",
+                )
+                if late
                 else ("the model is built elsewhere", "model built elsewhere")
                 if model is None or start is None
                 else ("the names strategy and mirrored_strategy are taken", "strategy names taken")
             )
             self.warn_at(original[index], f"multi_gpu_model left unchanged ({why}): {_FIX} [{tag}]")
             return None
-        end = index + 1
-        while end < len(original) and _compile_of(original[end], parallel):
-            end += 1
+        end = probe = index + 1
+        # up to the compile, over the calls between (model.summary(), prints): the optimizer's
+        # variables are made there, in the scope
+        while probe < len(original) and (
+            _compile_of(original[probe], parallel) or _prints(original[probe])
+        ):
+            probe += 1
+            if _compile_of(original[probe - 1], parallel):
+                end = probe
+        span = self._span(original, updated, start, end)
+        if span is None:
+            return None
+        offset = span - start
+        start, index, end = start + offset, index + offset, end + offset
         schedule_removal_by_node(self.context, call)
         inner = list(updated[start:index])
         if parallel != model:
@@ -294,11 +336,14 @@ class BuildInStrategyScopeCommand(MigrationCommand):
         call: cst.Call,
     ) -> list[cst.BaseStatement] | None:
         """The fallback ``try:`` rewritten as its ``multi_gpu_model`` line; its prints follow."""
-        tried = updated[index]
-        assert isinstance(tried, cst.Try)
+        at = _aligned(original, updated)[index]
+        tried = updated[at] if at is not None else None
+        if not isinstance(tried, cst.Try):
+            self._left(original[index])
+            return None
         first, *prints = tried.body.body
         plain = list(updated)
-        plain[index] = first  # type: ignore[assignment]
+        plain[at] = first  # type: ignore[assignment,index]
         flat = list(original)
         flat[index] = original[index].body.body[0]  # type: ignore[attr-defined]
         body = self._multi_gpu(flat, plain, index, parallel, call)
@@ -334,6 +379,10 @@ class BuildInStrategyScopeCommand(MigrationCommand):
             )
             return None
         builder = next(k for k in range(index - 1, -1, -1) if self._builds(original[k], model))
+        span = self._span(original, updated, start, index + 1)
+        if span is None:
+            return None
+        offset = span - start
         moved: list[cst.BaseStatement] = []
         inner: list[cst.BaseStatement] = []
         scoped: set[str] = {model}
@@ -348,12 +397,14 @@ class BuildInStrategyScopeCommand(MigrationCommand):
                         f"model's parts): {_FIX} [strategy built from the model]",
                     )
                     return None
-                moved.append(updated[k])
+                moved.append(updated[k + offset])
             elif k > builder and assigned and not (uses - assigned) & scoped:
-                moved.append(updated[k])  # unrelated to the model (its data): stays outside
+                # unrelated to the model (its data): stays outside
+                moved.append(updated[k + offset])
             else:
                 scoped |= assigned
-                inner.append(updated[k])
+                inner.append(updated[k + offset])
+        start, index = start + offset, index + offset
         compiled = updated[index]
         assert isinstance(compiled, cst.SimpleStatementLine)
         expr = compiled.body[0]
@@ -371,6 +422,29 @@ class BuildInStrategyScopeCommand(MigrationCommand):
 
     # -- pieces ---------------------------------------------------------------------------
 
+    def _span(
+        self,
+        original: Sequence[cst.CSTNode],
+        updated: Sequence[cst.BaseStatement],
+        start: int,
+        end: int,
+    ) -> int | None:
+        """Where the original statements ``start:end`` begin among the updated ones, when they
+        stand there in one run; else None, with a warning on the first of them."""
+        where = _aligned(original, updated)
+        first = where[start]
+        if first is None or where[start:end] != list(range(first, first + end - start)):
+            self._left(original[start])
+            return None
+        return first
+
+    def _left(self, statement: cst.CSTNode) -> None:
+        self.warn_at(
+            statement,
+            "multi_gpu_model left unchanged (the statements that build the model were "
+            f"rewritten in another way as well): {_FIX} [model built elsewhere]",
+        )
+
     def _devices(self, call: cst.Call) -> str | None:
         gpus = _arg(call, 1, "gpus")
         if gpus is None or (isinstance(gpus.value, cst.Name) and gpus.value.value == "None"):
@@ -386,7 +460,39 @@ class BuildInStrategyScopeCommand(MigrationCommand):
         ):
             ids = [int(e.value.value) for e in gpus.value.elements]  # type: ignore[attr-defined]
             return "[" + ", ".join(f'"/gpu:{i}"' for i in ids) + "]"
+        given = dotted(gpus.value)
+        if given is not None:
+            # a count or a list of ids read from a flag (gpus=FLAGS.num_gpus): multi_gpu_model's
+            # own reading of either, cut to the GPUs present as above
+            read = f"({given} if isinstance({given}, (list, tuple)) else range({given}))"
+            present = 'len({tf}config.list_physical_devices("GPU"))'
+            return f'["/gpu:%d" % i for i in {read}][:{present}] or None'
         return None
+
+    def _set_between(
+        self, call: cst.Call, original: Sequence[cst.CSTNode], start: int, index: int
+    ) -> bool:
+        """Whether the statements that move into the scope, after the strategy that reads the
+        name ``gpus=`` gives, may set it (``n = len(gpus())`` between them)."""
+        gpus = _arg(call, 1, "gpus")
+        given = dotted(gpus.value) if gpus is not None else None
+        if given is None:
+            return False
+        root = given.partition(".")[0]
+        for statement in original[start:index]:
+            if not isinstance(statement, cst.SimpleStatementLine):
+                if root in _names_in(statement):
+                    return True  # a block: whatever it binds
+                continue
+            for small in statement.body:
+                targets: list[cst.BaseExpression] = []
+                if isinstance(small, cst.Assign):
+                    targets = [t.target for t in small.targets]
+                elif isinstance(small, (cst.AugAssign, cst.AnnAssign)):
+                    targets = [small.target]
+                if any(root in _names_in(t) for t in targets):
+                    return True
+        return False
 
     def _prefix(self) -> str:
         if self._tf is None:

@@ -7,7 +7,8 @@ configuration has become ``configure()`` by then), the file still uses a name th
 ``tf.compat.v1`` has (tensorflow/_api/v2/compat/v1 against tensorflow/_api/v2), or runs a
 session it kept (``sess.run(...)`` on ``tfcompat_gpu.session()``).  A file that
 uses only TF1 names that run eagerly (``tf.logging``, ``tf.app``, ``tf.flags``,
-``tf.set_random_seed``) gets the import without ``disable_v2_behavior()``, and so does one
+``tf.set_random_seed``, ``tf.reset_default_graph``) gets the import without
+``disable_v2_behavior()``, and so does one
 that calls ``tf.enable_eager_execution()`` (TF 1.x eager code: ``tf.train.*Optimizer`` and the
 rest of its TF1 names run eagerly under ``tf.compat.v1``).  A file that also
 uses Keras is left alone with a warning: Keras 3 does not run in TF1 graph mode; but where
@@ -58,6 +59,9 @@ EAGER_SAFE = frozenset(
         "logging",
         "gfile",
         "set_random_seed",
+        # clears the default graph, which eager code and Keras 3 never build in (Keras 2 users
+        # called it before each model so that TensorBoard showed one)
+        "reset_default_graph",
         "VERSION",
         "GIT_VERSION",
         "ConfigProto",

@@ -316,6 +316,16 @@ _SKLEARN_INSTEAD = (
 )
 
 
+_BY_NAME = {
+    # Keras 1's merge(inputs, mode=...), which Keras 2.0 and 2.1 still exported under that name
+    "merge": (
+        "`merge(inputs, mode=...)` is Keras 1's: call the merge function of the mode from "
+        "`{home}` (`concatenate(inputs, axis=...)`, `add`, `multiply`, `average`, `maximum`, "
+        "`dot(inputs, axes=...)`; tfcompat-gpu migrate does)"
+    ),
+}
+
+
 def _removed(ctx: FileContext, node: ast.stmt, used: str) -> bool:
     """Report ``used`` (a module, or a name of one) if Keras 3 removed it."""
     if used in KERAS_MOVED_MODULES:
@@ -336,7 +346,13 @@ def _import_from(ctx: FileContext, node: ast.ImportFrom) -> None:
     if _removed(ctx, node, node.module):
         return
     for alias in node.names:
-        _removed(ctx, node, f"{node.module}.{alias.name}")
+        used = f"{node.module}.{alias.name}"
+        if alias.name in _BY_NAME and KERAS_MOVED_MODULES.get(used) == node.module:
+            # `from keras.layers import merge`: a name its home exported, not only the module
+            instead = _BY_NAME[alias.name].format(home=node.module)
+            ctx.report("TFG039", node, node.module, used=used, instead=instead)
+            continue
+        _removed(ctx, node, used)
 
 
 @on_node(ast.Import)

@@ -1,0 +1,81 @@
+"""``x.get_shape().as_list()`` → ``list(x.shape)`` in Keras code: Keras 3's tensors have no
+``get_shape``.
+
+Keras 2 built its models from TensorFlow tensors, so the multi-GPU helpers of its time (the
+``make_parallel`` that slices each of ``model.inputs`` for a tower: ``input_shape =
+tuple(x.get_shape().as_list())[1:]``) read a symbolic input's static shape the TensorFlow way.
+Keras 3's symbolic tensors (``KerasTensor``, keras/src/backend/common/keras_tensor.py) keep the
+shape as a tuple in ``shape`` and have no ``get_shape``: the script stops with "'KerasTensor'
+object has no attribute 'get_shape'".  ``list(x.shape)`` is the same list for both kinds: a
+``TensorShape`` of TensorFlow 2 iterates its dimensions as ints or None, as ``as_list()`` gives
+them.
+
+Only in files that use Keras and leave TensorFlow 2's behaviour on, for Keras 3 (``migrate
+--keras 2`` leaves them): under ``disable_v2_behavior()`` a ``TensorShape`` iterates
+``Dimension`` objects, and Keras 3 does not run there anyway.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tfcompat_gpu.codemod._base import MigrationCommand, Precheck
+from tfcompat_gpu.codemod._libcst import cst
+
+__all__ = ["KerasTensorShapesCommand"]
+
+_AS_LIST = re.compile(r"\.\s*get_shape\s*\(\s*\)\s*\.\s*as_list\s*\(\s*\)")
+_KERAS = re.compile(r"\bkeras\b")
+# TensorFlow 1 shapes (``Dimension`` items) for the whole process
+_V1_SHAPES = re.compile(r"\b(?:disable_v2_behavior|disable_v2_tensorshape)\b")
+
+
+def _wanted(text: str, tree: object = None) -> bool:
+    return (
+        _AS_LIST.search(text) is not None
+        and _KERAS.search(text) is not None
+        and _V1_SHAPES.search(text) is None
+    )
+
+
+def _relevant(text: str) -> bool:
+    return _AS_LIST.search(text) is not None
+
+
+def _tensor_of(call: cst.Call) -> cst.BaseExpression | None:
+    """``x`` of ``x.get_shape().as_list()`` (``call`` being the whole call), else None."""
+    func = call.func
+    if call.args or not isinstance(func, cst.Attribute) or func.attr.value != "as_list":
+        return None
+    inner = func.value
+    if not isinstance(inner, cst.Call) or inner.args:
+        return None
+    getter = inner.func
+    if not isinstance(getter, cst.Attribute) or getter.attr.value != "get_shape":
+        return None
+    return getter.value
+
+
+class KerasTensorShapesCommand(MigrationCommand):
+    DESCRIPTION = (
+        "Static shapes read the TensorFlow way in Keras code (x.get_shape().as_list()) to "
+        "list(x.shape), which Keras 3's tensors serve."
+    )
+    PRECHECK = Precheck(_wanted, _relevant)
+    UPGRADE = True
+
+    def declared_changes(self) -> tuple[()]:
+        return ()  # every change is made in a statement PRECHECK finds relevant
+
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
+        if self.keras_major() < 3:
+            return updated_node
+        tensor = _tensor_of(updated_node)
+        if tensor is None:
+            return updated_node
+        return cst.Call(
+            func=cst.Name("list"),
+            args=[cst.Arg(value=cst.Attribute(value=tensor, attr=cst.Name("shape")))],
+            lpar=updated_node.lpar,
+            rpar=updated_node.rpar,
+        )
