@@ -40,6 +40,16 @@ from tfcompat_gpu.codemod._astwalk import named_bindings, walk
 from tfcompat_gpu.codemod._base import MigrationCommand, Precheck
 from tfcompat_gpu.codemod._libcst import cst, visit_with
 from tfcompat_gpu.codemod._names import dotted
+from tfcompat_gpu.codemod._tf1_contrib import (
+    REGULARIZERS,
+    XAVIER,
+    XAVIER_KEYWORDS,
+    contrib_root,
+    equal,
+    regularizer,
+    regularizer_scale,
+    xavier_root,
+)
 from tfcompat_gpu.codemod._triage import text_search
 from tfcompat_gpu.codemod.commands.contrib_layers import CONTRIB_LAYERS_DONE
 from tfcompat_gpu.codemod.commands.contrib_rnn import TF_KERAS_WARNED
@@ -99,20 +109,6 @@ _NEED_TF_KERAS = frozenset("tensorflow." + module for module in TF_KERAS_MODULES
 # tf.contrib.distribute and tf.contrib.rnn: rewritten (or warned about) by contrib_distribute
 # and contrib_rnn
 _CONTRIB_OK = ("distribute", "rnn")
-_XAVIER = frozenset(
-    {
-        "tensorflow.contrib.layers.xavier_initializer",
-        "tensorflow.contrib.layers.xavier_initializer_conv2d",
-    }
-)
-_XAVIER_KEYWORDS = ("uniform", "seed", "dtype")  # its parameters, in order
-# tf.contrib.layers' regularizers: name -> the loss TF 1.15's function returned, of ``weights``
-_REGULARIZERS = {
-    "tensorflow.contrib.layers.l2_regularizer": "{tf}nn.l2_loss(weights)",
-    "tensorflow.contrib.layers.l1_regularizer": "{tf}reduce_sum({tf}abs(weights))",
-}
-
-
 _TF1_WORDS = (
     "|".join(sorted(TF1_ONLY))
     + "|contrib|estimator|"
@@ -420,14 +416,14 @@ class Tf1CompatCommand(MigrationCommand):
         )
 
     def visit_Call(self, node: cst.Call) -> bool:
-        if _xavier_root(node) is not None and self.names_of(node.func) & _XAVIER:
+        if xavier_root(node) is not None and self.names_of(node.func) & XAVIER:
             assert isinstance(node.func, cst.Attribute)
             self._xavier.add(node.func.value)  # no warning for the module: the call is done
-        names = self.names_of(node.func) & _REGULARIZERS.keys()
-        if names and _regularizer_scale(node) is not None and _contrib_root(node) is not None:
+        names = self.names_of(node.func) & REGULARIZERS.keys()
+        if names and regularizer_scale(node) is not None and contrib_root(node) is not None:
             assert isinstance(node.func, cst.Attribute)
             self._xavier.add(node.func.value)
-            self._regularizers[node] = _REGULARIZERS[min(names)]
+            self._regularizers[node] = REGULARIZERS[min(names)]
         return True
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
@@ -436,16 +432,16 @@ class Tf1CompatCommand(MigrationCommand):
             return updated_node
         loss = self._regularizers.get(original_node)
         if loss is not None:
-            return _regularizer(updated_node, loss)
-        root = _xavier_root(updated_node)
+            return regularizer(updated_node, loss)
+        root = xavier_root(updated_node)
         if root is None:
             return updated_node
         args = [
-            arg.with_changes(keyword=cst.Name(_XAVIER_KEYWORDS[index]), equal=_equal())
+            arg.with_changes(keyword=cst.Name(XAVIER_KEYWORDS[index]), equal=equal())
             if arg.keyword is None
             else arg
             for index, arg in enumerate(updated_node.args)
-            if (arg.keyword.value if arg.keyword else _XAVIER_KEYWORDS[index]) != "uniform"
+            if (arg.keyword.value if arg.keyword else XAVIER_KEYWORDS[index]) != "uniform"
         ]
         if args:
             args[-1] = args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
@@ -519,83 +515,6 @@ def _compat_reads(module: cst.Module, uses: _Uses) -> cst.Module:
             return new
 
     return module.visit(_Reads())
-
-
-def _equal() -> cst.AssignEqual:
-    # built on use: the commands load without LibCST (codemod._libcst)
-    return cst.AssignEqual(
-        whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")
-    )
-
-
-def _contrib_root(node: cst.Call) -> cst.BaseExpression | None:
-    """``tf`` of ``tf.contrib.layers.name(...)``."""
-    func = node.func
-    if (
-        isinstance(func, cst.Attribute)
-        and isinstance(func.value, cst.Attribute)
-        and func.value.attr.value == "layers"
-        and isinstance(func.value.value, cst.Attribute)
-        and func.value.value.attr.value == "contrib"
-    ):
-        return func.value.value.value
-    return None
-
-
-def _regularizer_scale(node: cst.Call) -> float | None:
-    """The float literal ``scale`` of ``l2_regularizer(scale)``, its only argument; None when
-    TF1 checked it at run time (a name, an integer, a negative number) or a scope is given."""
-    if len(node.args) != 1 or node.args[0].star:
-        return None
-    arg = node.args[0]
-    if arg.keyword is not None and arg.keyword.value != "scale":
-        return None
-    if not isinstance(arg.value, cst.Float):
-        return None
-    try:
-        return float(arg.value.value)
-    except ValueError:
-        return None
-
-
-def _regularizer(node: cst.Call, loss: str) -> cst.BaseExpression:
-    """TF 1.15's regularizer function, of the float literal scale ``node`` gives."""
-    root = _contrib_root(node)
-    scale = node.args[0].value
-    assert root is not None
-    assert isinstance(scale, cst.Float)
-    if float(scale.value) == 0.0:
-        return cst.parse_expression("lambda _: None")
-    prefix = cst.Module([]).code_for_node(root) + "."
-    return cst.parse_expression(f"lambda weights: {scale.value} * " + loss.format(tf=prefix))
-
-
-def _xavier_root(node: cst.Call) -> cst.BaseExpression | None:
-    """``tf`` of ``tf.contrib.layers.xavier_initializer(...)`` when the call is exactly
-    ``tf.glorot_uniform_initializer(...)``: no ``*args``/``**kwargs``, ``uniform`` left out or
-    ``True``, at most its three parameters (uniform, seed, dtype)."""
-    func = node.func
-    if not (
-        isinstance(func, cst.Attribute)
-        and isinstance(func.value, cst.Attribute)
-        and func.value.attr.value == "layers"
-        and isinstance(func.value.value, cst.Attribute)
-        and func.value.value.attr.value == "contrib"
-    ):
-        return None
-    if len(node.args) > len(_XAVIER_KEYWORDS):
-        return None
-    for index, arg in enumerate(node.args):
-        if arg.star:
-            return None
-        keyword = arg.keyword.value if arg.keyword is not None else _XAVIER_KEYWORDS[index]
-        if keyword not in _XAVIER_KEYWORDS:
-            return None
-        if keyword == "uniform" and not (
-            isinstance(arg.value, cst.Name) and arg.value.value == "True"
-        ):
-            return None
-    return func.value.value.value
 
 
 def _star_imports(module: cst.Module) -> list[int]:
