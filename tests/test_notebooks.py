@@ -581,3 +581,37 @@ def test_migrate_warning_names_the_cells_of_other_lines(
     err = capsys.readouterr().err
     assert "different settings" in err
     assert "cell 3, line 2; cell 4, line 1" in err
+
+
+def test_migrate_keeps_each_rewritten_line_in_its_own_cell(tmp_path: Path) -> None:
+    # a course notebook: one-line cells in a row, each changed by the migration (the learning
+    # rate set between two trainings); the changed lines form one block of the program's diff,
+    # and each must stay in its cell, however many lines the rewrite of one of them takes
+    nb = new_notebook()
+    nb.cells = [
+        new_code_cell("import numpy as np\nfrom keras.models import Sequential"),
+        new_code_cell("model.fit_generator(batches, 4, nb_epoch=1)"),
+        new_code_cell("model.optimizer.lr = 0.1"),
+        new_code_cell("model.fit_generator(batches, 4, nb_epoch=2)", execution_count=3),
+        new_code_cell("model.optimizer.lr = 0.01"),
+        new_code_cell("model.fit_generator(batches, samples_per_epoch=4, nb_epoch=1)"),
+        new_code_cell("model.optimizer.lr = 0.001"),
+    ]
+    path = write(nb, tmp_path / "nb.ipynb")
+    assert _migrate(["--write", str(path)]) == 0
+    cells = [cell.source for cell in nbformat.read(path, as_version=4).cells]
+    # the helper the migration adds for the Keras 1 counts goes before the first line changed
+    assert "def _keras1_samples(" in cells[1]
+    cells[1] = cells[1].rpartition("\n")[2]
+    assert cells[1:5] == [
+        "model.fit(batches, steps_per_epoch=4, epochs=1)",
+        "model.optimizer.learning_rate = 0.1",
+        "model.fit(batches, steps_per_epoch=4, epochs=2)",
+        "model.optimizer.learning_rate = 0.01",
+    ]
+    assert cells[5].startswith("model.fit(")
+    assert "epochs=1" in cells[5]
+    assert cells[6] == "model.optimizer.learning_rate = 0.001"
+    again = [cell.source for cell in nbformat.read(path, as_version=4).cells]
+    assert _migrate(["--write", str(path)]) == 0
+    assert [cell.source for cell in nbformat.read(path, as_version=4).cells] == again

@@ -26,6 +26,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from tfcompat_gpu.utils.cell_lines import spread
+
 __all__ = ["NOTEBOOK_SUFFIX", "Notebook", "NotebookError", "is_notebook", "read_notebook"]
 
 NOTEBOOK_SUFFIX = ".ipynb"
@@ -254,16 +256,22 @@ class Notebook:
             indent = self.indents.get(cell, "")
             return [indent + line if indent and line.strip() else line for line in lines]
 
-        for tag, i1, _i2, j1, j2 in matcher.get_opcodes():
+        for tag, i1, i2, j1, j2 in matcher.get_opcodes():
             if tag == "equal":
                 for k in range(j2 - j1):
                     cells[owner[i1 + k]].extend(waiting.pop(i1 + k, []))
                     # the cell's own text: masked lines and a stripped indent come back
                     cells[owner[i1 + k]].append(originals[i1 + k] if originals else new[j1 + k])
             elif j2 > j1:
-                # A replacement stays in the cell it replaces; an insertion joins the line above.
-                if tag == "replace" or (i1 and not seals[i1 - 1] & _NOT_AFTER):
-                    cell = owner[i1] if tag == "replace" else owner[i1 - 1]
+                # A replacement stays in the cells it replaces; an insertion joins the line above.
+                if tag == "replace":
+                    for cell, line in zip(
+                        spread(old[i1:i2], owner[i1:i2], new[j1:j2]), new[j1:j2]
+                    ):
+                        cells[cell].extend(put(cell, [line]))
+                    continue
+                if i1 and not seals[i1 - 1] & _NOT_AFTER:
+                    cell = owner[i1 - 1]
                     cells[cell].extend(put(cell, new[j1:j2]))
                     continue
                 at = i1
