@@ -166,3 +166,35 @@ def test_every_numpy_name_left_has_its_hint() -> None:
 
     left = {name for name, new in NUMPY_REMOVED.items() if new is None}
     assert left == set(numpy_removed_names._HINTS)
+
+
+# Course notebooks that reach Keras and TensorFlow only through a star import of their helper
+# module (fastai's `from utils import *`): what the first run writes must be all it writes
+STAR_HELPER_SOURCES = {
+    # the samples helper the first run adds names "keras" in its own name only
+    "keras1-samples-and-learning-rate": (
+        "from utils import *\n"
+        "model.fit_generator(batches, samples_per_epoch=batches.nb_sample, nb_epoch=1)\n"
+        "model.optimizer.lr = 0.1\n",
+        "model.fit(_keras1_samples(batches, batches.nb_sample), epochs=1)",
+    ),
+    # `tf` bound nowhere is the helper's TensorFlow: its session config is the GPU commands'
+    # on the first run, before tf1_compat imports tensorflow.compat.v1 as tf into the file
+    "tf-from-a-star-import": (
+        "from utils2 import *\n"
+        "cfg = tf.ConfigProto()\ncfg.gpu_options.allow_growth = True\n"
+        "sess = tf.Session(config=cfg)\n"
+        "x = tf.placeholder(tf.float32)\nprint(sess.run(x, {x: 1.0}))\n",
+        "tfcompat_gpu.configure(allow_growth=True)",
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    ("source", "written"), list(STAR_HELPER_SOURCES.values()), ids=list(STAR_HELPER_SOURCES)
+)
+def test_star_helper_files_are_migrated_in_one_run(source: str, written: str) -> None:
+    first = migrate_source(source, upgrade=True)
+    assert written in first.code
+    again = migrate_source(first.code, upgrade=True)
+    assert again.code == first.code

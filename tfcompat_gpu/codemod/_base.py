@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -50,6 +51,7 @@ KERAS_STARS = "tfcompat_gpu.keras_stars"
 IMPORT_BOUND = "tfcompat_gpu.import_bound"
 ATTRIBUTE_NAMES = "tfcompat_gpu.attribute_names"
 MODULE_ALIASES = "tfcompat_gpu.module_aliases"
+_STAR_IMPORT = re.compile(r"^from\s+[\w.]+\s+import\s*\*", re.M)  # module level only
 
 _ALIASED_MODULES = frozenset(
     {
@@ -347,6 +349,15 @@ class MigrationCommand(ABC):
                 if type(assignment) is meta.Assignment and isinstance(assignment.node, cst.Name):
                     candidates[assignment.name] = assignment.node
         bound = self._import_bound()
+        if (
+            "tf" not in counts
+            and not isinstance(bound, _Everything)
+            and _STAR_IMPORT.search(self.source_text()) is not None
+        ):
+            # ``from utils import *`` and ``tf`` read, bound nowhere: the helper module's
+            # ``import tensorflow as tf``, as the lint reads it (and ``tf1_compat`` imports it
+            # into such a file, where TF1 names are left)
+            found["tf"] = "tensorflow"
         for name, target in candidates.items():
             if counts[name] != 1 or name in bound:
                 continue

@@ -42,6 +42,7 @@ _SET_ORDERING = frozenset(f"{backend}.set_image_dim_ordering" for backend in _BA
 _FORMATS = {"th": "channels_first", "tf": "channels_last"}
 
 
+_KERAS_WORD = re.compile(r"\bkeras\b")
 _BACKEND_VALUES = re.compile(
     r"\b[gs]et_value\b|\boptimizer\s*\.\s*lr\b|\b(?:set_)?image_dim_ordering\b"
 )
@@ -59,7 +60,8 @@ class KerasBackendValuesCommand(MigrationCommand):
 
     def visit_Module(self, node: cst.Module) -> None:
         # ``.optimizer.lr`` of code that is not Keras' (an optimizer class of its own) stays
-        self._uses_keras = "keras" in self.source_text()
+        # the word: ``_keras1_samples``, which keras_generator_methods writes, is not Keras
+        self._uses_keras = _KERAS_WORD.search(self.source_text()) is not None
         self._keras: str | None = None
         for _, small in top_level_imports(node):
             if isinstance(small, cst.Import):
