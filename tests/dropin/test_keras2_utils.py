@@ -123,6 +123,44 @@ def test_keras_2_2_companion_package_imports_are_served(tmp_path):
     assert run.result["shape"] == [None, 3]
 
 
+COMPANION_PREPROCESSING = """
+import numpy as np
+import keras_preprocessing
+from keras_preprocessing import sequence
+from keras_preprocessing.image import ImageDataGenerator, array_to_img, img_to_array
+from keras_preprocessing.sequence import pad_sequences
+from keras_preprocessing.text import Tokenizer
+from tests._child import emit
+
+tokenizer = Tokenizer(num_words=10)
+tokenizer.fit_on_texts(["a b c", "b c"])
+padded = sequence.pad_sequences(tokenizer.texts_to_sequences(["a b", "c"]), maxlen=3)
+image = img_to_array(array_to_img(np.zeros((4, 4, 3))))
+emit({
+    "padded": padded.tolist(),
+    "again": pad_sequences([[5]], maxlen=2).tolist(),
+    "image": list(image.shape),
+    "generator": ImageDataGenerator.__name__,
+    "package": keras_preprocessing.__name__,
+})
+"""
+
+
+@needs_tf_keras
+def test_keras_preprocessing_names_moved_to_the_api_modules_are_served(tmp_path):
+    # keras_preprocessing had pad_sequences and load_img / img_to_array in its own modules;
+    # tf_keras keeps them in its API modules only, not in the src modules the package maps to
+    run = run_script(tmp_path, COMPANION_PREPROCESSING)
+    assert run.rc == 0, run.err
+    assert run.result == {
+        "padded": [[0, 3, 1], [0, 0, 2]],
+        "again": [[0, 5]],
+        "image": [4, 4, 3],
+        "generator": "ImageDataGenerator",
+        "package": "keras_preprocessing",
+    }
+
+
 LAYER_MODULE_ATTRIBUTES = """
 import keras
 from tests._child import emit

@@ -238,6 +238,8 @@ class _KerasIsTfKeras(_LoaderBase):
                     self._importing.root = False
             else:
                 module = importlib.import_module(real)
+                if fullname.partition(".")[0] in COMPANIONS:
+                    module = _with_public_names(module, self.package, fullname)
         except ModuleNotFoundError as exc:
             if exc.name is not None and (real == exc.name or real.startswith(exc.name + ".")):
                 return None  # no such module: the next finder says so
@@ -267,6 +269,44 @@ class _KerasIsTfKeras(_LoaderBase):
         # The import system returns what sys.modules holds after exec_module: the real module.
         with self._lock:
             sys.modules[module.__name__] = self._found.pop(module.__name__)
+
+
+def _with_public_names(module: ModuleType, package: str, name: str) -> ModuleType:
+    """A companion's ``src`` module with the public names its API module adds: Keras 2.9+ moved
+    ``pad_sequences`` and ``load_img`` / ``img_to_array`` out of ``preprocessing.sequence`` /
+    ``preprocessing.image`` (to ``utils``) and exports them from the API modules only, while
+    ``keras_preprocessing.image`` had them itself.  The private names (``_obtain_input_shape``)
+    stay the ``src`` module's.  tf_keras' own modules are left as they are: a new module is made,
+    named ``name`` (the companion's), so that its submodules are imported as the companion's too.
+    """
+    prefix = f"{package}.src."
+    if not module.__name__.startswith(prefix):
+        return module
+    try:
+        public = importlib.import_module(f"{package}.{module.__name__[len(prefix):]}")
+    except ImportError:
+        return module
+    added = {
+        name: getattr(public, name)
+        for name in dir(public)
+        if not name.startswith("_") and not hasattr(module, name)
+    }
+    # A package's submodules are left out, so ``from keras_preprocessing import sequence``
+    # imports the companion's own (completed) module, not tf_keras' src one.
+    inner = module.__name__ + "."
+    children = {
+        k for k, v in vars(module).items() if getattr(v, "__name__", "").startswith(inner)
+    }
+    if not added and not children:
+        return module
+    merged = ModuleType(name, module.__doc__)
+    merged.__dict__.update(
+        (k, v)
+        for k, v in vars(module).items()
+        if k not in ("__name__", "__spec__", "__loader__") and k not in children
+    )
+    merged.__dict__.update(added)
+    return merged
 
 
 _finder = _KerasIsTfKeras()
