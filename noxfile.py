@@ -61,8 +61,11 @@ def lint(session: nox.Session) -> None:
 def tests_221(session: nox.Session) -> None:
     """TensorFlow 2.21 with Keras 3."""
     # tf_keras beside Keras 3: `import keras` stays Keras 3; the --legacy-keras, Keras 2 example
-    # and multi-worker Keras tests of this leg use tf_keras.
-    session.install("-e", ".[test]", "tensorflow-cpu==2.21.0", "tf-keras==2.21.0")
+    # and multi-worker Keras tests of this leg use tf_keras.  scikit-learn: Keras 2's wrappers
+    # that `run` serves are checked in its cross-validation and grid search.
+    session.install(
+        "-e", ".[test]", "tensorflow-cpu==2.21.0", "tf-keras==2.21.0", "scikit-learn"
+    )
     session.run(*PYTEST, *session.posargs, env=_CI)
 
 

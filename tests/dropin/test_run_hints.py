@@ -269,41 +269,6 @@ def test_tf_contrib_modules_get_their_successor():
     assert out["other import"][:2] == [None, None]
 
 
-SKLEARN = r"""
-    import tfcompat_gpu
-    tfcompat_gpu.install()
-    import keras
-    from tfcompat_gpu.dropin._hints import Flags, hint
-
-    out = {}
-    for code in (
-        "from keras.wrappers.scikit_learn import KerasClassifier",
-        "from tensorflow.keras.wrappers.scikit_learn import KerasRegressor",
-        "import keras.wrappers.scikit_learn",
-    ):
-        try:
-            exec(code, {})
-        except ImportError as exc:
-            out[code] = [hint(exc, Flags()), hint(exc, Flags(legacy_keras=True))]
-    emit(out)
-"""
-
-
-def test_keras_sklearn_wrappers_get_scikeras_not_legacy_keras():
-    # Keras 2 tutorials wrap models with keras.wrappers.scikit_learn.KerasClassifier, which
-    # TensorFlow 2.13 removed: tf_keras lacks it too, so --legacy-keras is no answer.
-    out = run_py(SKLEARN)
-    assert len(out) == 3
-    for code, lines in out.items():
-        assert lines[0] == lines[1], code
-        assert lines[0] == (
-            "tfcompat-gpu run: hint: keras.wrappers.scikit_learn (KerasClassifier, KerasRegressor) "
-            "was removed in TensorFlow 2.13, and tf_keras does not have it either: pip install "
-            "scikeras, then `from scikeras.wrappers import KerasClassifier` (`model=` is "
-            "`build_fn=`'s new name)."
-        ), code
-
-
 PRIVATE_KERAS = """
     import numpy as np
     import tensorflow as tf

@@ -103,12 +103,6 @@ def _hint_for(exc: BaseException, flags: Flags) -> str | None:
             "copy of Keras 2, whose layers and models Keras 3 does not accept: "
             "import it from tensorflow.keras (or keras) instead."
         )
-    if _sklearn_wrappers(exc):
-        return (
-            "keras.wrappers.scikit_learn (KerasClassifier, KerasRegressor) was removed in "
-            "TensorFlow 2.13, and tf_keras does not have it either: pip install scikeras, then "
-            "`from scikeras.wrappers import KerasClassifier` (`model=` is `build_fn=`'s new name)."
-        )
     contrib = _contrib_module(exc)
     if contrib:
         from tfcompat_gpu.dropin._contrib import removed_message
@@ -154,17 +148,6 @@ def _private_keras(exc: BaseException) -> str | None:
             if str(getattr(base, "__module__", "")).startswith(_PRIVATE_KERAS):
                 return str(base.__name__)
     return None
-
-
-def _sklearn_wrappers(exc: BaseException) -> bool:
-    """``from keras.wrappers.scikit_learn import KerasClassifier`` failing, under any Keras."""
-    if not isinstance(exc, ImportError):
-        return False
-    name = getattr(exc, "name", None) or ""
-    for root in _KERAS_NAMESPACES:
-        if name in (f"{root}.wrappers", f"{root}.wrappers.scikit_learn"):
-            return True
-    return "'scikit_learn'" in str(exc) and name.endswith(".wrappers")
 
 
 def _contrib_module(exc: BaseException) -> str | None:

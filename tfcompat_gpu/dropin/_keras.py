@@ -38,6 +38,13 @@ __all__ = [
 ]
 
 SHIM = "keras.backend.tensorflow_backend"
+WRAPPERS = {
+    f"{root}.wrappers{tail}": not tail
+    for root in ("keras", "tf_keras", "tensorflow.keras", "tensorflow.python.keras")
+    for tail in ("", ".scikit_learn")
+}
+"""Keras 2's ``wrappers.scikit_learn`` (:mod:`._keras2_sklearn`) and its package, where the Keras
+in use has none -> whether the name is the package."""
 
 
 def flavour(module_name: str) -> str:
@@ -154,7 +161,8 @@ def get_session(op_input_list: Sequence[Any] = ()) -> Any:
 
 
 class _ShimFinder(_LoaderBase):
-    """Makes ``keras.backend.tensorflow_backend`` (Keras <= 2.3) importable again.
+    """Makes ``keras.backend.tensorflow_backend`` (Keras <= 2.3) and Keras 2's
+    ``wrappers.scikit_learn`` (:data:`WRAPPERS`) importable again.
 
     It sits last on ``sys.meta_path``, so a real module of that name always wins.
     """
@@ -162,6 +170,8 @@ class _ShimFinder(_LoaderBase):
     def find_spec(
         self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
     ) -> importlib.machinery.ModuleSpec | None:
+        if fullname in WRAPPERS:
+            return importlib.machinery.ModuleSpec(fullname, self, is_package=WRAPPERS[fullname])
         if fullname != SHIM:
             return None
         return importlib.machinery.ModuleSpec(fullname, self)
@@ -170,6 +180,12 @@ class _ShimFinder(_LoaderBase):
         return None
 
     def exec_module(self, module: ModuleType) -> None:
+        if module.__name__ in WRAPPERS:
+            if not WRAPPERS[module.__name__]:
+                from tfcompat_gpu.dropin import _keras2_sklearn
+
+                _keras2_sklearn.fill(module)
+            return
         backend = importlib.import_module("keras.backend")
         existing = vars(backend).get("tensorflow_backend")
         if isinstance(existing, ModuleType):
@@ -217,6 +233,10 @@ def install_finder() -> None:
 def uninstall_finder() -> None:
     if _finder in sys.meta_path:
         sys.meta_path.remove(_finder)
+    for name in WRAPPERS:
+        served = sys.modules.get(name)
+        if served is not None and getattr(served.__spec__, "loader", None) is _finder:
+            del sys.modules[name]
     shim = sys.modules.get(SHIM)
     if shim is not None and shim.__spec__ is not None and shim.__spec__.loader is _finder:
         del sys.modules[SHIM]
