@@ -564,6 +564,23 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         [],
     ),
     (
+        # an inference or export script: the test phase is what Keras 3 predicts in; the
+        # training phase (dropout on in predict) is named, not dropped
+        "keras-backend-test-phase-removed",
+        "from keras import backend as K\nfrom keras.models import load_model\n\n"
+        "# inference only\nK.set_learning_phase(0)\nmodel = load_model('m.h5')\n"
+        "def phase(mode):\n    if mode == 'train':\n        K.set_learning_phase(1)\n"
+        "    else:\n        K.set_learning_phase(False)\n    flag = K.set_learning_phase(0)\n",
+        "from keras import backend as K\nfrom keras.models import load_model\n\n"
+        "# inference only\nmodel = load_model('m.h5')\n"
+        "def phase(mode):\n    if mode == 'train':\n        K.set_learning_phase(1)\n"
+        "    else:\n        pass\n    flag = K.set_learning_phase(0)\n",
+        [
+            (9, "K.set_learning_phase() left unchanged"),
+            (12, "K.set_learning_phase() left unchanged"),
+        ],
+    ),
+    (
         "keras-backend-graph-functions-left",
         "from keras import backend as K\ngrads = K.gradients(loss, [x])[0]\n"
         "f = K.function([model.input], [loss], updates=ups)\ns = K.sum(x, axis=1, foo=2)\n",

@@ -19,13 +19,16 @@ arguments); ``K.shape(x)`` becomes ``keras.ops.shape(x)`` where a tuple serves a
 Keras 2's tensor: indexed by an integer (``K.shape(z)[0]``, a VAE's batch size) or the shape
 of such a random call.  A call with other keywords, ``*args``, a seed, and every other
 function Keras 3 dropped (``K.function``, ``K.gradients``, ...) is left with a warning that
-names what to write.
+names what to write; ``K.set_learning_phase(0)`` alone on its line is removed (Keras 3 predicts
+in the test phase anyway).
 Only for Keras 3 (``migrate --keras 2`` leaves the backend alone).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from typing import TypeVar
 
 from tfcompat_gpu.codemod._base import MigrationCommand, Precheck
 from tfcompat_gpu.codemod._imports import need_import
@@ -34,6 +37,8 @@ from tfcompat_gpu.codemod._names import imports_keras
 from tfcompat_gpu.tfapi.keras_names import KERAS2_BACKEND_ONLY, keras2_backend_function
 
 __all__ = ["KerasBackendOpsCommand"]
+
+_S = TypeVar("_S", bound=cst.CSTNode)
 
 _SAME = frozenset(
     {
@@ -101,6 +106,10 @@ _HINTS = {
         "and the default axis"
     ),
     "batch_flatten": "keras.layers.Flatten() or keras.ops.reshape(x, (keras.ops.shape(x)[0], -1))",
+    "set_learning_phase": (
+        "model(x, training=True) (or a layer's call with training=True) where the code is to "
+        "run in the training phase; K.set_learning_phase(0) alone on its line is removed"
+    ),
 }
 _BATCH_NORM = ("x", "mean", "var", "beta", "gamma")
 """``K.batch_normalization``'s tensors (keras/backend/tensorflow_backend.py of Keras 2.0-2.3),
@@ -155,6 +164,67 @@ class KerasBackendOpsCommand(MigrationCommand):
 
     def visit_Module(self, node: cst.Module) -> None:
         self._keras: str | None = "keras" if imports_keras(node) else None
+        self._test_phase: set[cst.Call] = set()
+
+    def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
+        # ``K.set_learning_phase(0)`` alone on its line, before inference or an export: Keras 3
+        # (and TF 2 eagerly) runs predict() and evaluate() in the test phase anyway, and has
+        # no learning phase to set, so the statement goes.  Phase 1, which changed what
+        # predict() computes (dropout on), is left with the warning.
+        if len(node.body) != 1 or not isinstance(node.body[0], cst.Expr):
+            return
+        call = node.body[0].value
+        if not isinstance(call, cst.Call) or self._function(call) != "set_learning_phase":
+            return
+        if len(call.args) != 1 or call.args[0].keyword is not None or call.args[0].star:
+            return
+        value = call.args[0].value
+        if (isinstance(value, cst.Integer) and value.value == "0") or (
+            isinstance(value, cst.Name) and value.value == "False"
+        ):
+            self._test_phase.add(call)
+
+    def _dropped(self, statement: cst.CSTNode) -> bool:
+        if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+            return False
+        expr = statement.body[0]
+        return (
+            isinstance(expr, cst.Expr)
+            and expr.value in self._test_phase
+            and self.keras_major() >= 3
+            and not self.silenced(expr.value)
+        )
+
+    def _without_test_phase(self, original: Sequence[cst.CSTNode], body: Sequence[_S]) -> list[_S]:
+        """``body`` less the dropped statements, whose blank lines and comments go to the
+        statement after them (LibCST gives an emptied block its ``pass``)."""
+        kept: list[_S] = []
+        carried: list[cst.EmptyLine] = []
+        for old, new in zip(original, body):
+            if self._dropped(old):
+                carried.extend(getattr(new, "leading_lines", ()))
+                continue
+            if carried and hasattr(new, "leading_lines"):
+                new = new.with_changes(leading_lines=[*carried, *new.leading_lines])
+                carried = []
+            kept.append(new)
+        return kept
+
+    def leave_IndentedBlock(
+        self, original_node: cst.IndentedBlock, updated_node: cst.IndentedBlock
+    ) -> cst.IndentedBlock:
+        if not any(self._dropped(s) for s in original_node.body):
+            return updated_node
+        return updated_node.with_changes(
+            body=self._without_test_phase(original_node.body, updated_node.body)
+        )
+
+    def leave_Module(self, original_node: cst.Module, updated_node: cst.Module) -> cst.Module:
+        if not any(self._dropped(s) for s in original_node.body):
+            return updated_node
+        return updated_node.with_changes(
+            body=self._without_test_phase(original_node.body, updated_node.body)
+        )
 
     def _function(self, call: cst.Call) -> str | None:
         for name in self.names_of(call.func):
@@ -324,6 +394,8 @@ class KerasBackendOpsCommand(MigrationCommand):
                 return self._normalized(found)
         plan = self._plan(updated_node, function, original_node)
         if plan is None:
+            if original_node in self._test_phase:
+                return updated_node  # the statement goes (leave_SimpleStatementLine)
             if function in ("get_value", "set_value"):
                 return updated_node  # keras_backend_values rewrites or names them
             if self.silenced(original_node):
