@@ -581,6 +581,20 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         ],
     ),
     (
+        # a MobileNet file of Keras 2.0-2.1 loaded with its custom objects
+        "keras-mobilenet-custom-objects",
+        "from keras.applications.mobilenet import relu6, DepthwiseConv2D, preprocess_input\n"
+        "from keras.models import load_model\n"
+        "model = load_model('m.h5', custom_objects={'relu6': relu6, "
+        "'DepthwiseConv2D': DepthwiseConv2D})\n",
+        "from keras.applications.mobilenet import preprocess_input\n"
+        "from keras.activations import relu6\nfrom keras.layers import DepthwiseConv2D\n"
+        "from keras.models import load_model\n"
+        "model = load_model('m.h5', custom_objects={'relu6': relu6, "
+        "'DepthwiseConv2D': DepthwiseConv2D})\n",
+        [],
+    ),
+    (
         "keras-backend-graph-functions-left",
         "from keras import backend as K\ngrads = K.gradients(loss, [x])[0]\n"
         "f = K.function([model.input], [loss], updates=ups)\ns = K.sum(x, axis=1, foo=2)\n",

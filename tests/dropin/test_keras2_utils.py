@@ -161,6 +161,35 @@ def test_keras_preprocessing_names_moved_to_the_api_modules_are_served(tmp_path)
     }
 
 
+MOBILENET_CUSTOM_OBJECTS = """
+import numpy as np
+from keras.applications.mobilenet import relu6, DepthwiseConv2D
+from keras.layers import Activation
+from keras.models import Sequential, load_model
+from keras.utils.generic_utils import CustomObjectScope, Progbar
+from tests._child import emit
+
+model = Sequential([DepthwiseConv2D((3, 3), input_shape=(6, 6, 2), padding='same'),
+                    Activation(relu6)])
+model.save('mobilenet.h5')
+with CustomObjectScope({'relu6': relu6, 'DepthwiseConv2D': DepthwiseConv2D}):
+    loaded = load_model('mobilenet.h5')
+out = loaded.predict(np.full((1, 6, 6, 2), 100.0), verbose=0)
+emit({"max": float(out.max()), "min": float(out.min()), "progbar": Progbar.__name__})
+"""
+
+
+@needs_tf_keras
+def test_mobilenet_custom_objects_and_generic_utils_scope_are_served(tmp_path):
+    # Keras 2.0-2.1 MobileNet files are loaded with relu6 and DepthwiseConv2D imported from
+    # keras.applications.mobilenet, in the CustomObjectScope of keras.utils.generic_utils
+    run = run_script(tmp_path, MOBILENET_CUSTOM_OBJECTS)
+    assert run.rc == 0, run.err
+    assert run.result["max"] <= 6.0
+    assert run.result["min"] >= 0.0
+    assert run.result["progbar"] == "Progbar"
+
+
 LAYER_MODULE_ATTRIBUTES = """
 import keras
 from tests._child import emit

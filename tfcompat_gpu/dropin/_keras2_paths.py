@@ -46,6 +46,13 @@ MOVED: dict[str, tuple[str, ...]] = {
     # Keras 2.1-2.3 backend/common.py: floatx, epsilon, image_data_format, ..., and from 2.2.3
     # normalize_data_format (which conv_utils gave up then; tf_keras keeps it there again).
     "backend.common": ("backend_config", "backend", "utils.conv_utils"),
+    # Keras 2.0-2.12 utils/generic_utils.py: its custom-object scope and serialization moved
+    # to saving/ in 2.13 (``from keras.utils.generic_utils import CustomObjectScope``).
+    "utils.generic_utils": (
+        "utils.generic_utils",
+        "saving.object_registration",
+        "saving.legacy.serialization",
+    ),
     # layers/*.py of Keras <= 2.8 -> packages of 2.9+ (one file per layer).
     "layers.merge": ("layers.merging",),
     "layers.core": ("layers.core", "layers.reshaping", "layers.regularization"),

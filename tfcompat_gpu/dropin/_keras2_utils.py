@@ -34,6 +34,7 @@ fetched through ``tf.identity``, the same value.
 
 from __future__ import annotations
 
+import importlib
 from types import ModuleType
 
 from tfcompat_gpu.dropin._moves import KERAS_BACKENDS, Move
@@ -176,6 +177,32 @@ def backend_tf(module: ModuleType, current: Any) -> Any:
     return _tf.tf().compat.v1
 
 
+def relu6(module: ModuleType, current: Any) -> Any:
+    """Keras 2.0-2.1's ``keras.applications.mobilenet.relu6`` (``K.relu(x, max_value=6)``),
+    the custom object a saved MobileNet is loaded with: the activation of the Keras in use."""
+    root = module.__name__.partition(".")[0]
+    found = getattr(importlib.import_module(f"{root}.activations"), "relu6", None)
+    if found is not None:
+        return found
+    backend = importlib.import_module(f"{root}.backend")
+
+    def relu6(x: Any) -> Any:
+        return backend.relu(x, max_value=6.0)
+
+    return relu6
+
+
+def depthwise_conv2d(module: ModuleType, current: Any) -> Any:
+    """Keras 2.0-2.1's ``keras.applications.mobilenet.DepthwiseConv2D``, a layer 2.2 moved to
+    ``keras.layers``."""
+    root = module.__name__.partition(".")[0]
+    return importlib.import_module(f"{root}.layers").DepthwiseConv2D
+
+
+_MOBILENET = (
+    "MobileNet files of Keras 2.0-2.1 are loaded with custom objects imported from "
+    "keras.applications.mobilenet (relu6, DepthwiseConv2D), which later Keras dropped there"
+)
 _MODEL_FILES = (
     "Keras 2 ImageNet model files (deep-learning-models' resnet50.py, vgg16.py and their "
     "copies) import these helpers, which tf_keras renamed or dropped"
@@ -198,6 +225,15 @@ MOVES: tuple[Move, ...] = (
             "tf_keras.applications.imagenet_utils",
             "tf_keras.src.applications.imagenet_utils",
         )
+    ),
+    *(
+        Move(module, name, make, True, _MOBILENET)
+        for module in (
+            "keras.applications.mobilenet",
+            "tf_keras.applications.mobilenet",
+            "tf_keras.src.applications.mobilenet",
+        )
+        for name, make in (("relu6", relu6), ("DepthwiseConv2D", depthwise_conv2d))
     ),
     Move("tf_keras.src.utils.conv_utils", "convert_kernel", convert_kernel, True, _MODEL_FILES),
     Move(

@@ -105,9 +105,18 @@ def _module_import(alias: cst.ImportAlias, full: str) -> cst.ImportFrom:
     )
 
 
-# names Keras 2.0-2.3's keras/models.py imported (``from keras.models import Input``) that
-# Keras 3's keras.models does not export -> their Keras 3 module
-_MODELS_ELSEWHERE = {"Input": "keras.layers", "InputLayer": "keras.layers", "Layer": "keras.layers"}
+# names a Keras 2 module imported or defined that its Keras 3 namesake does not export -> their
+# Keras 3 module: what Keras 2.0-2.3's keras/models.py imported (``from keras.models import
+# Input``), and the custom objects MobileNet files of Keras 2.0-2.1 are loaded with
+# (``from keras.applications.mobilenet import relu6, DepthwiseConv2D``; 2.2 moved the layer to
+# keras.layers and dropped relu6, which keras.activations has in Keras 3)
+_ELSEWHERE: dict[str, dict[str, str]] = {
+    "keras.models": {"Input": "keras.layers", "InputLayer": "keras.layers", "Layer": "keras.layers"},
+    "keras.applications.mobilenet": {
+        "relu6": "keras.activations",
+        "DepthwiseConv2D": "keras.layers",
+    },
+}
 
 
 def _gone(full: str) -> str | None:
@@ -153,6 +162,7 @@ _KERAS_MODULE_TEXT = re.compile(
     r"|ImageDataGenerator|CuDNN(?:LSTM|GRU)|\bkeras\.preprocessing\b|\b_obtain_input_shape\b"
     r"|\bkeras_(?:applications|preprocessing)\b"
     r"|\bkeras\.models\s+import\s+(?:\([^)]*|[^\n]*)\b(?:Input|InputLayer|Layer)\b"
+    r"|\bkeras\.applications\.mobilenet\s+import\s+(?:\([^)]*|[^\n]*)\b(?:relu6|DepthwiseConv2D)\b"
     r"|\b(?:mse|MSE|mae|MAE|mape|MAPE|msle|MSLE|kld|KLD|logcosh|kullback_leibler_divergence)\b"
     r"|\b(?:activity_l1|activity_l2|activity_l1l2|l1l2)\b"
     r"|\bkeras\.backend(?:\.tensorflow_backend)?\s+import\s+(?:\([^)]*|[^\n]*)\btf\b"
@@ -274,10 +284,9 @@ class KerasModulePathsCommand(MigrationCommand):
                 )
                 return updated_node
             return updated_node.with_changes(module=cst.parse_expression(homes.pop()))
-        if module == "keras.models" and any(
-            str(dotted(alias.name)) in _MODELS_ELSEWHERE for alias in names
-        ):
-            return self._models_elsewhere(updated_node, names)
+        elsewhere = _ELSEWHERE.get(module)
+        if elsewhere and any(str(dotted(alias.name)) in elsewhere for alias in names):
+            return self._elsewhere(updated_node, names, elsewhere)
         if module in ("keras.layers", "keras.losses", "keras.regularizers") and any(
             f"{module}.{dotted(alias.name)}" in _RENAMED for alias in names
         ):
@@ -340,16 +349,16 @@ class KerasModulePathsCommand(MigrationCommand):
             self._extra[id(first)] = extra
         return first
 
-    def _models_elsewhere(
-        self, node: cst.ImportFrom, names: Sequence[cst.ImportAlias]
+    def _elsewhere(
+        self, node: cst.ImportFrom, names: Sequence[cst.ImportAlias], homes: dict[str, str]
     ) -> cst.ImportFrom:
         """``from keras.models import Input, Model`` -> ``from keras.models import Model`` and
-        ``from keras.layers import Input``: the names Keras 2's models.py imported from
-        elsewhere go to the Keras 3 module that exports them."""
+        ``from keras.layers import Input``: the names a Keras 2 module imported from elsewhere
+        (:data:`_ELSEWHERE`) go to the Keras 3 module that exports them."""
         moved: dict[str, list[cst.ImportAlias]] = {}
         kept: list[cst.ImportAlias] = []
         for alias in names:
-            home = _MODELS_ELSEWHERE.get(str(dotted(alias.name)))
+            home = homes.get(str(dotted(alias.name)))
             if home is None:
                 kept.append(alias)
             else:
