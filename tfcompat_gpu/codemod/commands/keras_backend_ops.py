@@ -38,7 +38,7 @@ from tfcompat_gpu.tfapi.keras_names import KERAS2_BACKEND_ONLY, keras2_backend_f
 
 __all__ = ["KerasBackendOpsCommand"]
 
-_S = TypeVar("_S", bound=cst.CSTNode)
+_S = TypeVar("_S", bound="cst.CSTNode")  # a string: cst loads LibCST on first use
 
 _SAME = frozenset(
     {
