@@ -595,6 +595,16 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         [],
     ),
     (
+        # multi_gpu_model imported and never called (a script that once trained on two GPUs):
+        # no Keras 3 module has it, so the import goes; the other names stay
+        "keras-multi-gpu-model-import-unused",
+        "from keras.utils.training_utils import multi_gpu_model\n"
+        "from keras.utils import multi_gpu_model as mgm, to_categorical\n"
+        "y = to_categorical([0, 1])\n",
+        "from keras.utils import to_categorical\ny = to_categorical([0, 1])\n",
+        [],
+    ),
+    (
         "keras-backend-graph-functions-left",
         "from keras import backend as K\ngrads = K.gradients(loss, [x])[0]\n"
         "f = K.function([model.input], [loss], updates=ups)\ns = K.sum(x, axis=1, foo=2)\n",

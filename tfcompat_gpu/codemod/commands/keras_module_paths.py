@@ -15,7 +15,7 @@ import re
 from collections.abc import Sequence
 
 from tfcompat_gpu.codemod._base import MigrationCommand, Precheck
-from tfcompat_gpu.codemod._imports import need_import
+from tfcompat_gpu.codemod._imports import need_import, without_aliases
 from tfcompat_gpu.codemod._libcst import cst
 from tfcompat_gpu.codemod._names import dotted
 from tfcompat_gpu.codemod._triage import text_search
@@ -32,6 +32,7 @@ from tfcompat_gpu.tfapi.keras_names import (
     TF_KERAS_PREPROCESSING,
 )
 from tfcompat_gpu.tfapi.keras_star_names import KERAS2_STAR_ALIASES
+from tfcompat_gpu.tfapi.multigpu_names import MULTI_GPU_MODEL as _MULTI_GPU_MODEL
 
 __all__ = ["KerasModulePathsCommand"]
 
@@ -223,12 +224,48 @@ class KerasModulePathsCommand(MigrationCommand):
             if reason is not None:
                 self.warn_at(node, f"{full} left unchanged: {reason}")
 
+    def _multi_gpu_import(
+        self, module: str, original: cst.ImportFrom, node: cst.ImportFrom
+    ) -> cst.ImportFrom | cst.RemovalSentinel | None:
+        """``from keras.utils import multi_gpu_model`` (or ``training_utils``,
+        ``multi_gpu_utils``, ``tensorflow.keras.utils``): where the file uses the name, the
+        multi-GPU command rewrites its calls and removes the import (or says why not), so it
+        is left to it; an import nothing uses is dropped, since no Keras 3 module has the name.
+        None: not such an import."""
+        if f"{module}.multi_gpu_model" not in _MULTI_GPU_MODEL or isinstance(
+            node.names, cst.ImportStar
+        ):
+            return None
+        drop: set[int] = set()
+        for index, alias in enumerate(node.names):
+            if str(dotted(alias.name)) != "multi_gpu_model":
+                continue
+            bound = alias.evaluated_alias or "multi_gpu_model"
+            if self._read(original, bound):
+                return node
+            drop.add(index)
+        if not drop:
+            return None
+        result = without_aliases(node, drop)
+        return result if not isinstance(result, cst.Import) else node
+
+    def _read(self, statement: cst.ImportFrom, name: str) -> bool:
+        """Whether the file reads ``name``, which ``statement`` binds (when in doubt: yes)."""
+        scope = self.scope_of(statement)
+        if scope is None:
+            return len(re.findall(rf"\b{re.escape(name)}\b", self.source_text())) > 1
+        return any(assignment.references for assignment in scope.assignments[name])
+
     def leave_ImportFrom(
         self, original_node: cst.ImportFrom, updated_node: cst.ImportFrom
-    ) -> cst.ImportFrom | cst.Import:
+    ) -> cst.ImportFrom | cst.Import | cst.RemovalSentinel:
         if original_node.module is None or original_node.relative:
             return updated_node
         module = dotted(original_node.module)
+        if module is not None and self.keras_major() >= 3:
+            multi_gpu = self._multi_gpu_import(module, original_node, updated_node)
+            if multi_gpu is not None:
+                return multi_gpu
         if module is not None and module.startswith("tensorflow.keras.wrappers"):
             self._tf_keras_wrappers(original_node, module)
         root = None if module is None else module.partition(".")[0]
