@@ -81,3 +81,40 @@ def test_contrib_summaries_and_global_step_as_tf1():
             "tower/fully_connected/biases_summary",
         ]
     )
+
+
+# the show_all_variables() helper of TF1 GAN repositories
+ANALYZER_SCRIPT = r"""
+    import contextlib, io
+    import tfcompat_gpu
+    tfcompat_gpu.install()
+    import tensorflow as tf
+    import tensorflow.contrib.slim as slim
+    from tests._child import emit
+
+    tf = tf.compat.v1
+    tf.disable_v2_behavior()
+    with tf.variable_scope("generator"):
+        tf.get_variable("w", [5, 5, 3, 64])
+        tf.get_variable("b", [64], dtype=tf.float64)
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        totals = slim.model_analyzer.analyze_vars(tf.trainable_variables(), print_info=True)
+        ops = slim.model_analyzer.analyze_ops(tf.get_default_graph())
+    emit({"totals": list(totals), "printed": printed.getvalue().splitlines(), "ops": ops})
+"""
+
+
+def test_slim_model_analyzer_lists_variables_as_tf1():
+    out = run_py(ANALYZER_SCRIPT)
+    assert out["totals"] == [5 * 5 * 3 * 64 + 64, 5 * 5 * 3 * 64 * 4 + 64 * 8]
+    assert out["printed"] == [
+        "---------",
+        "Variables: name (type shape) [size]",
+        "---------",
+        "generator/w:0 (float32_ref 5x5x3x64) [4800, bytes: 19200]",
+        "generator/b:0 (float64_ref 64) [64, bytes: 512]",
+        "Total size of variables: 4864",
+        "Total bytes of variables: 19712",
+    ]
+    assert out["ops"] > 4864

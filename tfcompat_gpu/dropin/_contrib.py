@@ -370,7 +370,7 @@ def removed_message(name: str) -> str:
         f"tf.contrib.{name}: tf.contrib was removed in TensorFlow 2.0, and the drop-in provides "
         "only tf.contrib.distribute, tf.contrib.layers' initializers, regularizers, "
         "fully_connected, flatten, batch_norm, dropout, conv2d, pooling (with "
-        "tf.contrib.slim's) and summaries, tf.contrib.slim.prefetch_queue, "
+        "tf.contrib.slim's) and summaries, tf.contrib.slim's prefetch_queue and model_analyzer, "
         "tf.contrib.framework's arg_scope and global-step functions, "
         "tf.contrib.rnn's core cells, tf.contrib.seq2seq.sequence_loss and "
         "tf.contrib.legacy_seq2seq's rnn_decoder, sequence_loss_by_example and sequence_loss, "
