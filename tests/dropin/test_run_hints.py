@@ -233,8 +233,9 @@ def test_tf_contrib_modules_get_their_successor():
     removed = (
         "tfcompat-gpu run: hint: tf.contrib.{}: tf.contrib was removed in TensorFlow 2.0, and "
         "the drop-in provides only tf.contrib.distribute, tf.contrib.layers' initializers, "
-        "regularizers, fully_connected, flatten, batch_norm, dropout, conv2d and pooling (with "
-        "tf.contrib.slim's), tf.contrib.slim.prefetch_queue, tf.contrib.framework.arg_scope, "
+        "regularizers, fully_connected, flatten, batch_norm, dropout, conv2d, pooling (with "
+        "tf.contrib.slim's) and summaries, tf.contrib.slim's prefetch_queue and model_analyzer, "
+        "tf.contrib.framework's arg_scope and global-step functions, "
         "tf.contrib.rnn's core cells, "
         "tf.contrib.seq2seq.sequence_loss and tf.contrib.legacy_seq2seq's rnn_decoder, "
         "sequence_loss_by_example and sequence_loss, "
@@ -254,8 +255,9 @@ def test_tf_contrib_modules_get_their_successor():
     assert out["no successor"][0] == (
         "tfcompat-gpu run: hint: tf.contrib.bayesflow: tf.contrib was removed in TensorFlow 2.0, "
         "and the drop-in provides only tf.contrib.distribute, tf.contrib.layers' initializers, "
-        "regularizers, fully_connected, flatten, batch_norm, dropout, conv2d and pooling (with "
-        "tf.contrib.slim's), tf.contrib.slim.prefetch_queue, tf.contrib.framework.arg_scope, "
+        "regularizers, fully_connected, flatten, batch_norm, dropout, conv2d, pooling (with "
+        "tf.contrib.slim's) and summaries, tf.contrib.slim's prefetch_queue and model_analyzer, "
+        "tf.contrib.framework's arg_scope and global-step functions, "
         "tf.contrib.rnn's core cells, "
         "tf.contrib.seq2seq.sequence_loss and tf.contrib.legacy_seq2seq's rnn_decoder, "
         "sequence_loss_by_example and sequence_loss, "

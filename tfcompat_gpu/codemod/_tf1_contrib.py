@@ -5,6 +5,9 @@
 ``l1_regularizer(scale)`` with a float literal for ``scale`` returned
 ``lambda weights: scale * tf.nn.l2_loss(weights)`` (``scale * tf.reduce_sum(tf.abs(weights))``)
 (tensorflow/contrib/layers/python/layers/regularizers.py).
+``tf.contrib.framework``'s global-step functions were ``tf.train``'s, re-exported
+(tensorflow/contrib/framework/__init__.py): ``tf.contrib.framework.get_global_step`` is
+``tf.train.get_global_step`` of ``tf.compat.v1``.
 """
 
 from __future__ import annotations
@@ -12,11 +15,13 @@ from __future__ import annotations
 from tfcompat_gpu.codemod._libcst import cst
 
 __all__ = [
+    "FRAMEWORK_TRAIN",
     "REGULARIZERS",
     "XAVIER",
     "XAVIER_KEYWORDS",
     "contrib_root",
     "equal",
+    "framework_train",
     "regularizer",
     "regularizer_scale",
     "xavier_root",
@@ -34,6 +39,17 @@ REGULARIZERS = {
     "tensorflow.contrib.layers.l2_regularizer": "{tf}nn.l2_loss(weights)",
     "tensorflow.contrib.layers.l1_regularizer": "{tf}reduce_sum({tf}abs(weights))",
 }
+
+# tf.contrib.framework's names that were tf.train's functions
+FRAMEWORK_TRAIN = frozenset(
+    "tensorflow.contrib.framework." + name
+    for name in (
+        "assert_global_step",
+        "create_global_step",
+        "get_global_step",
+        "get_or_create_global_step",
+    )
+)
 
 
 def equal() -> cst.AssignEqual:
@@ -111,3 +127,18 @@ def xavier_root(node: cst.Call) -> cst.BaseExpression | None:
         ):
             return None
     return func.value.value.value
+
+
+def framework_train(node: cst.Attribute) -> cst.Attribute | None:
+    """``tf.train.name`` for ``tf.contrib.framework.name``, spelt with the same ``tf``."""
+    inner = node.value
+    if not (
+        isinstance(inner, cst.Attribute)
+        and inner.attr.value == "framework"
+        and isinstance(inner.value, cst.Attribute)
+        and inner.value.attr.value == "contrib"
+    ):
+        return None
+    return cst.Attribute(
+        value=cst.Attribute(value=inner.value.value, attr=cst.Name("train")), attr=node.attr
+    )

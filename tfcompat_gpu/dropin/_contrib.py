@@ -229,12 +229,15 @@ NAMES: dict[str, Any] = {
 def _layers_getattr(name: str) -> Any:
     from tfcompat_gpu.dropin._contrib_conv import CONV_FUNCTIONS
     from tfcompat_gpu.dropin._contrib_layers import FUNCTIONS
+    from tfcompat_gpu.dropin._contrib_summaries import SUMMARIES
 
     if name in FUNCTIONS:
         return FUNCTIONS[name]
     if name in CONV_FUNCTIONS:
         return CONV_FUNCTIONS[name]
-    raise _missing("layers", name, sorted({*FUNCTIONS, *CONV_FUNCTIONS}))
+    if name in SUMMARIES:
+        return SUMMARIES[name]
+    raise _missing("layers", name, _layers_all())
 
 
 def _slim_getattr(name: str) -> Any:
@@ -247,10 +250,13 @@ def _slim_getattr(name: str) -> Any:
 
 def _framework_getattr(name: str) -> Any:
     from tfcompat_gpu.dropin._contrib_layers import FRAMEWORK
+    from tfcompat_gpu.dropin._contrib_summaries import FRAMEWORK_V1, framework_function
 
     if name in FRAMEWORK:
         return FRAMEWORK[name]
-    raise _missing("framework", name, sorted(FRAMEWORK))
+    if name in FRAMEWORK_V1:
+        return framework_function(name)
+    raise _missing("framework", name, sorted({*FRAMEWORK, *FRAMEWORK_V1}))
 
 
 def _rnn_getattr(name: str) -> Any:
@@ -363,8 +369,9 @@ def removed_message(name: str) -> str:
     return (
         f"tf.contrib.{name}: tf.contrib was removed in TensorFlow 2.0, and the drop-in provides "
         "only tf.contrib.distribute, tf.contrib.layers' initializers, regularizers, "
-        "fully_connected, flatten, batch_norm, dropout, conv2d and pooling (with "
-        "tf.contrib.slim's), tf.contrib.slim.prefetch_queue, tf.contrib.framework.arg_scope, "
+        "fully_connected, flatten, batch_norm, dropout, conv2d, pooling (with "
+        "tf.contrib.slim's) and summaries, tf.contrib.slim's prefetch_queue and model_analyzer, "
+        "tf.contrib.framework's arg_scope and global-step functions, "
         "tf.contrib.rnn's core cells, tf.contrib.seq2seq.sequence_loss and "
         "tf.contrib.legacy_seq2seq's rnn_decoder, sequence_loss_by_example and sequence_loss, "
         "tf.contrib.learn.preprocessing.VocabularyProcessor, tf.contrib.factorization.KMeans "
@@ -401,7 +408,15 @@ _ALL = {
         "slim",
     ],
     LEARN_MODULE: ["preprocessing"],
-    FRAMEWORK_MODULE: ["add_arg_scope", "arg_scope"],
+    FRAMEWORK_MODULE: [
+        "add_arg_scope",
+        "arg_scope",
+        "assert_global_step",
+        "create_global_step",
+        "get_global_step",
+        "get_model_variables",
+        "get_or_create_global_step",
+    ],
     FACTORIZATION_MODULE: sorted(FACTORIZATION),
 }
 
@@ -409,8 +424,9 @@ _ALL = {
 def _layers_all() -> list[str]:
     from tfcompat_gpu.dropin._contrib_conv import CONV_FUNCTIONS
     from tfcompat_gpu.dropin._contrib_layers import FUNCTIONS
+    from tfcompat_gpu.dropin._contrib_summaries import SUMMARIES
 
-    return sorted({*FUNCTIONS, *CONV_FUNCTIONS})
+    return sorted({*FUNCTIONS, *CONV_FUNCTIONS, *SUMMARIES})
 
 
 def _slim_all() -> list[str]:

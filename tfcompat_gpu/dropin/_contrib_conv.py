@@ -15,7 +15,7 @@ variables, collections and regularization losses, and the ``normalizer_fn`` of
 slim.fully_connected], ...)`` sets their defaults.
 
 ``tf.contrib.slim`` was ``tf.contrib.layers`` and ``tf.contrib.framework`` under one name, with
-variables helpers; :data:`SLIM` is what of it is served, with ``slim.prefetch_queue`` (its
+variables helpers; :data:`SLIM` is what of it is served, with ``slim.prefetch_queue`` and ``slim.model_analyzer`` (its
 ``learning``, ``losses``, ``nets`` and the rest of ``data`` are not).
 """
 
@@ -26,6 +26,7 @@ from types import ModuleType
 from typing import Any
 
 from tfcompat_gpu.dropin import _contrib_layers as _layers
+from tfcompat_gpu.dropin._slim_analyzer import MODEL_ANALYZER
 from tfcompat_gpu.tfapi import _tf
 
 __all__ = [
@@ -497,6 +498,7 @@ PREFETCH_QUEUE.prefetch_queue = prefetch_queue  # type: ignore[attr-defined]
 
 SLIM: dict[str, Any] = {
     "prefetch_queue": PREFETCH_QUEUE,
+    "model_analyzer": MODEL_ANALYZER,
     **_layers.FUNCTIONS,
     **CONV_FUNCTIONS,
     **_layers.FRAMEWORK,
@@ -506,4 +508,4 @@ SLIM: dict[str, Any] = {
     "get_variables_to_restore": get_variables_to_restore,
 }
 """The ``tf.contrib.slim`` names served: its layers, ``arg_scope``, variable helpers, and the
-``prefetch_queue`` module of the multi-GPU scripts."""
+``prefetch_queue`` module of the multi-GPU scripts, and ``model_analyzer``."""

@@ -28,6 +28,8 @@ become the function TF 1.15 returned (tensorflow/contrib/layers/python/layers/re
 ``lambda weights: scale * tf.nn.l2_loss(weights)`` (``scale * tf.reduce_sum(tf.abs(weights))``),
 and ``lambda _: None`` for ``0.0``.  Any other ``scale`` (a name, whose value TF1 checked: an
 integer or a negative number raised ``ValueError``) or a ``scope`` keeps the warning.
+``tf.contrib.framework.get_global_step`` (``get_or_create_global_step``, ``create_global_step``,
+``assert_global_step``), ``tf.train``'s functions re-exported, becomes ``tf.train.get_global_step``.
 """
 
 from __future__ import annotations
@@ -41,11 +43,13 @@ from tfcompat_gpu.codemod._base import MigrationCommand, Precheck
 from tfcompat_gpu.codemod._libcst import cst, visit_with
 from tfcompat_gpu.codemod._names import dotted
 from tfcompat_gpu.codemod._tf1_contrib import (
+    FRAMEWORK_TRAIN,
     REGULARIZERS,
     XAVIER,
     XAVIER_KEYWORDS,
     contrib_root,
     equal,
+    framework_train,
     regularizer,
     regularizer_scale,
     xavier_root,
@@ -401,6 +405,7 @@ class Tf1CompatCommand(MigrationCommand):
         self._warned: set[str] = set()
         self._xavier: set[cst.CSTNode] = set()  # tf.contrib.layers nodes of rewritten calls
         self._regularizers: dict[cst.Call, str] = {}  # regularizer call -> its loss's code
+        self._moved: set[cst.Attribute] = set()  # tf.contrib.framework.<tf.train function>
         # a session spelt the TF1 way (tf.Session, not tf.compat.v1.Session, which TF2 code
         # asks for itself): what it runs is graph code
         text = self.source_text()
@@ -414,6 +419,12 @@ class Tf1CompatCommand(MigrationCommand):
             )
             is not None
         )
+
+    def visit_Attribute(self, node: cst.Attribute) -> bool:
+        if framework_train(node) is not None and self.names_of(node) & FRAMEWORK_TRAIN:
+            self._xavier.add(node.value)  # tf.contrib.framework: no warning, the name moves
+            self._moved.add(node)
+        return True
 
     def visit_Call(self, node: cst.Call) -> bool:
         if xavier_root(node) is not None and self.names_of(node.func) & XAVIER:
@@ -453,6 +464,8 @@ class Tf1CompatCommand(MigrationCommand):
     def leave_Attribute(
         self, original_node: cst.Attribute, updated_node: cst.Attribute
     ) -> cst.BaseExpression:
+        if original_node in self._moved:
+            return framework_train(updated_node) or updated_node
         if original_node in self._xavier or original_node in self.context.scratch.get(
             CONTRIB_LAYERS_DONE, ()
         ):
