@@ -15,7 +15,8 @@ Keras' v1 training loops need.  Of ``tf.contrib.layers``, the initializers, regu
 ``tf.contrib.learn``, ``preprocessing.VocabularyProcessor`` (:mod:`tfcompat_gpu.dropin._contrib_learn`); of
 ``tf.contrib.factorization``, the graph ``KMeans`` and its constants, which TensorFlow 2 still
 ships as ``tensorflow.python.ops.clustering_ops`` (TF 1.15's contrib module re-exported that
-class); ``tf.contrib.crf`` (:mod:`tfcompat_gpu.dropin._contrib_crf`).  Any other
+class); ``tf.contrib.crf`` (:mod:`tfcompat_gpu.dropin._contrib_crf`); ``tf.contrib.eager``
+(:mod:`tfcompat_gpu.dropin._contrib_eager`).  Any other
 ``tf.contrib`` name raises an ``AttributeError`` that says so and names the module's successor
 (:data:`~tfcompat_gpu.tfapi.contrib_names.CONTRIB_SUCCESSORS`), which ``run``'s hint also names
 when the script imports one.
@@ -349,6 +350,10 @@ def _contrib_getattr(name: str) -> Any:
         return factorization_module()
     if name == "crf":
         return crf_module()
+    if name == "eager":
+        from tfcompat_gpu.dropin._contrib_eager import eager_module
+
+        return eager_module()
     if name.startswith("__"):
         raise AttributeError(name)
     raise AttributeError(removed_message(name))
@@ -367,8 +372,8 @@ def removed_message(name: str) -> str:
         "tf.contrib.slim's), tf.contrib.slim.prefetch_queue, tf.contrib.framework.arg_scope, "
         "tf.contrib.rnn's core cells, tf.contrib.seq2seq.sequence_loss and "
         "tf.contrib.legacy_seq2seq's rnn_decoder, sequence_loss_by_example and sequence_loss, "
-        "tf.contrib.learn.preprocessing.VocabularyProcessor, tf.contrib.factorization.KMeans "
-        "and tf.contrib.crf. "
+        "tf.contrib.learn.preprocessing.VocabularyProcessor, tf.contrib.factorization.KMeans, "
+        "tf.contrib.crf and tf.contrib.eager. "
         f"{use}"
     )
 
@@ -391,6 +396,7 @@ _ALL = {
     CONTRIB: [
         "crf",
         "distribute",
+        "eager",
         "factorization",
         "framework",
         "layers",
