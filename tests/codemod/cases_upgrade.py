@@ -121,6 +121,33 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         [(4, "tf.layers.dense comes from tf_keras")],
     ),
     (
+        # TF 1.x eager-guide style: tfe bound as tf.contrib.eager, its Variable, Iterator,
+        # GradientTape, metrics and Checkpoint read through it; the binding goes
+        "tf1-contrib-eager-names",
+        "import tensorflow as tf\n"
+        "tfe = tf.contrib.eager\n"
+        "tf.enable_eager_execution()\n"
+        "w = tfe.Variable(tf.zeros([4, 1]), name='w')\n"
+        "batches = tf.data.Dataset.from_tensor_slices(tf.ones([8, 4])).batch(4)\n"
+        "mean = tfe.metrics.Mean()\n"
+        "for x in tfe.Iterator(batches):\n"
+        "    with tfe.GradientTape() as tape:\n"
+        "        loss = tf.reduce_sum(tf.matmul(x, w))\n"
+        "    mean(loss)\n"
+        "root = tfe.Checkpoint(w=w)\n",
+        "import tensorflow.compat.v1 as tf\n"
+        "tf.enable_eager_execution()\n"
+        "w = tf.Variable(tf.zeros([4, 1]), name='w')\n"
+        "batches = tf.data.Dataset.from_tensor_slices(tf.ones([8, 4])).batch(4)\n"
+        "mean = tf.keras.metrics.Mean()\n"
+        "for x in iter(batches):\n"
+        "    with tf.GradientTape() as tape:\n"
+        "        loss = tf.reduce_sum(tf.matmul(x, w))\n"
+        "    mean(loss)\n"
+        "root = tf.train.Checkpoint(w=w)\n",
+        [],
+    ),
+    (
         # nlintz/TensorFlow-Tutorials 07_lstm.py: the module imported, its cells and static_rnn
         # read through it (in a function too); the import goes, the tf_keras warning stays
         "tf1-contrib-rnn-module-import",

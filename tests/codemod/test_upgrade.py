@@ -71,6 +71,7 @@ def test_the_upgrade_rewrites_are_the_keras_and_tf1_commands() -> None:
         "tf1_compat",
         "tf_private_imports",
         "contrib_rnn",
+        "contrib_eager",
         "contrib_layers",
         "contrib_seq2seq",
         "contrib_legacy_seq2seq",

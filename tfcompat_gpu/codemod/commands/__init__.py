@@ -19,6 +19,7 @@ from tfcompat_gpu.codemod.commands.config_function_assignments import (
 )
 from tfcompat_gpu.codemod.commands.config_proto_to_configure import ConfigProtoToConfigureCommand
 from tfcompat_gpu.codemod.commands.contrib_distribute import ContribDistributeCommand
+from tfcompat_gpu.codemod.commands.contrib_eager import ContribEagerCommand
 from tfcompat_gpu.codemod.commands.contrib_layers import ContribLayersCommand
 from tfcompat_gpu.codemod.commands.contrib_legacy_seq2seq import ContribLegacySeq2seqCommand
 from tfcompat_gpu.codemod.commands.contrib_rnn import ContribRnnCommand
@@ -60,6 +61,7 @@ __all__ = [
     "ConfigFunctionAssignmentsCommand",
     "ConfigProtoToConfigureCommand",
     "ContribDistributeCommand",
+    "ContribEagerCommand",
     "ContribLayersCommand",
     "ContribLegacySeq2seqCommand",
     "ContribRnnCommand",
@@ -133,6 +135,7 @@ COMMANDS: tuple[type[MigrationCommand], ...] = (
     ScipyRemovedModulesCommand,
     TfPrivateImportsCommand,
     ContribRnnCommand,
+    ContribEagerCommand,
     ContribLayersCommand,
     ContribSeq2seqCommand,
     ContribLegacySeq2seqCommand,

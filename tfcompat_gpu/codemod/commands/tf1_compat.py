@@ -106,9 +106,9 @@ _ENABLED = ("enable_eager_execution", "enable_v2_behavior")
 # TF1 modules that TensorFlow >= 2.16 serves from tf_keras: on Keras 3 their names raise
 # "... is not available with Keras 3" (tensorflow/python/util/lazy_loader.py)
 _NEED_TF_KERAS = frozenset("tensorflow." + module for module in TF_KERAS_MODULES)
-# tf.contrib.distribute and tf.contrib.rnn: rewritten (or warned about) by contrib_distribute
-# and contrib_rnn
-_CONTRIB_OK = ("distribute", "rnn")
+# tf.contrib.distribute, tf.contrib.rnn and tf.contrib.eager: rewritten (or warned about) by
+# contrib_distribute, contrib_rnn and contrib_eager
+_CONTRIB_OK = ("distribute", "rnn", "eager")
 _TF1_WORDS = (
     "|".join(sorted(TF1_ONLY))
     + "|contrib|estimator|"
