@@ -81,7 +81,8 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
     ),
     (
         # the TensorFlow-Examples bidirectional_rnn / basic_eager_api imports: TF 2 has no
-        # tensorflow.contrib, so the import fails whatever the rest of the file becomes
+        # tensorflow.contrib, so the import fails whatever the rest of the file becomes (tfe,
+        # never read, goes: contrib_eager has nothing to rewrite through it)
         "tensorflow-contrib-imports-left",
         "import tensorflow as tf\n"
         "from tensorflow.contrib import rnn\n"
@@ -91,14 +92,12 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         "cell = rnn.LayerNormBasicLSTMCell(8)\n",
         "import tensorflow.compat.v1 as tf\n"
         "from tensorflow.contrib import rnn\n"
-        "import tensorflow.contrib.eager as tfe\n"
         "from tensorflow.contrib.layers import batch_norm\n\n"
         "tf.disable_v2_behavior()\n"
         "x = tf.placeholder(tf.float32, [None, 4])\n"
         "cell = rnn.LayerNormBasicLSTMCell(8)\n",
         [
             (2, "rnn.LayerNormBasicLSTMCell has no TF2 home: use tf.compat.v1.nn.rnn_cell"),
-            (3, "tfe.Variable is tf.Variable"),
             (4, "from tensorflow.contrib.layers import ... left unchanged"),
         ],
     ),
@@ -119,6 +118,19 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         "    return tf.compat.v1.layers.dense(h, 8, activation=None)\n"
         "z = encoder(tf.placeholder(tf.float32, [None, 784]))\n",
         [(4, "tf.layers.dense comes from tf_keras")],
+    ),
+    (
+        # TF 1.x Keras guide: a tf.train optimizer compiled into a tf.keras model
+        "tf1-train-optimizer-in-keras-compile",
+        "import tensorflow as tf\n"
+        "model = tf.keras.Sequential([tf.keras.layers.Dense(10, activation='softmax')])\n"
+        "model.compile(optimizer=tf.train.AdamOptimizer(0.001),\n"
+        "              loss='categorical_crossentropy', metrics=['accuracy'])\n",
+        "import tensorflow as tf\n"
+        "model = tf.keras.Sequential([tf.keras.layers.Dense(10, activation='softmax')])\n"
+        "model.compile(optimizer=tf.keras.optimizers.Adam(0.001, epsilon=1e-08),\n"
+        "              loss='categorical_crossentropy', metrics=['accuracy'])\n",
+        [],
     ),
     (
         # TF 1.x eager-guide style: tfe bound as tf.contrib.eager, its Variable, Iterator,

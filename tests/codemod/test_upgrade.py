@@ -46,6 +46,7 @@ def test_the_upgrade_rewrites_are_the_keras_and_tf1_commands() -> None:
     upgrade = {command_name(command) for command in COMMANDS if command.UPGRADE}
     assert upgrade == {
         "keras_optimizers",
+        "keras_tf1_optimizers",
         "keras_generator_methods",
         "keras_iterator_next",
         "keras_generator_batches",

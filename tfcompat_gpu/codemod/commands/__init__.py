@@ -44,6 +44,7 @@ from tfcompat_gpu.codemod.commands.keras_module_paths import KerasModulePathsCom
 from tfcompat_gpu.codemod.commands.keras_optimizers import KerasOptimizersCommand
 from tfcompat_gpu.codemod.commands.keras_stateful_models import KerasStatefulModelsCommand
 from tfcompat_gpu.codemod.commands.keras_tensor_shapes import KerasTensorShapesCommand
+from tfcompat_gpu.codemod.commands.keras_tf1_optimizers import KerasTf1OptimizersCommand
 from tfcompat_gpu.codemod.commands.keras_weight_files import KerasWeightFilesCommand
 from tfcompat_gpu.codemod.commands.numpy_removed_calls import NumpyRemovedCallsCommand
 from tfcompat_gpu.codemod.commands.numpy_removed_names import NumpyRemovedNamesCommand
@@ -85,6 +86,7 @@ __all__ = [
     "KerasOptimizersCommand",
     "KerasStatefulModelsCommand",
     "KerasTensorShapesCommand",
+    "KerasTf1OptimizersCommand",
     "KerasWeightFilesCommand",
     "NumpyRemovedCallsCommand",
     "NumpyRemovedNamesCommand",
@@ -110,6 +112,7 @@ COMMANDS: tuple[type[MigrationCommand], ...] = (
     GpuDiscoveryCommand,
     BuildInStrategyScopeCommand,
     KerasOptimizersCommand,
+    KerasTf1OptimizersCommand,
     KerasGeneratorMethodsCommand,
     KerasIteratorNextCommand,
     KerasGeneratorBatchesCommand,
