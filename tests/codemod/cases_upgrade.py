@@ -120,6 +120,19 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         [(4, "tf.layers.dense comes from tf_keras")],
     ),
     (
+        # tf.keras of TF 1.10-1.14: a one-shot iterator of the dataset handed to fit
+        "tf1-keras-fit-on-one-shot-iterator",
+        "import tensorflow as tf\n"
+        "model = tf.keras.Sequential([tf.keras.layers.Dense(1)])\n"
+        "model.compile(optimizer='adam', loss='mse')\n"
+        "model.fit(dataset.make_one_shot_iterator(), verbose=1, steps_per_epoch=10, epochs=5)\n",
+        "import tensorflow as tf\n"
+        "model = tf.keras.Sequential([tf.keras.layers.Dense(1)])\n"
+        "model.compile(optimizer='adam', loss='mse')\n"
+        "model.fit(dataset, verbose=1, steps_per_epoch=10, epochs=5)\n",
+        [],
+    ),
+    (
         # TF 1.x Keras guide: a tf.train optimizer compiled into a tf.keras model
         "tf1-train-optimizer-in-keras-compile",
         "import tensorflow as tf\n"

@@ -47,6 +47,7 @@ def test_the_upgrade_rewrites_are_the_keras_and_tf1_commands() -> None:
     assert upgrade == {
         "keras_optimizers",
         "keras_tf1_optimizers",
+        "keras_dataset_iterators",
         "keras_generator_methods",
         "keras_iterator_next",
         "keras_generator_batches",

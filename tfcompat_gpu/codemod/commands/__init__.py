@@ -34,6 +34,7 @@ from tfcompat_gpu.codemod.commands.keras_backend_tf import KerasBackendTfCommand
 from tfcompat_gpu.codemod.commands.keras_backend_values import KerasBackendValuesCommand
 from tfcompat_gpu.codemod.commands.keras_callback_arguments import KerasCallbackArgumentsCommand
 from tfcompat_gpu.codemod.commands.keras_compile_state import KerasCompileStateCommand
+from tfcompat_gpu.codemod.commands.keras_dataset_iterators import KerasDatasetIteratorsCommand
 from tfcompat_gpu.codemod.commands.keras_generator_batches import KerasGeneratorBatchesCommand
 from tfcompat_gpu.codemod.commands.keras_generator_methods import KerasGeneratorMethodsCommand
 from tfcompat_gpu.codemod.commands.keras_iterator_next import KerasIteratorNextCommand
@@ -76,6 +77,7 @@ __all__ = [
     "KerasBackendValuesCommand",
     "KerasCallbackArgumentsCommand",
     "KerasCompileStateCommand",
+    "KerasDatasetIteratorsCommand",
     "KerasGeneratorBatchesCommand",
     "KerasGeneratorMethodsCommand",
     "KerasIteratorNextCommand",
@@ -113,6 +115,7 @@ COMMANDS: tuple[type[MigrationCommand], ...] = (
     BuildInStrategyScopeCommand,
     KerasOptimizersCommand,
     KerasTf1OptimizersCommand,
+    KerasDatasetIteratorsCommand,
     KerasGeneratorMethodsCommand,
     KerasIteratorNextCommand,
     KerasGeneratorBatchesCommand,
