@@ -213,7 +213,7 @@ CONTRIB = r"""
         "import slim": "import tensorflow.contrib.slim.nets",
         "from layers": "from tensorflow.contrib.layers import separable_conv2d",
         "from contrib": "from tensorflow.contrib import tensor_forest",
-        "summary": "import tensorflow.contrib.summary",
+        "tensorboard": "import tensorflow.contrib.tensorboard",
         "no successor": "import tensorflow.contrib.bayesflow",
         "attribute": "tf.contrib.layers.separable_conv2d",
         "other import": "import tensorflow.nonexistent_module",
@@ -239,7 +239,7 @@ def test_tf_contrib_modules_get_their_successor():
         "tf.contrib.seq2seq.sequence_loss and tf.contrib.legacy_seq2seq's rnn_decoder, "
         "sequence_loss_by_example and sequence_loss, "
         "tf.contrib.learn.preprocessing.VocabularyProcessor, tf.contrib.factorization.KMeans, "
-        "tf.contrib.crf and tf.contrib.eager. "
+        "tf.contrib.crf, tf.contrib.eager and tf.contrib.summary. "
         "Use {} instead."
     )
     slim = "the tf-slim package (pip install tf-slim, then `import tf_slim as slim`)"
@@ -250,7 +250,7 @@ def test_tf_contrib_modules_get_their_successor():
     )
     assert "xavier_initializer" in out["from layers"][0]
     assert out["from contrib"][0].startswith("tfcompat-gpu run: hint: tf.contrib.tensor_forest: ")
-    assert "Use tf.summary (or tf.compat.v1.summary) instead." in out["summary"][0]
+    assert out["tensorboard"][0].startswith("tfcompat-gpu run: hint: tf.contrib.tensorboard: ")
     assert out["no successor"][0] == (
         "tfcompat-gpu run: hint: tf.contrib.bayesflow: tf.contrib was removed in TensorFlow 2.0, "
         "and the drop-in provides only tf.contrib.distribute, tf.contrib.layers' initializers, "
@@ -260,7 +260,7 @@ def test_tf_contrib_modules_get_their_successor():
         "tf.contrib.seq2seq.sequence_loss and tf.contrib.legacy_seq2seq's rnn_decoder, "
         "sequence_loss_by_example and sequence_loss, "
         "tf.contrib.learn.preprocessing.VocabularyProcessor, tf.contrib.factorization.KMeans, "
-        "tf.contrib.crf and tf.contrib.eager. "
+        "tf.contrib.crf, tf.contrib.eager and tf.contrib.summary. "
         "Use the TF2 module that replaced it."
     )
     # tf.contrib.layers reached as an attribute: the error itself says it (no hint repeats it)
