@@ -112,3 +112,16 @@ def test_names_written_out_are_rewritten() -> None:
     assert "net = tf.contrib.eager.Network()" in code
     (warning,) = [w for w in warnings if "contrib" in w]
     assert warning.startswith("5: tf.contrib.eager.Network left unchanged: it has no TF2 name")
+
+
+def test_the_module_bound_in_a_function_is_left_with_a_warning() -> None:
+    source = (
+        "import tensorflow as tf\n"
+        "def main():\n"
+        "    tfe = tf.contrib.eager\n"
+        "    return tfe.Variable(1.0)\n"
+    )
+    code, warnings = migrated_twice(source)
+    assert "    tfe = tf.contrib.eager\n" in code
+    (warning,) = [w for w in warnings if "contrib" in w]
+    assert warning.startswith("3: tf.contrib.eager left unchanged: tf.contrib was removed")

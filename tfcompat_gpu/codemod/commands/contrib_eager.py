@@ -128,6 +128,7 @@ class ContribEagerCommand(MigrationCommand):
     def visit_Module(self, node: cst.Module) -> None:
         self._replace: dict[cst.CSTNode, str] = {}
         self._drop: set[cst.CSTNode] = set()
+        self._planned: set[cst.CSTNode] = set()  # bindings dropped or warned about
         self._warned: set[str] = set()
         self._helpers = False
         self._root = tf_root_alias(node)
@@ -165,6 +166,7 @@ class ContribEagerCommand(MigrationCommand):
     def _plan(self, binding: cst.CSTNode, target: cst.CSTNode) -> None:
         """Each read of what ``binding`` binds, with its new code; left (and said) if one has
         no home or the file has no ``tensorflow`` name to write it through."""
+        self._planned.add(binding)
         bound = self._bound(target)
         scope = self.scope_of(binding)
         if bound is None or scope is None:
@@ -243,6 +245,8 @@ class ContribEagerCommand(MigrationCommand):
         if isinstance(parent, cst.Attribute) and parent.value is node:
             return None  # the outermost name decides
         for name in self.names_of(node):
+            if name == _MODULE and self.parent(node) not in self._planned:
+                self._left_whole(node)
             if not name.startswith(_MODULE + "."):
                 continue
             member = name[len(_MODULE) + 1 :]
@@ -260,6 +264,18 @@ class ContribEagerCommand(MigrationCommand):
                 )
             return code
         return None
+
+    def _left_whole(self, node: cst.Attribute) -> None:
+        """``tf.contrib.eager`` read as a whole where no binding of it was planned (bound in a
+        function, handed on): said once."""
+        if "" in self._warned or prefix_for(node, _MODULE) is None:
+            return
+        self._warned.add("")
+        self.warn_at(
+            node,
+            "tf.contrib.eager left unchanged: tf.contrib was removed in TensorFlow 2.0: "
+            f"{contrib_successor('eager')} [tf.contrib removed]",
+        )
 
     def leave_Module(self, original_node: cst.Module, updated_node: cst.Module) -> cst.Module:
         if not self._helpers or self._root is None:
