@@ -120,6 +120,21 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         [(4, "tf.layers.dense comes from tf_keras")],
     ),
     (
+        # a script of copied blocks imports tensorflow twice, reading the second import: both
+        # become tensorflow.compat.v1 (before, the second kept TF2's tf, without the TF1 names)
+        "tf1-tensorflow-imported-twice",
+        "import tensorflow as tf\n"
+        "import numpy as np\n"
+        "import tensorflow as tf\n"
+        "x = tf.placeholder(tf.float32)\n",
+        "import tensorflow.compat.v1 as tf\n"
+        "import numpy as np\n"
+        "import tensorflow.compat.v1 as tf\n\n"
+        "tf.disable_v2_behavior()\n"
+        "x = tf.placeholder(tf.float32)\n",
+        [],
+    ),
+    (
         # tf.keras of TF 1.10-1.14: a one-shot iterator of the dataset handed to fit
         "tf1-keras-fit-on-one-shot-iterator",
         "import tensorflow as tf\n"

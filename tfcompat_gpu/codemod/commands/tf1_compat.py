@@ -334,11 +334,13 @@ class Tf1CompatCommand(MigrationCommand):
             )
             return updated_node
         body = list(updated_node.body)
-        index, small, _, bound = imports[0]
-        statement = body[index]
-        assert isinstance(statement, cst.SimpleStatementLine)
-        if not compat:
-            new_small = small.with_changes(
+        index, _, _, bound = imports[0]
+        # every module-level ``import tensorflow as tf``: a script that imports it twice
+        # (copied blocks) reads the last one
+        for at, each, _, _ in [] if compat else imports:
+            statement = body[at]
+            assert isinstance(statement, cst.SimpleStatementLine)
+            new_small = each.with_changes(
                 names=[
                     alias.with_changes(
                         name=cst.parse_expression("tensorflow.compat.v1"),
@@ -346,11 +348,11 @@ class Tf1CompatCommand(MigrationCommand):
                     )
                     if dotted(alias.name) == "tensorflow"
                     else alias
-                    for alias in small.names
+                    for alias in each.names
                 ]
             )
-            body[index] = statement.with_changes(
-                body=[new_small if s is small else s for s in statement.body]
+            body[at] = statement.with_changes(
+                body=[new_small if s is each else s for s in statement.body]
             )
         if graph and not uses.disabled:
             end = index + 1
