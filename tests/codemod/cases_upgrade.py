@@ -81,7 +81,8 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
     ),
     (
         # the TensorFlow-Examples bidirectional_rnn / basic_eager_api imports: TF 2 has no
-        # tensorflow.contrib, so the import fails whatever the rest of the file becomes
+        # tensorflow.contrib, so the import fails whatever the rest of the file becomes (tfe,
+        # never read, goes: contrib_eager has nothing to rewrite through it)
         "tensorflow-contrib-imports-left",
         "import tensorflow as tf\n"
         "from tensorflow.contrib import rnn\n"
@@ -91,14 +92,12 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         "cell = rnn.LayerNormBasicLSTMCell(8)\n",
         "import tensorflow.compat.v1 as tf\n"
         "from tensorflow.contrib import rnn\n"
-        "import tensorflow.contrib.eager as tfe\n"
         "from tensorflow.contrib.layers import batch_norm\n\n"
         "tf.disable_v2_behavior()\n"
         "x = tf.placeholder(tf.float32, [None, 4])\n"
         "cell = rnn.LayerNormBasicLSTMCell(8)\n",
         [
             (2, "rnn.LayerNormBasicLSTMCell has no TF2 home: use tf.compat.v1.nn.rnn_cell"),
-            (3, "tfe.Variable is tf.Variable"),
             (4, "from tensorflow.contrib.layers import ... left unchanged"),
         ],
     ),
@@ -119,6 +118,74 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         "    return tf.compat.v1.layers.dense(h, 8, activation=None)\n"
         "z = encoder(tf.placeholder(tf.float32, [None, 784]))\n",
         [(4, "tf.layers.dense comes from tf_keras")],
+    ),
+    (
+        # a script of copied blocks imports tensorflow twice, reading the second import: both
+        # become tensorflow.compat.v1 (before, the second kept TF2's tf, without the TF1 names)
+        "tf1-tensorflow-imported-twice",
+        "import tensorflow as tf\n"
+        "import numpy as np\n"
+        "import tensorflow as tf\n"
+        "x = tf.placeholder(tf.float32)\n",
+        "import tensorflow.compat.v1 as tf\n"
+        "import numpy as np\n"
+        "import tensorflow.compat.v1 as tf\n\n"
+        "tf.disable_v2_behavior()\n"
+        "x = tf.placeholder(tf.float32)\n",
+        [],
+    ),
+    (
+        # tf.keras of TF 1.10-1.14: a one-shot iterator of the dataset handed to fit
+        "tf1-keras-fit-on-one-shot-iterator",
+        "import tensorflow as tf\n"
+        "model = tf.keras.Sequential([tf.keras.layers.Dense(1)])\n"
+        "model.compile(optimizer='adam', loss='mse')\n"
+        "model.fit(dataset.make_one_shot_iterator(), verbose=1, steps_per_epoch=10, epochs=5)\n",
+        "import tensorflow as tf\n"
+        "model = tf.keras.Sequential([tf.keras.layers.Dense(1)])\n"
+        "model.compile(optimizer='adam', loss='mse')\n"
+        "model.fit(dataset, verbose=1, steps_per_epoch=10, epochs=5)\n",
+        [],
+    ),
+    (
+        # TF 1.x Keras guide: a tf.train optimizer compiled into a tf.keras model
+        "tf1-train-optimizer-in-keras-compile",
+        "import tensorflow as tf\n"
+        "model = tf.keras.Sequential([tf.keras.layers.Dense(10, activation='softmax')])\n"
+        "model.compile(optimizer=tf.train.AdamOptimizer(0.001),\n"
+        "              loss='categorical_crossentropy', metrics=['accuracy'])\n",
+        "import tensorflow as tf\n"
+        "model = tf.keras.Sequential([tf.keras.layers.Dense(10, activation='softmax')])\n"
+        "model.compile(optimizer=tf.keras.optimizers.Adam(0.001, epsilon=1e-08),\n"
+        "              loss='categorical_crossentropy', metrics=['accuracy'])\n",
+        [],
+    ),
+    (
+        # TF 1.x eager-guide style: tfe bound as tf.contrib.eager, its Variable, Iterator,
+        # GradientTape, metrics and Checkpoint read through it; the binding goes
+        "tf1-contrib-eager-names",
+        "import tensorflow as tf\n"
+        "tfe = tf.contrib.eager\n"
+        "tf.enable_eager_execution()\n"
+        "w = tfe.Variable(tf.zeros([4, 1]), name='w')\n"
+        "batches = tf.data.Dataset.from_tensor_slices(tf.ones([8, 4])).batch(4)\n"
+        "mean = tfe.metrics.Mean()\n"
+        "for x in tfe.Iterator(batches):\n"
+        "    with tfe.GradientTape() as tape:\n"
+        "        loss = tf.reduce_sum(tf.matmul(x, w))\n"
+        "    mean(loss)\n"
+        "root = tfe.Checkpoint(w=w)\n",
+        "import tensorflow.compat.v1 as tf\n"
+        "tf.enable_eager_execution()\n"
+        "w = tf.Variable(tf.zeros([4, 1]), name='w')\n"
+        "batches = tf.data.Dataset.from_tensor_slices(tf.ones([8, 4])).batch(4)\n"
+        "mean = tf.keras.metrics.Mean()\n"
+        "for x in iter(batches):\n"
+        "    with tf.GradientTape() as tape:\n"
+        "        loss = tf.reduce_sum(tf.matmul(x, w))\n"
+        "    mean(loss)\n"
+        "root = tf.train.Checkpoint(w=w)\n",
+        [],
     ),
     (
         # nlintz/TensorFlow-Tutorials 07_lstm.py: the module imported, its cells and static_rnn

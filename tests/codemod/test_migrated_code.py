@@ -126,15 +126,9 @@ LEGACY_EXAMPLES: dict[str, Legacy] = {
     # Multi-GPU code: the model is built inside strategy.scope(), discovery asks the physical
     # devices; the seed 003 example keeps its TF1 optimizer, so it still needs --tf1.
     "keras_multi_gpu_model.py": Legacy(changed=True, runner=()),
-    # Its TF1 optimizer handed to Keras stays (Keras 3 does not run in graph mode: warned).
-    "keras_distribute_compile.py": Legacy(
-        changed=True,
-        runner=("--tf1",),
-        keras3=False,
-        warnings=((2, "Keras 3 does not run in graph mode"),),
-        left=(("TFG041", 18),),
-        moved=(18,),
-    ),
+    # Its TF1 optimizer handed to Keras becomes the Keras SGD of the same update (the
+    # original still needs the v1 runner).
+    "keras_distribute_compile.py": Legacy(changed=True, runner=("--tf1",), keras3=False),
     # The config becomes configure() and the monitored session takes the process config; the
     # file becomes tensorflow.compat.v1 in graph mode, so it runs with plain python, and its v1
     # names are no longer findings.

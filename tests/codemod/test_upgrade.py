@@ -46,6 +46,8 @@ def test_the_upgrade_rewrites_are_the_keras_and_tf1_commands() -> None:
     upgrade = {command_name(command) for command in COMMANDS if command.UPGRADE}
     assert upgrade == {
         "keras_optimizers",
+        "keras_tf1_optimizers",
+        "keras_dataset_iterators",
         "keras_generator_methods",
         "keras_iterator_next",
         "keras_generator_batches",
@@ -71,6 +73,7 @@ def test_the_upgrade_rewrites_are_the_keras_and_tf1_commands() -> None:
         "tf1_compat",
         "tf_private_imports",
         "contrib_rnn",
+        "contrib_eager",
         "contrib_layers",
         "contrib_seq2seq",
         "contrib_legacy_seq2seq",

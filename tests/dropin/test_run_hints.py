@@ -213,7 +213,7 @@ CONTRIB = r"""
         "import slim": "import tensorflow.contrib.slim.nets",
         "from layers": "from tensorflow.contrib.layers import separable_conv2d",
         "from contrib": "from tensorflow.contrib import tensor_forest",
-        "eager": "import tensorflow.contrib.eager as tfe",
+        "tensorboard": "import tensorflow.contrib.tensorboard",
         "no successor": "import tensorflow.contrib.bayesflow",
         "attribute": "tf.contrib.layers.separable_conv2d",
         "other import": "import tensorflow.nonexistent_module",
@@ -239,8 +239,8 @@ def test_tf_contrib_modules_get_their_successor():
         "tf.contrib.rnn's core cells, "
         "tf.contrib.seq2seq.sequence_loss and tf.contrib.legacy_seq2seq's rnn_decoder, "
         "sequence_loss_by_example and sequence_loss, "
-        "tf.contrib.learn.preprocessing.VocabularyProcessor, tf.contrib.factorization.KMeans "
-        "and tf.contrib.crf. "
+        "tf.contrib.learn.preprocessing.VocabularyProcessor, tf.contrib.factorization.KMeans, "
+        "tf.contrib.crf, tf.contrib.eager and tf.contrib.summary. "
         "Use {} instead."
     )
     slim = "the tf-slim package (pip install tf-slim, then `import tf_slim as slim`)"
@@ -251,7 +251,7 @@ def test_tf_contrib_modules_get_their_successor():
     )
     assert "xavier_initializer" in out["from layers"][0]
     assert out["from contrib"][0].startswith("tfcompat-gpu run: hint: tf.contrib.tensor_forest: ")
-    assert "TensorFlow 2 runs eagerly (tfe.Variable is tf.Variable" in out["eager"][0]
+    assert out["tensorboard"][0].startswith("tfcompat-gpu run: hint: tf.contrib.tensorboard: ")
     assert out["no successor"][0] == (
         "tfcompat-gpu run: hint: tf.contrib.bayesflow: tf.contrib was removed in TensorFlow 2.0, "
         "and the drop-in provides only tf.contrib.distribute, tf.contrib.layers' initializers, "
@@ -261,8 +261,8 @@ def test_tf_contrib_modules_get_their_successor():
         "tf.contrib.rnn's core cells, "
         "tf.contrib.seq2seq.sequence_loss and tf.contrib.legacy_seq2seq's rnn_decoder, "
         "sequence_loss_by_example and sequence_loss, "
-        "tf.contrib.learn.preprocessing.VocabularyProcessor, tf.contrib.factorization.KMeans "
-        "and tf.contrib.crf. "
+        "tf.contrib.learn.preprocessing.VocabularyProcessor, tf.contrib.factorization.KMeans, "
+        "tf.contrib.crf, tf.contrib.eager and tf.contrib.summary. "
         "Use the TF2 module that replaced it."
     )
     # tf.contrib.layers reached as an attribute: the error itself says it (no hint repeats it)

@@ -15,7 +15,9 @@ Keras' v1 training loops need.  Of ``tf.contrib.layers``, the initializers, regu
 ``tf.contrib.learn``, ``preprocessing.VocabularyProcessor`` (:mod:`tfcompat_gpu.dropin._contrib_learn`); of
 ``tf.contrib.factorization``, the graph ``KMeans`` and its constants, which TensorFlow 2 still
 ships as ``tensorflow.python.ops.clustering_ops`` (TF 1.15's contrib module re-exported that
-class); ``tf.contrib.crf`` (:mod:`tfcompat_gpu.dropin._contrib_crf`).  Any other
+class); ``tf.contrib.crf`` (:mod:`tfcompat_gpu.dropin._contrib_crf`); ``tf.contrib.eager``
+(:mod:`tfcompat_gpu.dropin._contrib_eager`); ``tf.contrib.summary``
+(:mod:`tfcompat_gpu.dropin._contrib_summary`).  Any other
 ``tf.contrib`` name raises an ``AttributeError`` that says so and names the module's successor
 (:data:`~tfcompat_gpu.tfapi.contrib_names.CONTRIB_SUCCESSORS`), which ``run``'s hint also names
 when the script imports one.
@@ -355,6 +357,14 @@ def _contrib_getattr(name: str) -> Any:
         return factorization_module()
     if name == "crf":
         return crf_module()
+    if name == "eager":
+        from tfcompat_gpu.dropin._contrib_eager import eager_module
+
+        return eager_module()
+    if name == "summary":
+        from tfcompat_gpu.dropin._contrib_summary import summary_module
+
+        return summary_module()
     if name.startswith("__"):
         raise AttributeError(name)
     raise AttributeError(removed_message(name))
@@ -374,8 +384,8 @@ def removed_message(name: str) -> str:
         "tf.contrib.framework's arg_scope and global-step functions, "
         "tf.contrib.rnn's core cells, tf.contrib.seq2seq.sequence_loss and "
         "tf.contrib.legacy_seq2seq's rnn_decoder, sequence_loss_by_example and sequence_loss, "
-        "tf.contrib.learn.preprocessing.VocabularyProcessor, tf.contrib.factorization.KMeans "
-        "and tf.contrib.crf. "
+        "tf.contrib.learn.preprocessing.VocabularyProcessor, tf.contrib.factorization.KMeans, "
+        "tf.contrib.crf, tf.contrib.eager and tf.contrib.summary. "
         f"{use}"
     )
 
@@ -398,6 +408,7 @@ _ALL = {
     CONTRIB: [
         "crf",
         "distribute",
+        "eager",
         "factorization",
         "framework",
         "layers",
@@ -406,6 +417,7 @@ _ALL = {
         "rnn",
         "seq2seq",
         "slim",
+        "summary",
     ],
     LEARN_MODULE: ["preprocessing"],
     FRAMEWORK_MODULE: [

@@ -92,6 +92,11 @@ _CONTRIB_MODULES = (
     "tensorflow.contrib.slim",
     "tensorflow.contrib.factorization",
     "tensorflow.contrib.crf",
+    "tensorflow.contrib.eager",
+    "tensorflow.contrib.eager.metrics",
+    "tensorflow.contrib.eager.python",
+    "tensorflow.contrib.eager.python.tfe",
+    "tensorflow.contrib.summary",
     "tensorflow.contrib",
 )
 
@@ -217,6 +222,14 @@ class _Finder(_LoaderBase):
             return _contrib.factorization_module()
         if spec.name == "tensorflow.contrib.crf":
             return _contrib.crf_module()
+        if spec.name == "tensorflow.contrib.summary":
+            from tfcompat_gpu.dropin._contrib_summary import summary_module
+
+            return summary_module()
+        from tfcompat_gpu.dropin._contrib_eager import MODULES
+
+        if spec.name in MODULES:
+            return MODULES[spec.name]()
         return None
 
     def exec_module(self, module: ModuleType) -> None:

@@ -287,6 +287,13 @@ def clustering_ops() -> Any:
     return importlib.import_module("tensorflow.python.ops.clustering_ops")
 
 
+def backprop() -> Any:
+    """``tensorflow.python.eager.backprop``: ``implicit_grad`` and the other gradient functions
+    TF 1.x exported as ``tf.contrib.eager.implicit_gradients`` and so on."""
+    tf()
+    return importlib.import_module("tensorflow.python.eager.backprop")
+
+
 def default_graph() -> Any:
     return tf().compat.v1.get_default_graph()
 

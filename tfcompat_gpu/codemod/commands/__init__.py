@@ -19,6 +19,7 @@ from tfcompat_gpu.codemod.commands.config_function_assignments import (
 )
 from tfcompat_gpu.codemod.commands.config_proto_to_configure import ConfigProtoToConfigureCommand
 from tfcompat_gpu.codemod.commands.contrib_distribute import ContribDistributeCommand
+from tfcompat_gpu.codemod.commands.contrib_eager import ContribEagerCommand
 from tfcompat_gpu.codemod.commands.contrib_layers import ContribLayersCommand
 from tfcompat_gpu.codemod.commands.contrib_legacy_seq2seq import ContribLegacySeq2seqCommand
 from tfcompat_gpu.codemod.commands.contrib_rnn import ContribRnnCommand
@@ -33,6 +34,7 @@ from tfcompat_gpu.codemod.commands.keras_backend_tf import KerasBackendTfCommand
 from tfcompat_gpu.codemod.commands.keras_backend_values import KerasBackendValuesCommand
 from tfcompat_gpu.codemod.commands.keras_callback_arguments import KerasCallbackArgumentsCommand
 from tfcompat_gpu.codemod.commands.keras_compile_state import KerasCompileStateCommand
+from tfcompat_gpu.codemod.commands.keras_dataset_iterators import KerasDatasetIteratorsCommand
 from tfcompat_gpu.codemod.commands.keras_generator_batches import KerasGeneratorBatchesCommand
 from tfcompat_gpu.codemod.commands.keras_generator_methods import KerasGeneratorMethodsCommand
 from tfcompat_gpu.codemod.commands.keras_iterator_next import KerasIteratorNextCommand
@@ -43,6 +45,7 @@ from tfcompat_gpu.codemod.commands.keras_module_paths import KerasModulePathsCom
 from tfcompat_gpu.codemod.commands.keras_optimizers import KerasOptimizersCommand
 from tfcompat_gpu.codemod.commands.keras_stateful_models import KerasStatefulModelsCommand
 from tfcompat_gpu.codemod.commands.keras_tensor_shapes import KerasTensorShapesCommand
+from tfcompat_gpu.codemod.commands.keras_tf1_optimizers import KerasTf1OptimizersCommand
 from tfcompat_gpu.codemod.commands.keras_weight_files import KerasWeightFilesCommand
 from tfcompat_gpu.codemod.commands.numpy_removed_calls import NumpyRemovedCallsCommand
 from tfcompat_gpu.codemod.commands.numpy_removed_names import NumpyRemovedNamesCommand
@@ -60,6 +63,7 @@ __all__ = [
     "ConfigFunctionAssignmentsCommand",
     "ConfigProtoToConfigureCommand",
     "ContribDistributeCommand",
+    "ContribEagerCommand",
     "ContribLayersCommand",
     "ContribLegacySeq2seqCommand",
     "ContribRnnCommand",
@@ -73,6 +77,7 @@ __all__ = [
     "KerasBackendValuesCommand",
     "KerasCallbackArgumentsCommand",
     "KerasCompileStateCommand",
+    "KerasDatasetIteratorsCommand",
     "KerasGeneratorBatchesCommand",
     "KerasGeneratorMethodsCommand",
     "KerasIteratorNextCommand",
@@ -83,6 +88,7 @@ __all__ = [
     "KerasOptimizersCommand",
     "KerasStatefulModelsCommand",
     "KerasTensorShapesCommand",
+    "KerasTf1OptimizersCommand",
     "KerasWeightFilesCommand",
     "NumpyRemovedCallsCommand",
     "NumpyRemovedNamesCommand",
@@ -108,6 +114,8 @@ COMMANDS: tuple[type[MigrationCommand], ...] = (
     GpuDiscoveryCommand,
     BuildInStrategyScopeCommand,
     KerasOptimizersCommand,
+    KerasTf1OptimizersCommand,
+    KerasDatasetIteratorsCommand,
     KerasGeneratorMethodsCommand,
     KerasIteratorNextCommand,
     KerasGeneratorBatchesCommand,
@@ -133,6 +141,7 @@ COMMANDS: tuple[type[MigrationCommand], ...] = (
     ScipyRemovedModulesCommand,
     TfPrivateImportsCommand,
     ContribRnnCommand,
+    ContribEagerCommand,
     ContribLayersCommand,
     ContribSeq2seqCommand,
     ContribLegacySeq2seqCommand,

@@ -110,9 +110,9 @@ _ENABLED = ("enable_eager_execution", "enable_v2_behavior")
 # TF1 modules that TensorFlow >= 2.16 serves from tf_keras: on Keras 3 their names raise
 # "... is not available with Keras 3" (tensorflow/python/util/lazy_loader.py)
 _NEED_TF_KERAS = frozenset("tensorflow." + module for module in TF_KERAS_MODULES)
-# tf.contrib.distribute and tf.contrib.rnn: rewritten (or warned about) by contrib_distribute
-# and contrib_rnn
-_CONTRIB_OK = ("distribute", "rnn")
+# tf.contrib.distribute, tf.contrib.rnn and tf.contrib.eager: rewritten (or warned about) by
+# contrib_distribute, contrib_rnn and contrib_eager
+_CONTRIB_OK = ("distribute", "rnn", "eager")
 _TF1_WORDS = (
     "|".join(sorted(TF1_ONLY))
     + "|contrib|estimator|"
@@ -338,11 +338,13 @@ class Tf1CompatCommand(MigrationCommand):
             )
             return updated_node
         body = list(updated_node.body)
-        index, small, _, bound = imports[0]
-        statement = body[index]
-        assert isinstance(statement, cst.SimpleStatementLine)
-        if not compat:
-            new_small = small.with_changes(
+        index, _, _, bound = imports[0]
+        # every module-level ``import tensorflow as tf``: a script that imports it twice
+        # (copied blocks) reads the last one
+        for at, each, _, _ in [] if compat else imports:
+            statement = body[at]
+            assert isinstance(statement, cst.SimpleStatementLine)
+            new_small = each.with_changes(
                 names=[
                     alias.with_changes(
                         name=cst.parse_expression("tensorflow.compat.v1"),
@@ -350,11 +352,11 @@ class Tf1CompatCommand(MigrationCommand):
                     )
                     if dotted(alias.name) == "tensorflow"
                     else alias
-                    for alias in small.names
+                    for alias in each.names
                 ]
             )
-            body[index] = statement.with_changes(
-                body=[new_small if s is small else s for s in statement.body]
+            body[at] = statement.with_changes(
+                body=[new_small if s is each else s for s in statement.body]
             )
         if graph and not uses.disabled:
             end = index + 1

@@ -39,6 +39,7 @@ __all__ = [
     "SESSION_MODULES",
     "TfPrivateImportsCommand",
     "contrib_successor",
+    "eager_import",
     "layers_import",
     "rnn_import",
     "seq2seq_import",
@@ -161,6 +162,8 @@ class TfPrivateImportsCommand(MigrationCommand):
             return updated_node
         if rnn_import(original_node) or layers_import(original_node):
             return updated_node
+        if eager_import(original_node):
+            return updated_node  # contrib_eager rewrites it or warns
         if seq2seq_import(original_node) or slim_import(original_node):
             return updated_node
         module = dotted(original_node.module)
@@ -198,8 +201,8 @@ class TfPrivateImportsCommand(MigrationCommand):
         return updated_node
 
     def leave_Import(self, original_node: cst.Import, updated_node: cst.Import) -> cst.Import:
-        if slim_import(original_node):
-            return updated_node  # contrib_layers rewrites it or warns
+        if slim_import(original_node) or eager_import(original_node):
+            return updated_node  # contrib_layers / contrib_eager rewrite it or warn
         for alias in original_node.names:
             name = dotted(alias.name) or ""
             removed = _removed(name)
@@ -278,6 +281,25 @@ def rnn_import(node: cst.ImportFrom) -> bool:
     if module == "tensorflow.contrib.rnn":
         return True
     return module == "tensorflow.contrib" and [dotted(a.name) for a in node.names] == ["rnn"]
+
+
+def eager_import(node: cst.Import | cst.ImportFrom) -> bool:
+    """``import tensorflow.contrib.eager as tfe``, ``from tensorflow.contrib.eager.python import
+    tfe`` or ``from tensorflow.contrib import eager as tfe``: an import ``contrib_eager``
+    rewrites or warns about, not this command."""
+    if isinstance(node, cst.Import):
+        return any(
+            dotted(alias.name) == "tensorflow.contrib.eager" and alias.asname
+            for alias in node.names
+        )
+    if node.module is None or node.relative or isinstance(node.names, cst.ImportStar):
+        return False
+    module = dotted(node.module)
+    names = [dotted(alias.name) for alias in node.names]
+    return (module, names) in (
+        ("tensorflow.contrib.eager.python", ["tfe"]),
+        ("tensorflow.contrib", ["eager"]),
+    )
 
 
 def layers_import(node: cst.ImportFrom) -> bool:
