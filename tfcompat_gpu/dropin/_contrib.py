@@ -420,15 +420,8 @@ _ALL = {
         "summary",
     ],
     LEARN_MODULE: ["preprocessing"],
-    FRAMEWORK_MODULE: [
-        "add_arg_scope",
-        "arg_scope",
-        "assert_global_step",
-        "create_global_step",
-        "get_global_step",
-        "get_model_variables",
-        "get_or_create_global_step",
-    ],
+    FRAMEWORK_MODULE: ["add_arg_scope", "arg_scope", "assert_global_step", "create_global_step",
+                       "get_global_step", "get_model_variables", "get_or_create_global_step"],
     FACTORIZATION_MODULE: sorted(FACTORIZATION),
 }
 
