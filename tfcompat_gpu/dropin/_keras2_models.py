@@ -26,6 +26,13 @@
   optimizers module and NumPy as ``np`` at module level (without ``__all__``), so scripts import
   ``Input`` from there, and a star import gave ``K`` and ``np`` too; tf_keras' ``keras.models``
   holds only the model functions.  The names are added where missing (:data:`MODELS_NAMES`).
+* A loss or metric function of the script's own given integer labels: Keras 2.0-2.2 fed every
+  target into a placeholder of its output's dtype (``training.py``, ``K.placeholder(...,
+  dtype=K.dtype(output))``), so ``y_true * K.square(y_pred)`` (the contrastive loss of the
+  siamese examples) met a float ``y_true``; tf_keras passes the labels' own ``int64`` to both,
+  Keras 3 to metrics, and TensorFlow refuses to multiply them.  ``compile()`` gets each such
+  function wrapped to cast an integer or boolean ``y_true`` to ``y_pred``'s float dtype first
+  (:func:`keras2_targets`); Keras's own losses and metrics, and strings, are left as given.
 """
 
 from __future__ import annotations
@@ -47,6 +54,7 @@ __all__ = [
     "keras2_get_file",
     "keras2_metrics",
     "keras2_optimizer",
+    "keras2_targets",
     "model_init",
     "model_new",
     "models_name",
@@ -361,3 +369,55 @@ def keras2_optimizer(instance: Any, args: Any, kwargs: dict[str, Any]) -> tuple[
     if given:
         return args, {**kwargs, "optimizer": copy}
     return (copy, *args[1:]), kwargs
+
+
+_LIBRARY_ROOTS = frozenset({"keras", "tf_keras", "tensorflow"})
+_FLOAT_TARGETS = "_tfcompat_gpu_float_targets"
+
+
+def _script_function(fn: Any) -> bool:
+    import inspect
+
+    if not (inspect.isfunction(fn) or inspect.ismethod(fn)) or getattr(fn, _FLOAT_TARGETS, False):
+        return False
+    return (getattr(fn, "__module__", None) or "").split(".")[0] not in _LIBRARY_ROOTS
+
+
+def _float_targets(fn: Callable[..., Any]) -> Callable[..., Any]:
+    import functools
+
+    @functools.wraps(fn)
+    def with_float_targets(y_true: Any, y_pred: Any, *args: Any, **kwargs: Any) -> Any:
+        true_dtype, pred_dtype = getattr(y_true, "dtype", None), getattr(y_pred, "dtype", None)
+        if true_dtype is not None and pred_dtype is not None:
+            from tfcompat_gpu.tfapi import _tf
+
+            tf = _tf.tf()
+            have, want = tf.as_dtype(true_dtype), tf.as_dtype(pred_dtype)
+            if want.is_floating and (have.is_integer or have.is_bool):
+                y_true = tf.cast(y_true, want)
+        return fn(y_true, y_pred, *args, **kwargs)
+
+    setattr(with_float_targets, _FLOAT_TARGETS, True)
+    return with_float_targets
+
+
+def _with_float_targets(given: Any) -> Any:
+    if isinstance(given, (list, tuple)):
+        return type(given)(_with_float_targets(item) for item in given)
+    if isinstance(given, dict):
+        return {key: _with_float_targets(value) for key, value in given.items()}
+    return _float_targets(given) if _script_function(given) else given
+
+
+def keras2_targets(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, Any]:
+    """``compile()``'s arguments with the script's own loss and metric functions given float
+    targets, as Keras 2 gave them (see the module's text).  Called by the drop-in's ``compile``
+    wrapper."""
+    args, kwargs = tuple(args), dict(kwargs)
+    for position, name in ((1, "loss"), (2, "metrics")):
+        if name in kwargs:
+            kwargs[name] = _with_float_targets(kwargs[name])
+        elif len(args) > position:
+            args = (*args[:position], _with_float_targets(args[position]), *args[position + 1 :])
+    return args, kwargs
