@@ -559,3 +559,53 @@ def test_own_metric_function_gets_float_labels_under_keras_3(tmp_path):
     run = run_script(tmp_path, code)
     assert run.rc == 0, run.err
     assert run.result == {"keys": ["below_half", "loss"]}
+
+
+CLASS_WEIGHT_SCRIPT = """
+    import numpy as np
+    from keras.layers import Dense, Input
+    from keras.models import Model
+    from tests._child import emit
+
+    inputs = Input(shape=(4,))
+    real = Dense(1, activation="sigmoid")(inputs)
+    kind = Dense(3, activation="softmax")(inputs)
+    model = Model(inputs, [real, kind])
+    model.compile(loss=["binary_crossentropy", "sparse_categorical_crossentropy"],
+                  optimizer="adam")
+    x = np.random.rand(6, 4)
+    targets = [np.ones((6, 1)), 2 * np.ones(6).reshape(-1, 1)]
+    silenced = [{0: 1, 1: 0.0}, {0: 1, 1: 1, 2: 0.0}]
+    first = model.train_on_batch(x, targets, class_weight=silenced)
+    history = model.fit(x, targets, class_weight=[{0: 1, 1: 1}, {2: 3.0}], epochs=1, verbose=0)
+    try:
+        model.train_on_batch(x, targets, class_weight=[{1: 1}, {0: 1}])
+        missing = None
+    except ValueError as error:
+        missing = str(error)
+    emit({
+        "silenced": [round(float(value), 6) for value in first],
+        "fit": "loss" in history.history,
+        "missing": missing is not None and "all classes" in missing,
+    })
+"""
+
+
+@needs_tf_keras
+def test_one_class_weight_per_output_weights_each_outputs_samples(tmp_path):
+    # Keras 2 matched class_weight=[cw_output_1, cw_output_2] to the outputs (the AC-GAN's
+    # discriminator); tf_keras refused it ("'list' object has no attribute 'keys'")
+    run = run_script(tmp_path, CLASS_WEIGHT_SCRIPT)
+    assert run.rc == 0, run.err
+    assert run.result == {"silenced": [0.0, 0.0, 0.0], "fit": True, "missing": True}
+
+
+@pytest.mark.skipif(major("keras") < 3, reason="Keras 3 only")
+def test_one_class_weight_per_output_under_keras_3(tmp_path):
+    code = CLASS_WEIGHT_SCRIPT.replace(
+        "from keras.layers import Dense, Input\n    from keras.models import Model\n",
+        "import keras\n    from keras import Input, Model\n    from keras.layers import Dense\n",
+    )
+    run = run_script(tmp_path, code, "--no-auto")
+    assert run.rc == 0, run.err
+    assert run.result == {"silenced": [0.0, 0.0, 0.0], "fit": True, "missing": True}

@@ -33,6 +33,9 @@
   Keras 3 to metrics, and TensorFlow refuses to multiply them.  ``compile()`` gets each such
   function wrapped to cast an integer or boolean ``y_true`` to ``y_pred``'s float dtype first
   (:func:`keras2_targets`); Keras's own losses and metrics, and strings, are left as given.
+* ``fit`` / ``train_on_batch(..., class_weight=[cw1, cw2])`` on a model with several outputs
+  (the AC-GAN's discriminator): Keras 2 weighted each output's samples by its own dict; the
+  per-output ``sample_weight`` it computed is given instead (:func:`keras2_class_weight`).
 """
 
 from __future__ import annotations
@@ -51,6 +54,7 @@ __all__ = [
     "MODEL_KEYWORDS",
     "OPTIMIZER_ALIASES",
     "REMOVED_METHODS",
+    "keras2_class_weight",
     "keras2_get_file",
     "keras2_metrics",
     "keras2_optimizer",
@@ -421,3 +425,80 @@ def keras2_targets(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, 
         elif len(args) > position:
             args = (*args[:position], _with_float_targets(args[position]), *args[position + 1 :])
     return args, kwargs
+
+
+def _output_names(model: Any) -> list[str]:
+    names = getattr(model, "output_names", None)
+    return [str(name) for name in names] if isinstance(names, (list, tuple)) else []
+
+
+def _class_weights(names: list[str], class_weight: Any) -> list[Any] | None:
+    """Keras 2's ``standardize_class_weights``: one class weight (or None) per output."""
+    if isinstance(class_weight, dict):
+        if not any(name in class_weight for name in names):
+            return None  # a dict of class ids: left to Keras as given
+        return [class_weight.get(name) for name in names]
+    if isinstance(class_weight, (list, tuple)) and len(class_weight) == len(names):
+        return list(class_weight)
+    return None
+
+
+def _weights_of(targets: Any, weights: dict[Any, Any] | None) -> Any:
+    """Keras 2's ``standardize_weights`` for one output: each sample's class weight."""
+    import numpy as np
+
+    targets = np.asarray(targets)
+    if weights is None:
+        return np.ones(len(targets), dtype="float32")
+    if targets.ndim > 2:
+        raise ValueError("`class_weight` not supported for 3+ dimensional targets.")
+    if targets.ndim == 2 and targets.shape[1] > 1:
+        classes = np.argmax(targets, axis=1)
+    else:
+        classes = np.reshape(targets, len(targets))
+    missing = sorted({c.item() for c in classes if c not in weights})
+    if missing:
+        raise ValueError(
+            f"`class_weight` must contain all classes in the data. The classes {missing} exist "
+            "in the data but not in `class_weight`."
+        )
+    return np.asarray([weights[c] for c in classes], dtype="float32")
+
+
+def keras2_class_weight(module: ModuleType, current: Any) -> Any:
+    """A move's ``make``: ``fit`` / ``train_on_batch`` of a model with several outputs taking
+    Keras 2's ``class_weight=[weights_of_output_1, ...]`` (or a dict by output name).
+
+    Keras 2.0-2.2 matched a list to the outputs and weighted each output's samples by the class
+    its target holds (``standardize_class_weights`` and ``standardize_weights``,
+    keras/engine/training_utils.py); tf_keras and Keras 3 take one dict of class ids only
+    ("'list' object has no attribute 'keys'").  Such a ``class_weight`` becomes the per-output
+    ``sample_weight`` Keras 2 computed, where the call gives no ``sample_weight`` (Keras 2
+    ignored the class weights then) and the targets are one array per output.
+    """
+    import wrapt
+
+    def call(wrapped: Any, instance: Any, args: Any, kwargs: Any) -> Any:
+        class_weight = kwargs.get("class_weight")
+        if (
+            not isinstance(class_weight, (list, tuple, dict))
+            or kwargs.get("sample_weight") is not None
+            or len(args) > 2
+        ):
+            return wrapped(*args, **kwargs)
+        names = _output_names(instance)
+        targets = args[1] if len(args) > 1 else kwargs.get("y")
+        if isinstance(targets, dict):
+            targets = [targets.get(name) for name in names]
+        per_output = _class_weights(names, class_weight) if len(names) > 1 else None
+        if (
+            per_output is None
+            or not isinstance(targets, (list, tuple))
+            or len(targets) != len(names)
+            or any(target is None for target in targets)
+        ):
+            return wrapped(*args, **kwargs)
+        weights = [_weights_of(t, w) for t, w in zip(targets, per_output, strict=True)]
+        return wrapped(*args, **{**kwargs, "class_weight": None, "sample_weight": weights})
+
+    return wrapt.FunctionWrapper(current, call)
