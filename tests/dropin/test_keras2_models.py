@@ -489,3 +489,123 @@ def test_input_imported_from_keras_models_runs(tmp_path):
     )
     assert run.rc == 0, run.err
     assert run.result == {"outputs": 2}
+
+
+INTEGER_LABELS_SCRIPT = """
+    import numpy as np
+    from keras import backend as K
+    from keras.layers import Dense, Input
+    from keras.models import Model
+    from tests._child import emit
+
+
+    def hinge_pairs(y_true, y_pred):
+        return K.mean(y_true * K.square(y_pred) + (1 - y_true) * K.square(K.relu(1 - y_pred)))
+
+
+    def below_half(y_true, y_pred):
+        return K.mean(y_true * K.cast(y_pred < 0.5, "float32"))
+
+
+    class Pairs:
+        def scaled(self, y_true, y_pred):
+            return 0.5 * K.mean(y_true * y_pred)
+
+
+    inputs = Input(shape=(3,))
+    first, second = Dense(1)(inputs), Dense(1)(inputs)
+    model = Model(inputs, [first, second])
+    model.compile("rmsprop", [hinge_pairs, Pairs().scaled], metrics=[below_half])
+    labels = np.random.randint(0, 2, (16,))
+    history = model.fit(np.random.rand(16, 3), [labels, labels], epochs=1, verbose=0)
+    loss = model.train_on_batch(np.random.rand(4, 3), [labels[:4], labels[:4]])
+    emit({
+        "names": [hinge_pairs.__name__, "scaled"],
+        "keys": len(history.history),
+        "finite": bool(np.all(np.isfinite(loss))),
+    })
+"""
+
+
+@needs_tf_keras
+def test_own_loss_and_metric_functions_get_float_labels(tmp_path):
+    # Keras 2 fed integer labels to the output's float placeholder; tf_keras hands them over
+    # as int64, so `y_true * K.square(y_pred)` raised "Input 'y' of 'Mul' Op has type float32"
+    run = run_script(tmp_path, INTEGER_LABELS_SCRIPT)
+    assert run.rc == 0, run.err
+    assert run.result["finite"] is True
+    assert run.result["keys"] >= 3
+    assert "using tf_keras" in run.err
+
+
+@pytest.mark.skipif(major("keras") < 3, reason="Keras 3 only")
+def test_own_metric_function_gets_float_labels_under_keras_3(tmp_path):
+    # Keras 3 casts labels for losses but hands a metric function the labels' own int64
+    code = """
+        import numpy as np
+        import keras
+        from tests._child import emit
+
+
+        def below_half(y_true, y_pred):
+            return keras.ops.mean(y_true * keras.ops.cast(y_pred < 0.5, "float32"))
+
+
+        model = keras.Sequential([keras.Input(shape=(3,)), keras.layers.Dense(1)])
+        model.compile(optimizer="sgd", loss="mse", metrics=[below_half])
+        history = model.fit(np.random.rand(8, 3), np.random.randint(0, 2, (8,)), verbose=0)
+        emit({"keys": sorted(history.history)})
+    """
+    run = run_script(tmp_path, code)
+    assert run.rc == 0, run.err
+    assert run.result == {"keys": ["below_half", "loss"]}
+
+
+CLASS_WEIGHT_SCRIPT = """
+    import numpy as np
+    from keras.layers import Dense, Input
+    from keras.models import Model
+    from tests._child import emit
+
+    inputs = Input(shape=(4,))
+    real = Dense(1, activation="sigmoid")(inputs)
+    kind = Dense(3, activation="softmax")(inputs)
+    model = Model(inputs, [real, kind])
+    model.compile(loss=["binary_crossentropy", "sparse_categorical_crossentropy"],
+                  optimizer="adam")
+    x = np.random.rand(6, 4)
+    targets = [np.ones((6, 1)), 2 * np.ones(6).reshape(-1, 1)]
+    silenced = [{0: 1, 1: 0.0}, {0: 1, 1: 1, 2: 0.0}]
+    first = model.train_on_batch(x, targets, class_weight=silenced)
+    history = model.fit(x, targets, class_weight=[{0: 1, 1: 1}, {2: 3.0}], epochs=1, verbose=0)
+    try:
+        model.train_on_batch(x, targets, class_weight=[{1: 1}, {0: 1}])
+        missing = None
+    except ValueError as error:
+        missing = str(error)
+    emit({
+        "silenced": [round(float(value), 6) for value in first],
+        "fit": "loss" in history.history,
+        "missing": missing is not None and "all classes" in missing,
+    })
+"""
+
+
+@needs_tf_keras
+def test_one_class_weight_per_output_weights_each_outputs_samples(tmp_path):
+    # Keras 2 matched class_weight=[cw_output_1, cw_output_2] to the outputs (the AC-GAN's
+    # discriminator); tf_keras refused it ("'list' object has no attribute 'keys'")
+    run = run_script(tmp_path, CLASS_WEIGHT_SCRIPT)
+    assert run.rc == 0, run.err
+    assert run.result == {"silenced": [0.0, 0.0, 0.0], "fit": True, "missing": True}
+
+
+@pytest.mark.skipif(major("keras") < 3, reason="Keras 3 only")
+def test_one_class_weight_per_output_under_keras_3(tmp_path):
+    code = CLASS_WEIGHT_SCRIPT.replace(
+        "from keras.layers import Dense, Input\n    from keras.models import Model\n",
+        "import keras\n    from keras import Input, Model\n    from keras.layers import Dense\n",
+    )
+    run = run_script(tmp_path, code, "--no-auto")
+    assert run.rc == 0, run.err
+    assert run.result == {"silenced": [0.0, 0.0, 0.0], "fit": True, "missing": True}

@@ -13,7 +13,13 @@ import _thread  # threading's own locks, without importing threading (some ms at
 import sys
 from types import ModuleType
 
-from tfcompat_gpu.dropin import _keras1_layers, _keras2_models, _keras2_utils, _legacy_keras
+from tfcompat_gpu.dropin import (
+    _keras1_layers,
+    _keras2_models,
+    _keras2_utils,
+    _legacy_keras,
+    _tf1_variables,
+)
 from tfcompat_gpu.dropin._keras1_layers import LAYERS, keras1_layer
 from tfcompat_gpu.dropin._legacy_keras import KERAS1_ARGUMENTS, OPTIMIZERS
 from tfcompat_gpu.dropin._moves import KERAS_BACKENDS, Move
@@ -424,7 +430,7 @@ def _legacy_gpu_moves() -> tuple[Move, ...]:
     return _legacy_gpu.MOVES
 
 
-MOVES += _legacy_gpu_moves() + _keras2_utils.MOVES + _keras1_layers.MOVES
+MOVES += _legacy_gpu_moves() + _keras2_utils.MOVES + _keras1_layers.MOVES + _tf1_variables.MOVES
 
 
 class _Change:

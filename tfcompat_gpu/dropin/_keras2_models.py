@@ -26,6 +26,16 @@
   optimizers module and NumPy as ``np`` at module level (without ``__all__``), so scripts import
   ``Input`` from there, and a star import gave ``K`` and ``np`` too; tf_keras' ``keras.models``
   holds only the model functions.  The names are added where missing (:data:`MODELS_NAMES`).
+* A loss or metric function of the script's own given integer labels: Keras 2.0-2.2 fed every
+  target into a placeholder of its output's dtype (``training.py``, ``K.placeholder(...,
+  dtype=K.dtype(output))``), so ``y_true * K.square(y_pred)`` (the contrastive loss of the
+  siamese examples) met a float ``y_true``; tf_keras passes the labels' own ``int64`` to both,
+  Keras 3 to metrics, and TensorFlow refuses to multiply them.  ``compile()`` gets each such
+  function wrapped to cast an integer or boolean ``y_true`` to ``y_pred``'s float dtype first
+  (:func:`keras2_targets`); Keras's own losses and metrics, and strings, are left as given.
+* ``fit`` / ``train_on_batch(..., class_weight=[cw1, cw2])`` on a model with several outputs
+  (the AC-GAN's discriminator): Keras 2 weighted each output's samples by its own dict; the
+  per-output ``sample_weight`` it computed is given instead (:func:`keras2_class_weight`).
 """
 
 from __future__ import annotations
@@ -44,9 +54,11 @@ __all__ = [
     "MODEL_KEYWORDS",
     "OPTIMIZER_ALIASES",
     "REMOVED_METHODS",
+    "keras2_class_weight",
     "keras2_get_file",
     "keras2_metrics",
     "keras2_optimizer",
+    "keras2_targets",
     "model_init",
     "model_new",
     "models_name",
@@ -361,3 +373,132 @@ def keras2_optimizer(instance: Any, args: Any, kwargs: dict[str, Any]) -> tuple[
     if given:
         return args, {**kwargs, "optimizer": copy}
     return (copy, *args[1:]), kwargs
+
+
+_LIBRARY_ROOTS = frozenset({"keras", "tf_keras", "tensorflow"})
+_FLOAT_TARGETS = "_tfcompat_gpu_float_targets"
+
+
+def _script_function(fn: Any) -> bool:
+    import inspect
+
+    if not (inspect.isfunction(fn) or inspect.ismethod(fn)) or getattr(fn, _FLOAT_TARGETS, False):
+        return False
+    return (getattr(fn, "__module__", None) or "").split(".")[0] not in _LIBRARY_ROOTS
+
+
+def _float_targets(fn: Callable[..., Any]) -> Callable[..., Any]:
+    import functools
+
+    @functools.wraps(fn)
+    def with_float_targets(y_true: Any, y_pred: Any, *args: Any, **kwargs: Any) -> Any:
+        true_dtype, pred_dtype = getattr(y_true, "dtype", None), getattr(y_pred, "dtype", None)
+        if true_dtype is not None and pred_dtype is not None:
+            from tfcompat_gpu.tfapi import _tf
+
+            tf = _tf.tf()
+            have, want = tf.as_dtype(true_dtype), tf.as_dtype(pred_dtype)
+            if want.is_floating and (have.is_integer or have.is_bool):
+                y_true = tf.cast(y_true, want)
+        return fn(y_true, y_pred, *args, **kwargs)
+
+    setattr(with_float_targets, _FLOAT_TARGETS, True)
+    return with_float_targets
+
+
+def _with_float_targets(given: Any) -> Any:
+    if isinstance(given, (list, tuple)):
+        return type(given)(_with_float_targets(item) for item in given)
+    if isinstance(given, dict):
+        return {key: _with_float_targets(value) for key, value in given.items()}
+    return _float_targets(given) if _script_function(given) else given
+
+
+def keras2_targets(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, Any]:
+    """``compile()``'s arguments with the script's own loss and metric functions given float
+    targets, as Keras 2 gave them (see the module's text).  Called by the drop-in's ``compile``
+    wrapper."""
+    args, kwargs = tuple(args), dict(kwargs)
+    for position, name in ((1, "loss"), (2, "metrics")):
+        if name in kwargs:
+            kwargs[name] = _with_float_targets(kwargs[name])
+        elif len(args) > position:
+            args = (*args[:position], _with_float_targets(args[position]), *args[position + 1 :])
+    return args, kwargs
+
+
+def _output_names(model: Any) -> list[str]:
+    names = getattr(model, "output_names", None)
+    return [str(name) for name in names] if isinstance(names, (list, tuple)) else []
+
+
+def _class_weights(names: list[str], class_weight: Any) -> list[Any] | None:
+    """Keras 2's ``standardize_class_weights``: one class weight (or None) per output."""
+    if isinstance(class_weight, dict):
+        if not any(name in class_weight for name in names):
+            return None  # a dict of class ids: left to Keras as given
+        return [class_weight.get(name) for name in names]
+    if isinstance(class_weight, (list, tuple)) and len(class_weight) == len(names):
+        return list(class_weight)
+    return None
+
+
+def _weights_of(targets: Any, weights: dict[Any, Any] | None) -> Any:
+    """Keras 2's ``standardize_weights`` for one output: each sample's class weight."""
+    import numpy as np
+
+    targets = np.asarray(targets)
+    if weights is None:
+        return np.ones(len(targets), dtype="float32")
+    if targets.ndim > 2:
+        raise ValueError("`class_weight` not supported for 3+ dimensional targets.")
+    if targets.ndim == 2 and targets.shape[1] > 1:
+        classes = np.argmax(targets, axis=1)
+    else:
+        classes = np.reshape(targets, len(targets))
+    missing = sorted({c.item() for c in classes if c not in weights})
+    if missing:
+        raise ValueError(
+            f"`class_weight` must contain all classes in the data. The classes {missing} exist "
+            "in the data but not in `class_weight`."
+        )
+    return np.asarray([weights[c] for c in classes], dtype="float32")
+
+
+def keras2_class_weight(module: ModuleType, current: Any) -> Any:
+    """A move's ``make``: ``fit`` / ``train_on_batch`` of a model with several outputs taking
+    Keras 2's ``class_weight=[weights_of_output_1, ...]`` (or a dict by output name).
+
+    Keras 2.0-2.2 matched a list to the outputs and weighted each output's samples by the class
+    its target holds (``standardize_class_weights`` and ``standardize_weights``,
+    keras/engine/training_utils.py); tf_keras and Keras 3 take one dict of class ids only
+    ("'list' object has no attribute 'keys'").  Such a ``class_weight`` becomes the per-output
+    ``sample_weight`` Keras 2 computed, where the call gives no ``sample_weight`` (Keras 2
+    ignored the class weights then) and the targets are one array per output.
+    """
+    import wrapt
+
+    def call(wrapped: Any, instance: Any, args: Any, kwargs: Any) -> Any:
+        class_weight = kwargs.get("class_weight")
+        if (
+            not isinstance(class_weight, (list, tuple, dict))
+            or kwargs.get("sample_weight") is not None
+            or len(args) > 2
+        ):
+            return wrapped(*args, **kwargs)
+        names = _output_names(instance)
+        targets = args[1] if len(args) > 1 else kwargs.get("y")
+        if isinstance(targets, dict):
+            targets = [targets.get(name) for name in names]
+        per_output = _class_weights(names, class_weight) if len(names) > 1 else None
+        if (
+            per_output is None
+            or not isinstance(targets, (list, tuple))
+            or len(targets) != len(names)
+            or any(target is None for target in targets)
+        ):
+            return wrapped(*args, **kwargs)
+        weights = [_weights_of(t, w) for t, w in zip(targets, per_output, strict=True)]
+        return wrapped(*args, **{**kwargs, "class_weight": None, "sample_weight": weights})
+
+    return wrapt.FunctionWrapper(current, call)

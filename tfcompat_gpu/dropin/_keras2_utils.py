@@ -37,6 +37,7 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
+from tfcompat_gpu.dropin._keras2_models import keras2_class_weight
 from tfcompat_gpu.dropin._moves import KERAS_BACKENDS, Move
 
 TYPE_CHECKING = False  # (typing stays unloaded: every ``run`` imports the drop-in)
@@ -278,5 +279,21 @@ MOVES: tuple[Move, ...] = (
         False,
         "Keras 2's K.function fetched an output that is also an input (an InputLayer's output, "
         "in get_activations); tf_keras' callable refuses it ('both fed and fetched')",
+    ),
+    *(
+        Move(
+            module,
+            f"{owner}.{method}",
+            keras2_class_weight,
+            False,
+            "Keras 2 scripts give a model with several outputs one class_weight per output "
+            "(class_weight=[cw1, cw2], the AC-GAN's), which tf_keras and Keras 3 refuse",
+        )
+        for module, owner in (
+            ("tf_keras.src.engine.training", "Model"),
+            ("tf_keras.src.engine.training_v1", "Model"),
+            ("keras.src.backend.tensorflow.trainer", "TensorFlowTrainer"),
+        )
+        for method in ("fit", "train_on_batch")
     ),
 )

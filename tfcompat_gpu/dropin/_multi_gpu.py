@@ -283,9 +283,14 @@ def compile_with_distribute(wrapped: Any, instance: Any, args: Any, kwargs: Any)
     ``predict``/``*_on_batch`` run there, its own weights kept current; a warning names the fix
     (``with strategy.scope():``).  A model Keras cannot clone raises :class:`GPUConfigError`.
     """
-    from tfcompat_gpu.dropin._keras2_models import keras2_metrics, keras2_optimizer
+    from tfcompat_gpu.dropin._keras2_models import (
+        keras2_metrics,
+        keras2_optimizer,
+        keras2_targets,
+    )
 
     kwargs = keras2_metrics(kwargs)  # metrics=['accuracy'] where the script reads 'acc'
+    args, kwargs = keras2_targets(args, kwargs)  # float labels for the script's own losses
     if "distribute" not in kwargs:
         # one optimizer, several models (not the replica below: its template never trains)
         args, kwargs = keras2_optimizer(instance, args, kwargs)
