@@ -125,3 +125,23 @@ def test_the_module_bound_in_a_function_is_left_with_a_warning() -> None:
     assert "    tfe = tf.contrib.eager\n" in code
     (warning,) = [w for w in warnings if "contrib" in w]
     assert warning.startswith("3: tf.contrib.eager left unchanged: tf.contrib was removed")
+
+
+def test_an_import_in_a_block_or_a_function_is_rewritten_in_its_scope() -> None:
+    # a demo under ``if __name__ == '__main__':`` that turns eager execution on (tensorpack's
+    # model files), and a function importing tfe for itself
+    source = (
+        "import tensorflow as tf\n"
+        "def run():\n"
+        "    from tensorflow.contrib import eager as tfe\n"
+        "    return tfe.Variable(1.0), tfe.Network\n"
+        "if __name__ == '__main__':\n"
+        "    import tensorflow.contrib.eager as tfe\n"
+        "    tfe.enable_eager_execution()\n"
+    )
+    code, warnings = migrated_twice(source)
+    assert "if __name__ == '__main__':\n    tf.compat.v1.enable_eager_execution()\n" in code
+    assert "    from tensorflow.contrib import eager as tfe\n" in code
+    (warning,) = [w for w in warnings if "contrib" in w]
+    assert warning.startswith("3: tf.contrib.eager (tfe) left unchanged")
+    assert "tfe.Network has no TF2 name" in warning

@@ -135,6 +135,15 @@ class ContribEagerCommand(MigrationCommand):
         for _, small in top_level_imports(node):
             if eager_import(small):
                 self._plan(small, small)
+        # ... and one in a block or a function (``import tensorflow.contrib.eager as tfe`` under
+        # ``if __name__ == '__main__':``), whose reads are in its own scope
+        for found in self.context.parents():
+            if (
+                isinstance(found, (cst.Import, cst.ImportFrom))
+                and found not in self._planned
+                and eager_import(found)
+            ):
+                self._plan(found, found)
         for statement in node.body:
             if not isinstance(statement, cst.SimpleStatementLine):
                 continue
