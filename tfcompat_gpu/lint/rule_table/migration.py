@@ -106,7 +106,7 @@ MIGRATION: tuple[Rule, ...] = (
         why="Keras 3 exports its layers from `keras.layers`, its models from `keras.models` and "
         "its utilities from `keras.utils` only: the import fails with `ModuleNotFoundError`. "
         "TensorFlow 2.13 and later have no `tf.keras.wrappers.scikit_learn` either, and tf_keras "
-        "does not serve it.",
+        "does not serve it (`tfcompat-gpu run` does).",
         example="from keras.layers.core import Dense, Dropout",
         use_instead="from keras.layers import Dense, Dropout",
         summary="Keras 2 module path removed in Keras 3",
