@@ -127,7 +127,7 @@ COMPANION_PREPROCESSING = """
 import numpy as np
 import keras_preprocessing
 from keras_preprocessing import sequence
-from keras_preprocessing.image import ImageDataGenerator, array_to_img, img_to_array
+from keras_preprocessing.image import ImageDataGenerator, img_to_array, load_img
 from keras_preprocessing.sequence import pad_sequences
 from keras_preprocessing.text import Tokenizer
 from tests._child import emit
@@ -135,11 +135,12 @@ from tests._child import emit
 tokenizer = Tokenizer(num_words=10)
 tokenizer.fit_on_texts(["a b c", "b c"])
 padded = sequence.pad_sequences(tokenizer.texts_to_sequences(["a b", "c"]), maxlen=3)
-image = img_to_array(array_to_img(np.zeros((4, 4, 3))))
+image = img_to_array(np.zeros((4, 4, 3)))  # load_img and array_to_img need Pillow
 emit({
     "padded": padded.tolist(),
     "again": pad_sequences([[5]], maxlen=2).tolist(),
     "image": list(image.shape),
+    "load_img": load_img.__name__,
     "generator": ImageDataGenerator.__name__,
     "package": keras_preprocessing.__name__,
 })
@@ -156,6 +157,7 @@ def test_keras_preprocessing_names_moved_to_the_api_modules_are_served(tmp_path)
         "padded": [[0, 3, 1], [0, 0, 2]],
         "again": [[0, 5]],
         "image": [4, 4, 3],
+        "load_img": "load_img",
         "generator": "ImageDataGenerator",
         "package": "keras_preprocessing",
     }
