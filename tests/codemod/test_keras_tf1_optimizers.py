@@ -82,6 +82,33 @@ def test_an_optimizer_not_compiled_is_left() -> None:
     assert "optimizer = tf.train.AdamOptimizer(0.001)" in code
 
 
+def test_a_model_of_another_framework_keeps_its_v1_optimizer() -> None:
+    # tensorpack's KerasModel wraps a Keras model function but trains it in its own v1 graph,
+    # from the v1 optimizer compile() is given.
+    code, _ = migrated_twice(
+        "import tensorflow as tf\n"
+        "from tensorpack.contrib.keras import KerasModel\n"
+        "M = KerasModel(model_func, inputs_desc=inputs, targets_desc=targets, input=data)\n"
+        "M.compile(optimizer=tf.train.AdamOptimizer(1e-3), loss='categorical_crossentropy')\n"
+    )
+    assert "M.compile(optimizer=tf.train.AdamOptimizer(1e-3)," in code
+
+
+@pytest.mark.parametrize(
+    "binding",
+    [
+        "from models import build_model\nmodel = build_model()\n",
+        "from nets import UNet\nmodel = UNet(classes=2)\n",
+        "def train(model):\n    pass\nmodel = tf.keras.Sequential()\n",
+    ],
+)
+def test_a_model_from_the_project_is_still_a_keras_model(binding: str) -> None:
+    code, _ = migrated_twice(
+        f"import tensorflow as tf\n{binding}model.compile(optimizer=tf.train.AdamOptimizer(0.01))\n"
+    )
+    assert "model.compile(optimizer=tf.keras.optimizers.Adam(0.01, epsilon=1e-08))" in code
+
+
 _GUIDE = """import numpy as np
 import tensorflow as tf
 from tensorflow.keras import layers

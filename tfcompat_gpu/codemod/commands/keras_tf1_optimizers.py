@@ -54,6 +54,10 @@ _OPTIMIZERS: dict[str, tuple[str, tuple[str, ...], dict[str, str], dict[str, str
         {},
     ),
 }
+# Frameworks whose own model classes have a ``compile(optimizer=...)`` that takes a v1
+# optimizer: tensorpack's ``KerasModel`` builds its training graph from one.  A model built from
+# a class of the project's own modules may well be a Keras model, and stays a candidate.
+_OTHER_FRAMEWORKS = frozenset({"tensorpack"})
 _TEXT = re.compile(r"\.compile\s*\(")
 _wanted = text_search(_TEXT, "compile")
 _RELEVANT = re.compile(r"\.compile\s*\(|" + "|".join(_OPTIMIZERS))
@@ -119,8 +123,32 @@ class KerasTf1OptimizersCommand(MigrationCommand):
         if not isinstance(func, cst.Attribute) or func.attr.value != "compile":
             return False
         if arg.keyword is not None:
-            return arg.keyword.value == "optimizer"
-        return arg is call.args[0] and not arg.star
+            if arg.keyword.value != "optimizer":
+                return False
+        elif arg is not call.args[0] or arg.star:
+            return False
+        return not self._foreign_model(func.value)
+
+    def _foreign_model(self, receiver: cst.BaseExpression) -> bool:
+        """``receiver`` is bound only to models of another framework: tensorpack's
+        ``KerasModel(...)`` compiles a v1 optimizer itself, so it keeps it."""
+        if not isinstance(receiver, cst.Name):
+            return False
+        scope = self.scope_of(receiver)
+        if scope is None or receiver.value not in scope:
+            return False
+        foreign = False
+        for assignment in scope[receiver.value]:
+            target = getattr(assignment, "node", None)
+            holder = self.parent(target) if target is not None else None
+            statement = self.parent(holder) if isinstance(holder, cst.AssignTarget) else None
+            if not isinstance(statement, cst.Assign) or not isinstance(statement.value, cst.Call):
+                return False  # a parameter, an import, a loop: nothing known against Keras
+            names = self.names_of(statement.value.func)
+            if not names or any(name.split(".")[0] not in _OTHER_FRAMEWORKS for name in names):
+                return False
+            foreign = True
+        return foreign
 
     def _keras_call(self, node: cst.Call, optimizer: str, prefix: str) -> str | None:
         keras_class, positional, renames, defaults = _OPTIMIZERS[optimizer]
