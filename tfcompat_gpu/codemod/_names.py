@@ -28,6 +28,7 @@ __all__ = [
     "SESSION",
     "SET_SESSION",
     "TENSORFLOW_BACKEND",
+    "bind_arguments",
     "canonical",
     "config_keyword",
     "dotted",
@@ -68,6 +69,26 @@ TENSORFLOW_BACKEND = "keras.backend.tensorflow_backend"
 # Modules whose only use in legacy GPU code is set_session: Keras 3 removed
 # keras.backend.tensorflow_backend, so an import of it left behind breaks the script.
 KERAS_BACKEND_MODULES = frozenset({TENSORFLOW_BACKEND, "keras.backend"})
+
+
+def bind_arguments(call: cst.Call, parameters: tuple[str, ...]) -> dict[str, cst.Arg] | None:
+    """The arguments of ``call`` by the name of the parameter each fills, ``parameters`` being
+    the function's in order; None when they cannot be read so (``*args``, ``**kwargs``, an
+    unknown keyword, one parameter given twice, more positions than parameters)."""
+    bound: dict[str, cst.Arg] = {}
+    for index, arg in enumerate(call.args):
+        if arg.star:
+            return None
+        if arg.keyword is not None:
+            name = arg.keyword.value
+        elif index < len(parameters):
+            name = parameters[index]
+        else:
+            return None
+        if name not in parameters or name in bound:
+            return None
+        bound[name] = arg
+    return bound
 
 
 def config_keyword(names: set[str]) -> str | None:

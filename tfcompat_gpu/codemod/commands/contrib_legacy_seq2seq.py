@@ -37,7 +37,7 @@ import re
 
 from tfcompat_gpu.codemod._base import MigrationCommand, Precheck
 from tfcompat_gpu.codemod._libcst import cst
-from tfcompat_gpu.codemod._names import dotted, prefix_for
+from tfcompat_gpu.codemod._names import bind_arguments, dotted, prefix_for
 from tfcompat_gpu.codemod.commands.contrib_layers import CONTRIB_LAYERS_DONE
 from tfcompat_gpu.codemod.commands.contrib_seq2seq import _filled
 from tfcompat_gpu.tfapi.contrib_names import LEGACY_SEQ2SEQ_PARAMETERS
@@ -53,24 +53,6 @@ _VARIABLES = ("_logit", "_target", "_weight")  # the comprehension's
 
 def _wanted(text: str, tree: ast.Module | None = None) -> bool:
     return "legacy_seq2seq" in text and _CALL.search(text) is not None
-
-
-def _bind(node: cst.Call, parameters: tuple[str, ...]) -> dict[str, cst.Arg] | None:
-    """The call's arguments by parameter name, or None when they cannot be read."""
-    bound: dict[str, cst.Arg] = {}
-    for index, arg in enumerate(node.args):
-        if arg.star:
-            return None
-        if arg.keyword is not None:
-            name = arg.keyword.value
-        elif index < len(parameters):
-            name = parameters[index]
-        else:
-            return None
-        if name not in parameters or name in bound:
-            return None
-        bound[name] = arg
-    return bound
 
 
 def _repeatable(node: cst.BaseExpression) -> bool:
@@ -187,7 +169,7 @@ class ContribLegacySeq2seqCommand(MigrationCommand):
         if prefix is None:
             return True
         v1 = prefix if prefix.endswith("compat.v1.") else prefix + "compat.v1."
-        bound = _bind(node, parameters)
+        bound = bind_arguments(node, parameters)
         code = None
         if bound is not None:
             if function == "rnn_decoder":

@@ -27,7 +27,7 @@ import re
 
 from tfcompat_gpu.codemod._base import MigrationCommand, Precheck
 from tfcompat_gpu.codemod._libcst import cst
-from tfcompat_gpu.codemod._names import prefix_for
+from tfcompat_gpu.codemod._names import bind_arguments, prefix_for
 from tfcompat_gpu.codemod._triage import text_search
 
 __all__ = ["KerasTf1OptimizersCommand"]
@@ -152,18 +152,10 @@ class KerasTf1OptimizersCommand(MigrationCommand):
 
     def _keras_call(self, node: cst.Call, optimizer: str, prefix: str) -> str | None:
         keras_class, positional, renames, defaults = _OPTIMIZERS[optimizer]
-        given: dict[str, cst.BaseExpression] = {}
-        for index, arg in enumerate(node.args):
-            if arg.star:
-                return None
-            key = arg.keyword.value if arg.keyword is not None else None
-            if key is None:
-                if index >= len(positional):
-                    return None
-                key = positional[index]
-            given[key] = arg.value
-        if set(given) - set(positional):
+        bound = bind_arguments(node, positional)
+        if bound is None:
             return None
+        given = {key: arg.value for key, arg in bound.items()}
         locking = given.pop("use_locking", None)
         if locking is not None and not (isinstance(locking, cst.Name) and locking.value == "False"):
             return None

@@ -27,7 +27,7 @@ from tfcompat_gpu.codemod import _emit_facade
 from tfcompat_gpu.codemod._base import GPU_PINS, MigrationCommand, Precheck
 from tfcompat_gpu.codemod._imports import need_import
 from tfcompat_gpu.codemod._libcst import cst
-from tfcompat_gpu.codemod._names import SESSION
+from tfcompat_gpu.codemod._names import SESSION, bind_arguments
 
 __all__ = ["SessionSoftPlacementCommand"]
 
@@ -94,18 +94,10 @@ class SessionSoftPlacementCommand(MigrationCommand):
             original_node.args
         ):
             return updated_node  # rewritten by another command (a session given a config)
-        keywords: list[tuple[str, cst.BaseExpression]] = []
-        for position, arg in enumerate(updated_node.args):
-            if arg.star:
-                return updated_node
-            name = arg.keyword.value if arg.keyword is not None else None
-            if name is None:
-                if position >= len(_PARAMETERS):
-                    return updated_node
-                name = _PARAMETERS[position]
-            if name not in _PARAMETERS or name == "config":
-                return updated_node  # a config: config_proto_to_configure's
-            keywords.append((name, arg.value))
+        bound = bind_arguments(updated_node, _PARAMETERS)
+        if bound is None or "config" in bound:
+            return updated_node  # a config: config_proto_to_configure's
+        keywords = [(name, arg.value) for name, arg in bound.items()]
         need_import(self.context, "tfcompat_gpu")
         soft = cst.parse_expression(_emit_facade.SOFT_PLACEMENT)
         args = [cst.Arg(value=soft)]
