@@ -585,6 +585,51 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         [],
     ),
     (
+        # the image-augmentation notebooks of a TensorFlow course: the package imported whole
+        "keras-preprocessing-package-import",
+        "import keras_preprocessing\n"
+        "from keras_preprocessing import image\n"
+        "import keras_preprocessing.image as kimage\n"
+        "gen = keras_preprocessing.image.ImageDataGenerator(rescale=1./255, zoom_range=0.2)\n"
+        "img = image.load_img('rock.png', target_size=(150, 150))\n"
+        "x = kimage.img_to_array(img)\n",
+        "from tensorflow.keras import preprocessing as keras_preprocessing\n"
+        "from keras.preprocessing import image\n"
+        "import tensorflow.keras.preprocessing.image as kimage\n"
+        "gen = keras_preprocessing.image.ImageDataGenerator(rescale=1./255, zoom_range=0.2)\n"
+        "img = image.load_img('rock.png', target_size=(150, 150))\n"
+        "x = kimage.img_to_array(img)\n",
+        [],
+    ),
+    (
+        # Keras 2 scripts that read the generator through the module
+        "keras-preprocessing-module-read-through",
+        "from keras.preprocessing import image, sequence\n"
+        "gen = image.ImageDataGenerator(rotation_range=10)\n"
+        "x = sequence.pad_sequences([[1, 2]], maxlen=4)\n",
+        "from tensorflow.keras.preprocessing import image, sequence\n"
+        "gen = image.ImageDataGenerator(rotation_range=10)\n"
+        "x = sequence.pad_sequences([[1, 2]], maxlen=4)\n",
+        [],
+    ),
+    (
+        # what Keras 3's own module keeps stays there
+        "keras-preprocessing-module-kept",
+        "from keras.preprocessing import image\nx = image.img_to_array(image.load_img('a.png'))\n",
+        "from keras.preprocessing import image\nx = image.img_to_array(image.load_img('a.png'))\n",
+        [],
+    ),
+    (
+        "keras-preprocessing-spelled-in-full",
+        "import keras\n"
+        "gen = keras.preprocessing.image.ImageDataGenerator(rotation_range=10)\n"
+        "x = keras.preprocessing.sequence.pad_sequences([[1, 2]], maxlen=4)\n",
+        "import keras\nimport tensorflow\n\n"
+        "gen = tensorflow.keras.preprocessing.image.ImageDataGenerator(rotation_range=10)\n"
+        "x = keras.preprocessing.sequence.pad_sequences([[1, 2]], maxlen=4)\n",
+        [],
+    ),
+    (
         "keras1-objectives-module",
         "from keras import objectives\nloss = objectives.mse\n",
         "from keras import losses as objectives\nloss = objectives.mean_squared_error\n",

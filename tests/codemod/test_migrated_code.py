@@ -500,3 +500,34 @@ def test_migrated_keras1_samples_per_epoch_draws_what_keras1_drew(tmp_path: Path
     # (2 + 2 + 1) were seen: not 10 batches, as steps_per_epoch=10 would draw
     assert "DRAWN [4, 4, 2] [2, 2, 1]" in proc.stdout
     assert "KEYS ['loss', 'val_loss']" in proc.stdout
+
+
+_PREPROCESSING_PACKAGE = """
+import numpy as np
+import keras_preprocessing
+from keras.preprocessing import image, sequence
+
+# the course notebooks' augmentation, read through the package and through its module
+flow = keras_preprocessing.image.ImageDataGenerator(rescale=1.0 / 255).flow(
+    np.full((4, 8, 8, 3), 255.0, dtype='float32'), np.arange(4), batch_size=2, shuffle=False)
+batch, labels = next(flow)
+other = image.ImageDataGenerator(rescale=0.5)
+padded = keras_preprocessing.sequence.pad_sequences([[1, 2]], maxlen=4)
+print("BATCH", batch.shape, float(batch.max()), labels.tolist(), padded.tolist(),
+      type(other).__name__, sequence.pad_sequences([[3]], maxlen=2).tolist())
+"""
+
+
+@pytest.mark.tf
+def test_migrated_keras_preprocessing_package_runs_on_keras_3(tmp_path: Path) -> None:
+    # keras_preprocessing is not installed with Keras 3, whose own keras.preprocessing.image
+    # has no ImageDataGenerator
+    needs_tensorflow()
+    if not keras3():
+        pytest.skip("needs Keras 3")
+    result = migrate_source(_PREPROCESSING_PACKAGE, upgrade=True)
+    script = tmp_path / "augment.py"
+    script.write_text(result.code, encoding="utf-8")
+    proc = run([str(script)], env=NO_GPUS, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "BATCH (2, 8, 8, 3) 1.0 [0, 1] [[0, 0, 1, 2]] ImageDataGenerator [[0, 3]]" in proc.stdout

@@ -112,7 +112,11 @@ def _module_import(alias: cst.ImportAlias, full: str) -> cst.ImportFrom:
 # (``from keras.applications.mobilenet import relu6, DepthwiseConv2D``; 2.2 moved the layer to
 # keras.layers and dropped relu6, which keras.activations has in Keras 3)
 _ELSEWHERE: dict[str, dict[str, str]] = {
-    "keras.models": {"Input": "keras.layers", "InputLayer": "keras.layers", "Layer": "keras.layers"},
+    "keras.models": {
+        "Input": "keras.layers",
+        "InputLayer": "keras.layers",
+        "Layer": "keras.layers",
+    },
     "keras.applications.mobilenet": {
         "relu6": "keras.activations",
         "DepthwiseConv2D": "keras.layers",
@@ -135,17 +139,29 @@ _KERAS3_KEEPS = {
 }
 
 
-def _tf_keras_preprocessing(module: str, names: Sequence[cst.ImportAlias]) -> str | None:
+def _tf_keras_preprocessing(
+    module: str, names: Sequence[cst.ImportAlias], source: str
+) -> str | None:
     """``tensorflow.keras.preprocessing.text`` for ``from keras.preprocessing.text import
     Tokenizer``: with Keras 3 installed, TensorFlow's ``tf.keras`` still exports Keras 2's
     preprocessing names (Keras 3's legacy copies of them), which Keras 3's own
-    ``keras.preprocessing`` dropped; ``from keras.preprocessing import text`` likewise.  None
-    where Keras 3 has every name, or tf.keras lacks one."""
+    ``keras.preprocessing`` dropped.  ``from keras.preprocessing import text`` likewise, and
+    ``from keras.preprocessing import image`` where ``source`` reads a dropped name through the
+    module (``image.ImageDataGenerator``).  None where Keras 3 has every name, or tf.keras
+    lacks one."""
     spelled = [str(dotted(alias.name)) for alias in names]
     if module == "keras.preprocessing":
         wanted = {f"{module}.{name}" for name in spelled}
-        if wanted <= set(TF_KERAS_PREPROCESSING) and "keras.preprocessing.text" in wanted:
+        if not wanted <= set(TF_KERAS_PREPROCESSING):
+            return None
+        if "keras.preprocessing.text" in wanted:  # Keras 3 keeps none of its names
             return "tensorflow.keras.preprocessing"
+        for alias in names:
+            full = f"{module}.{dotted(alias.name)}"
+            bound = alias.evaluated_alias or str(dotted(alias.name))
+            read = set(re.findall(rf"(?<![\w.]){re.escape(bound)}\s*\.\s*(\w+)", source))
+            if read - _KERAS3_KEEPS[full]:
+                return "tensorflow.keras.preprocessing"
         return None
     exported = TF_KERAS_PREPROCESSING.get(module)
     if exported is None or not set(spelled) <= exported or set(spelled) <= _KERAS3_KEEPS[module]:
@@ -179,6 +195,10 @@ _COMPANIONS = {
 }
 """Keras 2.2-2.3's companion packages (installed with it, gone with Keras 3) -> the Keras
 modules that re-exported them."""
+_PREPROCESSING_PACKAGE = frozenset(
+    {"keras_preprocessing", *(f"keras_preprocessing.{m}" for m in ("image", "sequence", "text"))}
+)
+"""``import`` spellings of keras_preprocessing whose modules tf.keras exports."""
 
 
 def _relevant(text: str) -> bool:
@@ -292,7 +312,7 @@ class KerasModulePathsCommand(MigrationCommand):
             return updated_node
         if module in _BACKEND_MODULES and any(str(dotted(a.name)) == "tf" for a in names):
             return self._backend_tf(updated_node, names)
-        legacy = _tf_keras_preprocessing(module, names)
+        legacy = _tf_keras_preprocessing(module, names, self.source_text())
         if legacy is not None:
             return updated_node.with_changes(module=cst.parse_expression(legacy))
         if module in KERAS_MOVED_MODULES:
@@ -423,6 +443,39 @@ class KerasModulePathsCommand(MigrationCommand):
             self._extra[id(first)] = extra
         return first
 
+    def leave_Import(
+        self, original_node: cst.Import, updated_node: cst.Import
+    ) -> cst.Import | cst.ImportFrom:
+        """``import keras_preprocessing`` (``keras_preprocessing.image.ImageDataGenerator(...)``
+        in the TensorFlow course notebooks) → ``from tensorflow.keras import preprocessing as
+        keras_preprocessing``: tf.keras exports the package's three modules (``image``,
+        ``sequence``, ``text``) with its names (Keras 3's legacy copies), which Keras 3's own
+        ``keras.preprocessing`` dropped.  One module per statement; ``import a, b`` is left."""
+        if self.keras_major() < 3 or len(updated_node.names) != 1:
+            return updated_node
+        alias = updated_node.names[0]
+        spelled = str(dotted(alias.name))
+        if spelled not in _PREPROCESSING_PACKAGE:
+            return updated_node
+        home = "tensorflow.keras." + _COMPANIONS["keras_preprocessing"][len("keras.") :]
+        home += spelled[len("keras_preprocessing") :]
+        if alias.asname is not None:  # import keras_preprocessing.image as kimage
+            return updated_node.with_changes(
+                names=[alias.with_changes(name=cst.parse_expression(home))]
+            )
+        # ``import keras_preprocessing.image`` binds ``keras_preprocessing``, with its modules
+        package, _, last = home.rpartition(".")
+        if spelled != "keras_preprocessing":
+            package, last = "tensorflow.keras", "preprocessing"
+        return cst.ImportFrom(
+            module=cst.parse_expression(package),  # type: ignore[arg-type]
+            names=[
+                cst.ImportAlias(
+                    name=cst.Name(last), asname=cst.AsName(name=cst.Name("keras_preprocessing"))
+                )
+            ],
+        )
+
     def leave_SimpleStatementLine(
         self, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine
     ) -> cst.SimpleStatementLine | cst.FlattenSentinel[cst.SimpleStatementLine]:
@@ -455,7 +508,17 @@ class KerasModulePathsCommand(MigrationCommand):
         for full in self.names_of(original_node):
             module, _, name = full.rpartition(".")
             # spelled in full only (``import keras``): another spelling is left to the imports
-            if module != spelled or module not in KERAS_MOVED_MODULES:
+            if module != spelled:
+                continue
+            if module in _KERAS3_KEEPS and self.keras_major() >= 3:
+                # ``keras.preprocessing.image.ImageDataGenerator``: tf.keras's legacy copy
+                if name not in _KERAS3_KEEPS[module] and name in TF_KERAS_PREPROCESSING[module]:
+                    need_import(self.context, "tensorflow")
+                    return updated_node.with_changes(
+                        value=cst.parse_expression("tensorflow." + module)
+                    )
+                continue
+            if module not in KERAS_MOVED_MODULES:
                 continue
             home = _home(module, name)
             if home is not None:
