@@ -613,10 +613,12 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         [],
     ),
     (
-        # what Keras 3's own module keeps stays there
+        # what Keras 3's own module keeps stays there; a comment ending on the word is no read
         "keras-preprocessing-module-kept",
-        "from keras.preprocessing import image\nx = image.img_to_array(image.load_img('a.png'))\n",
-        "from keras.preprocessing import image\nx = image.img_to_array(image.load_img('a.png'))\n",
+        "from keras.preprocessing import image\nx = image.img_to_array(image.load_img('a.png'))\n"
+        "# the feature maps of the image.\nfeature_maps = model.predict(x)\n",
+        "from keras.preprocessing import image\nx = image.img_to_array(image.load_img('a.png'))\n"
+        "# the feature maps of the image.\nfeature_maps = model.predict(x)\n",
         [],
     ),
     (

@@ -12,7 +12,7 @@ exports Keras 3's legacy copies of them (``tensorflow.keras.preprocessing.text``
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from tfcompat_gpu.codemod._base import MigrationCommand, Precheck
 from tfcompat_gpu.codemod._imports import need_import, without_aliases
@@ -140,14 +140,14 @@ _KERAS3_KEEPS = {
 
 
 def _tf_keras_preprocessing(
-    module: str, names: Sequence[cst.ImportAlias], source: str
+    module: str, names: Sequence[cst.ImportAlias], reads: Callable[[str], set[str]]
 ) -> str | None:
     """``tensorflow.keras.preprocessing.text`` for ``from keras.preprocessing.text import
     Tokenizer``: with Keras 3 installed, TensorFlow's ``tf.keras`` still exports Keras 2's
     preprocessing names (Keras 3's legacy copies of them), which Keras 3's own
     ``keras.preprocessing`` dropped.  ``from keras.preprocessing import text`` likewise, and
-    ``from keras.preprocessing import image`` where ``source`` reads a dropped name through the
-    module (``image.ImageDataGenerator``).  None where Keras 3 has every name, or tf.keras
+    ``from keras.preprocessing import image`` where the file reads a dropped name through the
+    module (``image.ImageDataGenerator``; ``reads`` gives the attributes read through a name).  None where Keras 3 has every name, or tf.keras
     lacks one."""
     spelled = [str(dotted(alias.name)) for alias in names]
     if module == "keras.preprocessing":
@@ -159,8 +159,7 @@ def _tf_keras_preprocessing(
         for alias in names:
             full = f"{module}.{dotted(alias.name)}"
             bound = alias.evaluated_alias or str(dotted(alias.name))
-            read = set(re.findall(rf"(?<![\w.]){re.escape(bound)}\s*\.\s*(\w+)", source))
-            if read - _KERAS3_KEEPS[full]:
+            if reads(bound) - _KERAS3_KEEPS[full]:
                 return "tensorflow.keras.preprocessing"
         return None
     exported = TF_KERAS_PREPROCESSING.get(module)
@@ -269,6 +268,19 @@ class KerasModulePathsCommand(MigrationCommand):
         result = without_aliases(node, drop)
         return result if not isinstance(result, cst.Import) else node
 
+    def _attributes_read(self, statement: cst.ImportFrom, name: str) -> set[str]:
+        """The attributes the file reads through ``name``, which ``statement`` binds."""
+        scope = self.scope_of(statement)
+        if scope is None:
+            return set()
+        found = set()
+        for assignment in scope.assignments[name]:
+            for reference in assignment.references:
+                parent = self.parent(reference.node)
+                if isinstance(parent, cst.Attribute) and parent.value is reference.node:
+                    found.add(parent.attr.value)
+        return found
+
     def _read(self, statement: cst.ImportFrom, name: str) -> bool:
         """Whether the file reads ``name``, which ``statement`` binds (when in doubt: yes)."""
         scope = self.scope_of(statement)
@@ -312,7 +324,9 @@ class KerasModulePathsCommand(MigrationCommand):
             return updated_node
         if module in _BACKEND_MODULES and any(str(dotted(a.name)) == "tf" for a in names):
             return self._backend_tf(updated_node, names)
-        legacy = _tf_keras_preprocessing(module, names, self.source_text())
+        legacy = _tf_keras_preprocessing(
+            module, names, lambda name: self._attributes_read(original_node, name)
+        )
         if legacy is not None:
             return updated_node.with_changes(module=cst.parse_expression(legacy))
         if module in KERAS_MOVED_MODULES:
