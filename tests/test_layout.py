@@ -22,7 +22,12 @@ MAX_LINES = 600
 
 # Imports the layer rule allows against its table, each with its reason.  Keep it empty where
 # possible: an entry here is a dependency the table does not show.
-EXCEPTIONS: dict[tuple[str, str], str] = {}
+EXCEPTIONS: dict[tuple[str, str], str] = {
+    (
+        "tfcompat_gpu.codemod.commands.tf_private_imports",
+        "tfcompat_gpu.dropin.mnist_input_data",
+    ): "the module migrated code imports, written into that code as text; never imported here",
+}
 
 
 def _module_name(path: Path) -> str:

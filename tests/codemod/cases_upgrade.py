@@ -70,13 +70,24 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         [],
     ),
     (
+        # TF1's MNIST tutorials and book chapters: the loader comes from tfcompat_gpu
+        "tensorflow-examples-mnist-loader",
+        "from tensorflow.examples.tutorials.mnist import input_data\n"
+        "import tensorflow.examples.tutorials.mnist.input_data as mnist_data\n"
+        "from tensorflow.examples.tutorials.mnist import input_data as mnist_input\n"
+        "mnist = input_data.read_data_sets('MNIST_data/', one_hot=True)\n",
+        "from tfcompat_gpu.dropin import mnist_input_data as input_data\n"
+        "from tfcompat_gpu.dropin import mnist_input_data as mnist_data\n"
+        "from tfcompat_gpu.dropin import mnist_input_data as mnist_input\n"
+        "mnist = input_data.read_data_sets('MNIST_data/', one_hot=True)\n",
+        [],
+    ),
+    (
         "tensorflow-examples-left",
-        "from tensorflow.examples.tutorials.mnist import input_data\n"
-        "import tensorflow.examples.tutorials.mnist.input_data as mnist_data\n"
-        "mnist = input_data.read_data_sets('MNIST_data/', one_hot=True)\n",
-        "from tensorflow.examples.tutorials.mnist import input_data\n"
-        "import tensorflow.examples.tutorials.mnist.input_data as mnist_data\n"
-        "mnist = input_data.read_data_sets('MNIST_data/', one_hot=True)\n",
+        "from tensorflow.examples.speech_commands import input_data\n"
+        "import tensorflow.examples.tutorials.word2vec.word2vec_basic as w2v\n",
+        "from tensorflow.examples.speech_commands import input_data\n"
+        "import tensorflow.examples.tutorials.word2vec.word2vec_basic as w2v\n",
         [(1, "[tensorflow.examples removed]"), (2, "[tensorflow.examples removed]")],
     ),
     (

@@ -581,12 +581,16 @@ def test_tensorboard_note_only_when_it_is_missing(tmp_path):
     ],
     ids=["from", "import"],
 )
-def test_tutorials_note_names_the_import_and_the_successor(tmp_path, code):
+def test_the_served_mnist_loader_gets_no_note(tmp_path, code):
     choice = _choose(tmp_path, code + "mnist = input_data.read_data_sets('MNIST_data/')\n")
-    (note,) = choice.notes
-    assert "imports tensorflow.examples (import tensorflow.examples.tutorials.mnist" in note
+    assert choice.notes == ()
+
+
+def test_tutorials_note_names_the_import_and_the_successor(tmp_path):
+    code = "from tensorflow.examples.speech_commands import input_data\n"
+    (note,) = _choose(tmp_path, code).notes
+    assert "imports tensorflow.examples (import tensorflow.examples.speech_commands" in note
     assert "line 1" in note
-    assert "tf.keras.datasets.mnist.load_data()" in note
 
 
 def test_scipy_note_only_when_it_is_missing(tmp_path):

@@ -18,7 +18,7 @@ Only code counts: strings, comments and docstrings that mention ``placeholder`` 
 Each choice carries its first evidence (name, file, line) for the one line ``run`` prints.
 It also notes what no flag can fix: ``tf.estimator`` on TensorFlow >= 2.16, a TensorBoard
 callback without ``tensorboard`` installed, ``ImageDataGenerator`` without ``scipy``, and
-``tensorflow.examples.tutorials`` (gone in 2.0).
+``tensorflow.examples`` (gone in 2.0) beyond MNIST's ``input_data``, which ``run`` serves.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ from tfcompat_gpu.tfapi.keras_names import (
 )
 from tfcompat_gpu.tfapi.keras_star_names import KERAS2_STAR_ALIAS_MODULES, KERAS2_STAR_ALIASES
 from tfcompat_gpu.tfapi.names import keras2_tf
-from tfcompat_gpu.tfapi.tf1_names import TF_KERAS_MODULES, V1_ONLY
+from tfcompat_gpu.tfapi.tf1_names import TF_KERAS_MODULES, TUTORIAL_MODULES, V1_ONLY
 
 __all__ = [
     "V1_ONLY",
@@ -116,7 +116,7 @@ class Reading:
     tensorboard: list[Evidence] = field(default_factory=list)
     scipy: list[Evidence] = field(default_factory=list)
     tutorials: list[Evidence] = field(default_factory=list)
-    """``tensorflow.examples.tutorials`` (MNIST's ``input_data``), gone from TensorFlow 2."""
+    """``tensorflow.examples`` modules other than MNIST's ``input_data``, gone from TF 2."""
     metric_keys: set[str] = field(default_factory=set)  # history['acc'] (_keras2_models)
     files: list[str] = field(default_factory=list)
 
@@ -236,7 +236,8 @@ class _Reader(ast.NodeVisitor):
             self._note(self.reading.keras2, f"import {module}", node)
         if root == "tensorboard":
             self._note(self.reading.tensorboard, f"import {module}", node)
-        if module == "tensorflow.examples" or module.startswith("tensorflow.examples."):
+        if module.startswith("tensorflow.examples") and module not in TUTORIAL_MODULES:
+            # MNIST's input_data is served (dropin/mnist_input_data.py); the rest is gone
             self._note(self.reading.tutorials, f"import {module}", node)
 
     def _keras2_module(self, module: str, node: ast.AST) -> None:

@@ -17,6 +17,7 @@ import sys
 from types import ModuleType
 
 from tfcompat_gpu.errors import GPUConfigError
+from tfcompat_gpu.tfapi.tf1_names import TUTORIAL_MODULES
 
 # ``install()`` (every ``tfcompat-gpu run``) imports this module for its finder: GPUConfig, the
 # TensorFlow API and ``typing`` are imported where they are used.
@@ -45,6 +46,8 @@ WRAPPERS = {
 }
 """Keras 2's ``wrappers.scikit_learn`` (:mod:`._keras2_sklearn`) and its package, where the Keras
 in use has none -> whether the name is the package."""
+TUTORIALS = TUTORIAL_MODULES
+"""TensorFlow 1's MNIST tutorial loader (:mod:`.mnist_input_data`) and its packages."""
 
 
 def flavour(module_name: str) -> str:
@@ -161,8 +164,9 @@ def get_session(op_input_list: Sequence[Any] = ()) -> Any:
 
 
 class _ShimFinder(_LoaderBase):
-    """Makes ``keras.backend.tensorflow_backend`` (Keras <= 2.3) and Keras 2's
-    ``wrappers.scikit_learn`` (:data:`WRAPPERS`) importable again.
+    """Makes ``keras.backend.tensorflow_backend`` (Keras <= 2.3), Keras 2's
+    ``wrappers.scikit_learn`` (:data:`WRAPPERS`) and TensorFlow 1's MNIST tutorial loader
+    (:data:`TUTORIALS`) importable again.
 
     It sits last on ``sys.meta_path``, so a real module of that name always wins.
     """
@@ -172,6 +176,8 @@ class _ShimFinder(_LoaderBase):
     ) -> importlib.machinery.ModuleSpec | None:
         if fullname in WRAPPERS:
             return importlib.machinery.ModuleSpec(fullname, self, is_package=WRAPPERS[fullname])
+        if fullname in TUTORIALS:
+            return importlib.machinery.ModuleSpec(fullname, self, is_package=TUTORIALS[fullname])
         if fullname != SHIM:
             return None
         return importlib.machinery.ModuleSpec(fullname, self)
@@ -185,6 +191,13 @@ class _ShimFinder(_LoaderBase):
                 from tfcompat_gpu.dropin import _keras2_sklearn
 
                 _keras2_sklearn.fill(module)
+            return
+        if module.__name__ in TUTORIALS:
+            if not TUTORIALS[module.__name__]:
+                from tfcompat_gpu.dropin import mnist_input_data
+
+                for name in mnist_input_data.__all__:
+                    setattr(module, name, getattr(mnist_input_data, name))
             return
         backend = importlib.import_module("keras.backend")
         existing = vars(backend).get("tensorflow_backend")
@@ -233,7 +246,7 @@ def install_finder() -> None:
 def uninstall_finder() -> None:
     if _finder in sys.meta_path:
         sys.meta_path.remove(_finder)
-    for name in WRAPPERS:
+    for name in (*WRAPPERS, *TUTORIALS):
         served = sys.modules.get(name)
         if served is not None and getattr(served.__spec__, "loader", None) is _finder:
             del sys.modules[name]

@@ -8,7 +8,14 @@ submodules (``tf.compat.v1.train`` against ``tf.train``) are in
 
 from __future__ import annotations
 
-__all__ = ["TF1_KEYWORDS", "TF1_ONLY", "TF_KERAS_MODULES", "V1_ONLY", "needs_tf_keras"]
+__all__ = [
+    "TF1_KEYWORDS",
+    "TF1_ONLY",
+    "TF_KERAS_MODULES",
+    "TUTORIAL_MODULES",
+    "V1_ONLY",
+    "needs_tf_keras",
+]
 
 TF1_ONLY = frozenset(
     {
@@ -486,3 +493,13 @@ TF1_KEYWORDS: dict[str, dict[str, str]] = {
 function (under ``tf.``) -> {TF1 keyword: the TF2 keyword that means the same}.  Read off
 ``inspect.signature`` of ``tf.compat.v1.X`` against ``tf.X`` on TF 2.21, which still takes the
 TF1 keyword for ``tf.nn.l2_normalize(dim=)`` (so it is not here)."""
+
+
+TUTORIAL_MODULES = {
+    "tensorflow.examples": True,
+    "tensorflow.examples.tutorials": True,
+    "tensorflow.examples.tutorials.mnist": True,
+    "tensorflow.examples.tutorials.mnist.input_data": False,
+}
+"""TensorFlow 1's MNIST tutorial loader and its packages, which TensorFlow 2 no longer ships and
+``run`` serves (``dropin/mnist_input_data.py``) -> whether the name is a package."""

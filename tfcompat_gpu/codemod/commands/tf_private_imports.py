@@ -17,8 +17,10 @@ public module exports the same object:
   ``tensorflow.keras.M``, for the modules Keras 3 has (keras/__init__.py), and a name imported
   from ``layers`` / ``models`` / ``utils`` only where Keras 3 exports it.
 
+MNIST's tutorial loader (``from tensorflow.examples.tutorials.mnist import input_data``) is
+imported from ``tfcompat_gpu.dropin.mnist_input_data``, the same ``read_data_sets`` on NumPy.
 Anything else from those modules is left alone with a warning, and so is an import of
-``tensorflow.examples`` (MNIST's tutorial loader) or of ``tensorflow.contrib`` (``from
+the rest of ``tensorflow.examples`` or of ``tensorflow.contrib`` (``from
 tensorflow.contrib import rnn``, ``import tensorflow.contrib.eager as tfe``), which TensorFlow 2
 no longer ships: the import itself would raise ModuleNotFoundError.
 """
@@ -101,6 +103,9 @@ _PRIVATE_USE = re.compile(
     r"|\bimport\s+tensorflow\.(?:examples|contrib)\b|\bconfig_pb2\b" + _CONTROL_FLOW_SHIM
 )
 _EXAMPLES = "tensorflow.examples"
+_MNIST = "tensorflow.examples.tutorials.mnist"
+# TF1's MNIST loader, on NumPy (tfcompat_gpu/dropin/mnist_input_data.py)
+_INPUT_DATA = "tfcompat_gpu.dropin.mnist_input_data"
 _NO_EXAMPLES = (
     "TensorFlow 2 no longer ships tensorflow.examples (MNIST's input_data.read_data_sets); "
     "load MNIST with tf.keras.datasets.mnist.load_data() [tensorflow.examples removed]"
@@ -168,6 +173,18 @@ class TfPrivateImportsCommand(MigrationCommand):
             return updated_node
         module = dotted(original_node.module)
         names = _names(original_node)
+        if module == _MNIST and names == ["input_data"]:
+            # from tensorflow.examples.tutorials.mnist import input_data [as X]
+            alias = updated_node.names[0]  # type: ignore[index]
+            return updated_node.with_changes(
+                module=cst.parse_expression(_INPUT_DATA.rpartition(".")[0]),
+                names=[
+                    alias.with_changes(
+                        name=cst.Name(_INPUT_DATA.rpartition(".")[2]),
+                        asname=alias.asname or cst.AsName(name=cst.Name("input_data")),
+                    )
+                ],
+            )
         # from tensorflow.contrib import rnn: the module said is the name imported
         whole = f"{module}.{names[0]}" if module == _CONTRIB and names else module
         removed = None if whole is None else _removed(whole)
@@ -200,9 +217,19 @@ class TfPrivateImportsCommand(MigrationCommand):
             return self._keras(original_node, updated_node, module, names)
         return updated_node
 
-    def leave_Import(self, original_node: cst.Import, updated_node: cst.Import) -> cst.Import:
+    def leave_Import(
+        self, original_node: cst.Import, updated_node: cst.Import
+    ) -> cst.Import | cst.ImportFrom:
         if slim_import(original_node) or eager_import(original_node):
             return updated_node  # contrib_layers / contrib_eager rewrite it or warn
+        if len(updated_node.names) == 1 and updated_node.names[0].asname is not None:
+            alias = updated_node.names[0]
+            if dotted(alias.name) == f"{_MNIST}.input_data":
+                # import tensorflow.examples.tutorials.mnist.input_data as input_data
+                return cst.ImportFrom(
+                    module=cst.parse_expression(_INPUT_DATA.rpartition(".")[0]),  # type: ignore[arg-type]
+                    names=[alias.with_changes(name=cst.Name(_INPUT_DATA.rpartition(".")[2]))],
+                )
         for alias in original_node.names:
             name = dotted(alias.name) or ""
             removed = _removed(name)

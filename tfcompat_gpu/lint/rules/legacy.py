@@ -38,7 +38,8 @@ _PREFIXES: dict[str, str] = {
     "tensorflow.contrib": "the TF2 module that replaced it (tf.contrib was removed in 2.0)",
     # tensorflow/examples/tutorials (read_data_sets) left the pip package in 2.0
     "tensorflow.examples.tutorials": "`tf.keras.datasets` (`mnist.load_data()` returns the "
-    "MNIST arrays; tensorflow.examples.tutorials was removed in 2.0)",
+    "MNIST arrays; tensorflow.examples.tutorials was removed in 2.0), or TF1's MNIST loader "
+    "from `tfcompat_gpu.dropin.mnist_input_data` (tfcompat-gpu migrate imports it)",
 }
 
 
