@@ -412,3 +412,41 @@ def test_contrib_seq2seq_basic_decoder_runs_as_tf1s(tmp_path):
     assert steps <= 6
     assert out["greedy"][1:] == [True, True]
     assert out["eos"][0] == out["eos"][1]
+
+
+# a decoder fed by the script's own functions, as TF1 code wrote one for inference with a
+# projection of the outputs back to the inputs: CustomHelper(initialize_fn, sample_fn,
+# next_inputs_fn), stopping after three steps
+CUSTOM = r"""
+    import tensorflow as tf
+    from tensorflow.contrib import seq2seq
+    from tests._child import emit
+
+    batch = 2
+    cell = tf.contrib.rnn.GRUCell(3)
+    start = tf.ones([batch, 3])
+
+    def initialize_fn():
+        return tf.zeros([batch], tf.bool), start
+
+    def sample_fn(time, outputs, state):
+        return tf.argmax(outputs, axis=-1, output_type=tf.int32)
+
+    def next_inputs_fn(time, outputs, state, sample_ids):
+        return tf.fill([batch], time + 1 >= 3), outputs, state
+
+    helper = seq2seq.CustomHelper(initialize_fn, sample_fn, next_inputs_fn)
+    decoder = seq2seq.BasicDecoder(cell, helper, cell.zero_state(batch, tf.float32))
+    outputs, _, lengths = seq2seq.dynamic_decode(decoder, output_time_major=True)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        out, n = sess.run([outputs.rnn_output, lengths])
+    emit({"shape": list(out.shape), "lengths": n.tolist(), "served": "CustomHelper" in seq2seq.__all__})
+"""
+
+
+def test_contrib_seq2seq_custom_helper_calls_the_scripts_functions(tmp_path):
+    run = run_script(tmp_path, CUSTOM)
+    assert run.rc == 0, run.err
+    # time-major: three steps of two sequences of the cell's three units
+    assert run.result == {"shape": [3, 2, 3], "lengths": [3, 3], "served": True}

@@ -383,7 +383,7 @@ def removed_message(name: str) -> str:
         "tf.contrib.slim's) and summaries, tf.contrib.slim's prefetch_queue and model_analyzer, "
         "tf.contrib.framework's arg_scope and global-step functions, "
         "tf.contrib.rnn's core cells and stacked bidirectional RNNs, tf.contrib.seq2seq's "
-        "sequence_loss, BasicDecoder, TrainingHelper, GreedyEmbeddingHelper and dynamic_decode, "
+        "sequence_loss, BasicDecoder, its helpers and dynamic_decode, "
         "tf.contrib.legacy_seq2seq's rnn_decoder, sequence_loss_by_example and sequence_loss, "
         "tf.contrib.learn.preprocessing.VocabularyProcessor, tf.contrib.factorization.KMeans, "
         "tf.contrib.crf, tf.contrib.eager and tf.contrib.summary. "

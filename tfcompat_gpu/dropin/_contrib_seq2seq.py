@@ -4,9 +4,9 @@
 TF 1.15's tensorflow/contrib/seq2seq/python/ops/{helper,basic_decoder,decoder}.py: a helper
 gives the decoder its first inputs and, after each step of the cell, the ids it sampled and the
 next inputs (the time-major ground truth for ``TrainingHelper``, the embedding of the argmax for
-``GreedyEmbeddingHelper``); ``dynamic_decode`` runs the decoder in a ``tf.while_loop`` until
-every sequence is finished or ``maximum_iterations`` is reached, stacking each step's outputs in
-``TensorArray``s.  Variable names, output shapes, ``impute_finished`` and the sequence lengths
+``GreedyEmbeddingHelper``, the script's functions for ``CustomHelper``); ``dynamic_decode`` runs
+the decoder in a ``tf.while_loop`` until every sequence is finished or ``maximum_iterations`` is
+reached, stacking each step's outputs in ``TensorArray``s.  Variable names, output shapes, ``impute_finished`` and the sequence lengths
 are TF1's.  The attention wrappers and the beam search decoder are not served (the drop-in's
 error names tensorflow_addons' ``tfa.seq2seq``).
 """
@@ -23,6 +23,7 @@ __all__ = [
     "DECODERS",
     "BasicDecoder",
     "BasicDecoderOutput",
+    "CustomHelper",
     "Decoder",
     "GreedyEmbeddingHelper",
     "Helper",
@@ -75,6 +76,63 @@ class Helper:
         self, time: Any, outputs: Any, state: Any, sample_ids: Any, name: str | None = None
     ) -> Any:
         raise NotImplementedError
+
+
+class CustomHelper(Helper):
+    """``tf.contrib.seq2seq.CustomHelper``: a helper of the script's three functions, called
+    with keywords (``time=``, ``outputs=``, ``state=``, ``sample_ids=``); its batch size is the
+    size of the ``finished`` vector ``initialize_fn`` gives."""
+
+    def __init__(
+        self,
+        initialize_fn: Any,
+        sample_fn: Any,
+        next_inputs_fn: Any,
+        sample_ids_shape: Any = None,
+        sample_ids_dtype: Any = None,
+    ) -> None:
+        self._initialize_fn = initialize_fn
+        self._sample_fn = sample_fn
+        self._next_inputs_fn = next_inputs_fn
+        self._batch_size: Any = None
+        self._sample_ids_shape = _tf.tf().TensorShape(sample_ids_shape or [])
+        self._sample_ids_dtype = sample_ids_dtype or _tf.tf().int32
+
+    @property
+    def batch_size(self) -> Any:
+        if self._batch_size is None:
+            raise ValueError("batch_size accessed before initialize was called")
+        return self._batch_size
+
+    @property
+    def sample_ids_shape(self) -> Any:
+        return self._sample_ids_shape
+
+    @property
+    def sample_ids_dtype(self) -> Any:
+        return self._sample_ids_dtype
+
+    def initialize(self, name: str | None = None) -> Any:
+        v1 = _v1()
+        with v1.name_scope(name, f"{type(self).__name__}Initialize"):
+            finished, next_inputs = self._initialize_fn()
+            if self._batch_size is None:
+                self._batch_size = v1.size(finished)
+        return finished, next_inputs
+
+    def sample(self, time: Any, outputs: Any, state: Any, name: str | None = None) -> Any:
+        v1 = _v1()
+        with v1.name_scope(name, f"{type(self).__name__}Sample", (time, outputs, state)):
+            return self._sample_fn(time=time, outputs=outputs, state=state)
+
+    def next_inputs(
+        self, time: Any, outputs: Any, state: Any, sample_ids: Any, name: str | None = None
+    ) -> Any:
+        v1 = _v1()
+        with v1.name_scope(name, f"{type(self).__name__}NextInputs", (time, outputs, state)):
+            return self._next_inputs_fn(
+                time=time, outputs=outputs, state=state, sample_ids=sample_ids
+            )
 
 
 class TrainingHelper(Helper):
@@ -413,6 +471,7 @@ def dynamic_decode(
 DECODERS: dict[str, Any] = {
     "BasicDecoder": BasicDecoder,
     "BasicDecoderOutput": BasicDecoderOutput,
+    "CustomHelper": CustomHelper,
     "Decoder": Decoder,
     "GreedyEmbeddingHelper": GreedyEmbeddingHelper,
     "Helper": Helper,
