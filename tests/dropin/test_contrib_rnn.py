@@ -1,4 +1,5 @@
-"""``tf.contrib.rnn``'s core names and ``tf.contrib.seq2seq.sequence_loss`` under ``run``.
+"""``tf.contrib.rnn``'s core names and stacked bidirectional RNNs, ``tf.contrib.seq2seq``'s
+``sequence_loss`` and basic decoder, and ``tf.contrib.legacy_seq2seq`` under ``run``.
 
 The TF1 RNN tutorials (hunkim's lab-12 char-RNNs, nlintz's 07_lstm, char-rnn-tensorflow) build
 their cells from ``tf.contrib.rnn`` / ``from tensorflow.contrib import rnn`` and their loss with
@@ -257,3 +258,195 @@ def test_legacy_seq2seq_decoder_and_losses_run_as_tf1s(tmp_path):
     assert "tf.contrib.legacy_seq2seq.embedding_attention_seq2seq" in out["attention"]
     assert "rnn_decoder, sequence_loss, sequence_loss_by_example" in out["attention"]
     assert "Lengths of logits, weights, and targets must be the same 1, 0, 0." in out["lengths"]
+
+
+# a text classifier's encoder: two layers of bidirectional GRUs over padded word ids, each cell
+# in a DropoutWrapper, the last layer's final states concatenated for the classes
+STACKED = r"""
+    import numpy as np
+    import tensorflow as tf
+    from tensorflow.contrib import rnn
+    from tests._child import emit
+
+    ids = np.array([[3, 1, 4, 0, 0], [2, 7, 1, 8, 2]], dtype=np.int32)
+    x = tf.placeholder(tf.int32, [None, None])
+    y = tf.placeholder(tf.int32, [None])
+    lengths = tf.reduce_sum(tf.cast(x > 0, tf.int32), axis=-1)
+    table = tf.get_variable("embeddings", [10, 6])
+    inputs = tf.nn.embedding_lookup(table, x)
+
+    def make_cell():
+        return rnn.DropoutWrapper(rnn.GRUCell(num_units=4), output_keep_prob=1.0)
+
+    outputs, state_fw, state_bw = rnn.stack_bidirectional_dynamic_rnn(
+        cells_fw=[make_cell() for _ in range(2)],
+        cells_bw=[make_cell() for _ in range(2)],
+        inputs=inputs, sequence_length=lengths, dtype=tf.float32)
+    merged = tf.concat([state_fw[-1], state_bw[-1]], axis=-1)
+    logits = tf.layers.dense(merged, 3)
+    loss = tf.reduce_mean(
+        tf.nn.sparse_softmax_cross_entropy_with_logits(labels=y, logits=logits))
+    train = tf.train.AdamOptimizer(0.05).minimize(loss)
+    steps = [tf.placeholder(tf.float32, [None, 6]) for _ in range(3)]
+    static_out, static_fw, _ = tf.contrib.rnn.stack_bidirectional_rnn(
+        [rnn.LSTMCell(2)], [rnn.LSTMCell(2)], steps, dtype=tf.float32, scope="static")
+    out = {
+        "names": sorted(v.name for v in tf.trainable_variables()
+                        if "cell_1" in v.name or v.name.startswith("static")),
+        "states": [len(state_fw), len(state_bw), len(static_fw)],
+        "static": [len(static_out), static_out[0].shape.as_list()],
+    }
+    try:
+        rnn.stack_bidirectional_dynamic_rnn([], [make_cell()], inputs, dtype=tf.float32)
+    except ValueError as error:
+        out["empty"] = str(error)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        feed = {x: ids, y: [0, 2]}
+        values = sess.run(outputs, feed)
+        out["shape"] = list(values.shape)
+        out["padded"] = float(np.abs(values[0, 3:]).max())
+        out["losses"] = [float(sess.run([loss, train], feed)[0]) for _ in range(4)]
+    emit(out)
+"""
+
+
+def test_stacked_bidirectional_rnns_run_as_tf1s(tmp_path):
+    run = run_script(tmp_path, STACKED)
+    assert run.rc == 0, run.err
+    out = run.result
+    # TF 1.15's scopes: <scope or stack_bidirectional_rnn>/cell_<i>/ around each layer
+    prefix = "stack_bidirectional_rnn/cell_1/bidirectional_rnn/"
+    assert prefix + "fw/gru_cell/gates/kernel:0" in out["names"]
+    assert prefix + "bw/gru_cell/candidate/bias:0" in out["names"]
+    assert "static/cell_0/fw/lstm_cell/kernel:0" in out["names"], out["names"]
+    assert out["states"] == [2, 2, 1]
+    assert out["static"] == [3, [None, 4]]
+    # the forward and backward outputs of the last layer, concatenated; zero past each length
+    assert out["shape"] == [2, 5, 8]
+    assert out["padded"] == 0.0
+    assert out["losses"][-1] < out["losses"][0]
+    assert out["empty"] == "Must specify at least one fw cell for BidirectionalRNN."
+
+
+# a seq2seq decoder as TF1 tutorials and chatbots wrote it: teacher forcing with TrainingHelper
+# over sequences of different lengths, an output projection, impute_finished, then greedy
+# decoding from a start token with the same cell and projection
+DECODER = r"""
+    import numpy as np
+    import tensorflow as tf
+    from tensorflow.python.layers.core import Dense
+    from tests._child import emit
+
+    SOS, EOS, vocab, hidden = 0, 4, 5, 6
+    x_data = np.array([[SOS, 2, 1, 3], [SOS, 3, 1, 0], [SOS, 1, 2, 2]], dtype=np.int32)
+    y_data = np.array([[2, 1, 3, EOS], [3, EOS, 0, 0], [1, 2, EOS, 0]], dtype=np.int32)
+    lengths = np.array([4, 2, 3])
+    cell = tf.contrib.rnn.MultiRNNCell([tf.contrib.rnn.BasicLSTMCell(hidden) for _ in range(2)])
+    embedding = tf.get_variable("embedding", [vocab, 8])
+    inputs = tf.nn.embedding_lookup(embedding, x_data)
+    init = cell.zero_state(3, tf.float32)
+    projection = Dense(vocab, name="output_projection")
+    helper = tf.contrib.seq2seq.TrainingHelper(inputs, lengths)
+    decoder = tf.contrib.seq2seq.BasicDecoder(cell=cell, helper=helper, initial_state=init,
+                                              output_layer=projection)
+    outputs, state, out_lengths = tf.contrib.seq2seq.dynamic_decode(
+        decoder=decoder, impute_finished=True, maximum_iterations=10)
+    mask = tf.sequence_mask(lengths, 4, dtype=tf.float32)
+    loss = tf.contrib.seq2seq.sequence_loss(outputs.rnn_output, y_data, mask)
+    train = tf.train.AdamOptimizer(0.05).minimize(loss)
+    ref, _ = tf.nn.dynamic_rnn(cell, inputs, sequence_length=lengths, initial_state=init)
+    ref_logits = projection(ref)
+    greedy = tf.contrib.seq2seq.GreedyEmbeddingHelper(embedding, tf.fill([3], SOS), EOS)
+    infer = tf.contrib.seq2seq.BasicDecoder(cell, greedy, init, output_layer=projection)
+    with tf.variable_scope("decode", reuse=tf.AUTO_REUSE):
+        sampled, _, sampled_lengths = tf.contrib.seq2seq.dynamic_decode(
+            infer, maximum_iterations=6)
+    out = {
+        "names": sorted(v.name for v in tf.trainable_variables()),
+        "types": [type(outputs).__name__, outputs.sample_id.dtype.name,
+                  outputs.rnn_output.shape.as_list()],
+    }
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        got, want, n, mask_v = sess.run([outputs.rnn_output, ref_logits, out_lengths, mask])
+        out["lengths"] = n.tolist()
+        out["shape"] = list(got.shape)
+        out["match"] = float(np.abs((got - want) * mask_v[..., None]).max())
+        out["imputed"] = float(np.abs(got[1, 2:]).max())
+        out["losses"] = [float(sess.run([loss, train])[0]) for _ in range(30)]
+        ids, logits, s_len = sess.run([sampled.sample_id, sampled.rnn_output, sampled_lengths])
+        out["greedy"] = [list(ids.shape), bool((ids == logits.argmax(-1)).all()),
+                         bool((s_len <= 6).all())]
+        first_eos = [list(row).index(EOS) + 1 if EOS in row else 6 for row in ids]
+        out["eos"] = [first_eos, s_len.tolist()]
+    emit(out)
+"""
+
+
+def test_contrib_seq2seq_basic_decoder_runs_as_tf1s(tmp_path):
+    run = run_script(tmp_path, DECODER)
+    assert run.rc == 0, run.err
+    out = run.result
+    # TF1's names: the cell and the projection built under dynamic_decode's "decoder" scope
+    assert out["names"] == [
+        "decoder/multi_rnn_cell/cell_0/basic_lstm_cell/bias:0",
+        "decoder/multi_rnn_cell/cell_0/basic_lstm_cell/kernel:0",
+        "decoder/multi_rnn_cell/cell_1/basic_lstm_cell/bias:0",
+        "decoder/multi_rnn_cell/cell_1/basic_lstm_cell/kernel:0",
+        "decoder/output_projection/bias:0",
+        "decoder/output_projection/kernel:0",
+        "embedding:0",
+    ]
+    assert out["types"] == ["BasicDecoderOutput", "int32", [3, None, 5]]
+    # teacher forcing is the cell run over the inputs: dynamic_rnn's logits within each length
+    assert out["lengths"] == [4, 2, 3]
+    assert out["shape"] == [3, 4, 5]
+    assert out["match"] < 1e-5
+    assert out["imputed"] == 0.0  # impute_finished: zeros past a sequence's end
+    assert out["losses"][0] == pytest.approx(np.log(5), abs=0.3)
+    assert out["losses"][-1] < out["losses"][0] / 2
+    # greedy decoding feeds back the argmax; a sequence ends at its first EOS (or the maximum)
+    rows, steps = out["greedy"][0]
+    assert rows == 3
+    assert steps <= 6
+    assert out["greedy"][1:] == [True, True]
+    assert out["eos"][0] == out["eos"][1]
+
+
+# a decoder fed by the script's own functions, as TF1 code wrote one for inference with a
+# projection of the outputs back to the inputs: CustomHelper(initialize_fn, sample_fn,
+# next_inputs_fn), stopping after three steps
+CUSTOM = r"""
+    import tensorflow as tf
+    from tensorflow.contrib import seq2seq
+    from tests._child import emit
+
+    batch = 2
+    cell = tf.contrib.rnn.GRUCell(3)
+    start = tf.ones([batch, 3])
+
+    def initialize_fn():
+        return tf.zeros([batch], tf.bool), start
+
+    def sample_fn(time, outputs, state):
+        return tf.argmax(outputs, axis=-1, output_type=tf.int32)
+
+    def next_inputs_fn(time, outputs, state, sample_ids):
+        return tf.fill([batch], time + 1 >= 3), outputs, state
+
+    helper = seq2seq.CustomHelper(initialize_fn, sample_fn, next_inputs_fn)
+    decoder = seq2seq.BasicDecoder(cell, helper, cell.zero_state(batch, tf.float32))
+    outputs, _, lengths = seq2seq.dynamic_decode(decoder, output_time_major=True)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        out, n = sess.run([outputs.rnn_output, lengths])
+    emit({"shape": list(out.shape), "lengths": n.tolist(), "served": "CustomHelper" in seq2seq.__all__})
+"""
+
+
+def test_contrib_seq2seq_custom_helper_calls_the_scripts_functions(tmp_path):
+    run = run_script(tmp_path, CUSTOM)
+    assert run.rc == 0, run.err
+    # time-major: three steps of two sequences of the cell's three units
+    assert run.result == {"shape": [3, 2, 3], "lengths": [3, 3], "served": True}

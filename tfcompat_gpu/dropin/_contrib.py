@@ -8,10 +8,10 @@ Keras' v1 training loops need.  Of ``tf.contrib.layers``, the initializers, regu
 ``fully_connected``, ``flatten``, ``batch_norm`` and ``dropout`` are served, with
 ``tf.contrib.framework.arg_scope`` (:mod:`tfcompat_gpu.dropin._contrib_layers`), and
 ``conv2d``, ``conv2d_transpose``, ``max_pool2d``, ``avg_pool2d``, with ``tf.contrib.slim``
-(:mod:`tfcompat_gpu.dropin._contrib_conv`); of
-``tf.contrib.rnn``, the core cells and static RNN functions (their v1 homes), and of
-``tf.contrib.seq2seq``, ``sequence_loss``, and of ``tf.contrib.legacy_seq2seq``, ``rnn_decoder``,
-``sequence_loss_by_example`` and ``sequence_loss`` (:mod:`tfcompat_gpu.dropin._contrib_rnn`); of
+(:mod:`tfcompat_gpu.dropin._contrib_conv`); of ``tf.contrib.rnn``, the core cells, static and
+stacked bidirectional RNNs, of ``tf.contrib.seq2seq``, ``sequence_loss`` and the basic decoder,
+of ``tf.contrib.legacy_seq2seq``, ``rnn_decoder``, ``sequence_loss_by_example`` and
+``sequence_loss`` (:mod:`tfcompat_gpu.dropin._contrib_rnn`); of
 ``tf.contrib.learn``, ``preprocessing.VocabularyProcessor`` (:mod:`tfcompat_gpu.dropin._contrib_learn`); of
 ``tf.contrib.factorization``, the graph ``KMeans`` and its constants, which TensorFlow 2 still
 ships as ``tensorflow.python.ops.clustering_ops`` (TF 1.15's contrib module re-exported that
@@ -265,9 +265,9 @@ def _rnn_getattr(name: str) -> Any:
     from tfcompat_gpu.dropin import _contrib_rnn
     from tfcompat_gpu.tfapi.contrib_names import CONTRIB_RNN
 
-    if name in CONTRIB_RNN:
+    if name in CONTRIB_RNN or name in _contrib_rnn.RNN_FUNCTIONS:
         return _contrib_rnn.rnn_name(name)
-    raise _missing("rnn", name, sorted(CONTRIB_RNN))
+    raise _missing("rnn", name, _rnn_all())
 
 
 def _seq2seq_getattr(name: str) -> Any:
@@ -382,7 +382,8 @@ def removed_message(name: str) -> str:
         "fully_connected, flatten, batch_norm, dropout, conv2d, pooling (with "
         "tf.contrib.slim's) and summaries, tf.contrib.slim's prefetch_queue and model_analyzer, "
         "tf.contrib.framework's arg_scope and global-step functions, "
-        "tf.contrib.rnn's core cells, tf.contrib.seq2seq.sequence_loss and "
+        "tf.contrib.rnn's core cells and stacked bidirectional RNNs, tf.contrib.seq2seq's "
+        "sequence_loss, BasicDecoder, its helpers and dynamic_decode, "
         "tf.contrib.legacy_seq2seq's rnn_decoder, sequence_loss_by_example and sequence_loss, "
         "tf.contrib.learn.preprocessing.VocabularyProcessor, tf.contrib.factorization.KMeans, "
         "tf.contrib.crf, tf.contrib.eager and tf.contrib.summary. "
@@ -441,9 +442,10 @@ def _slim_all() -> list[str]:
 
 
 def _rnn_all() -> list[str]:
+    from tfcompat_gpu.dropin._contrib_rnn import RNN_FUNCTIONS
     from tfcompat_gpu.tfapi.contrib_names import CONTRIB_RNN
 
-    return sorted(CONTRIB_RNN)
+    return sorted({*CONTRIB_RNN, *RNN_FUNCTIONS})
 
 
 def _seq2seq_all() -> list[str]:
@@ -464,10 +466,10 @@ def rnn_module() -> ModuleType:
 
 
 def seq2seq_module() -> ModuleType:
-    """The ``tensorflow.contrib.seq2seq`` module object: ``sequence_loss``."""
+    """The ``tensorflow.contrib.seq2seq`` module object: ``sequence_loss``, the basic decoder."""
     return _module(
         SEQ2SEQ_MODULE,
-        "tf.contrib.seq2seq of TF 1.x: sequence_loss, by tfcompat_gpu.",
+        "tf.contrib.seq2seq of TF 1.x: sequence_loss and the basic decoder, by tfcompat_gpu.",
         _seq2seq_getattr,
         _seq2seq_all,
     )

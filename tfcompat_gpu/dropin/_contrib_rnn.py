@@ -16,22 +16,29 @@ from __future__ import annotations
 
 from typing import Any
 
+from tfcompat_gpu.dropin._contrib_seq2seq import DECODERS
 from tfcompat_gpu.tfapi import _tf
 from tfcompat_gpu.tfapi.contrib_names import CONTRIB_RNN
 
 __all__ = [
     "LEGACY_SEQ2SEQ",
+    "RNN_FUNCTIONS",
     "SEQ2SEQ",
     "legacy_sequence_loss",
     "rnn_decoder",
     "rnn_name",
     "sequence_loss",
     "sequence_loss_by_example",
+    "stack_bidirectional_dynamic_rnn",
+    "stack_bidirectional_rnn",
 ]
 
 
 def rnn_name(name: str) -> Any:
-    """``tf.contrib.rnn.<name>`` as its v1 home has it (``name`` is in ``CONTRIB_RNN``)."""
+    """``tf.contrib.rnn.<name>`` as its v1 home has it (``name`` is in ``CONTRIB_RNN``), or
+    contrib's own function of :data:`RNN_FUNCTIONS`."""
+    if name in RNN_FUNCTIONS:
+        return RNN_FUNCTIONS[name]
     home = CONTRIB_RNN[name]
     found: Any = _tf.tf().compat.v1
     try:
@@ -44,6 +51,115 @@ def rnn_name(name: str) -> Any:
             f"(auto mode does so for TF1 graph code that uses tf.contrib.rnn). ({error})"
         ) from None
     return found
+
+
+def _stack_checks(cells_fw: Any, cells_bw: Any) -> None:
+    if not cells_fw:
+        raise ValueError("Must specify at least one fw cell for BidirectionalRNN.")
+    if not cells_bw:
+        raise ValueError("Must specify at least one bw cell for BidirectionalRNN.")
+    if not isinstance(cells_fw, list):
+        raise ValueError("cells_fw must be a list of RNNCells (one per layer).")
+    if not isinstance(cells_bw, list):
+        raise ValueError("cells_bw must be a list of RNNCells (one per layer).")
+    if len(cells_fw) != len(cells_bw):
+        raise ValueError("Forward and Backward cells must have the same depth.")
+
+
+def _layer_state(states: Any, layer: int) -> Any:
+    return states[layer] if states else None
+
+
+def stack_bidirectional_rnn(
+    cells_fw: Any,
+    cells_bw: Any,
+    inputs: Any,
+    initial_states_fw: Any = None,
+    initial_states_bw: Any = None,
+    dtype: Any = None,
+    sequence_length: Any = None,
+    scope: Any = None,
+) -> tuple[Any, tuple[Any, ...], tuple[Any, ...]]:
+    """``tf.contrib.rnn.stack_bidirectional_rnn``: layers of ``static_bidirectional_rnn``.
+
+    Layer ``i`` runs ``cells_fw[i]`` / ``cells_bw[i]`` under ``<scope>/cell_<i>`` (``scope``
+    defaults to ``"stack_bidirectional_rnn"``) over the list of step outputs of the layer below.
+    Returns the last layer's list of outputs and the tuples of each layer's final states.
+    """
+    _stack_checks(cells_fw, cells_bw)
+    v1 = _tf.tf().compat.v1
+    states_fw, states_bw = [], []
+    prev_layer = inputs
+    with v1.variable_scope(scope or "stack_bidirectional_rnn"):
+        for i, (cell_fw, cell_bw) in enumerate(zip(cells_fw, cells_bw)):
+            with v1.variable_scope(f"cell_{i}") as cell_scope:
+                prev_layer, state_fw, state_bw = v1.nn.static_bidirectional_rnn(
+                    cell_fw,
+                    cell_bw,
+                    prev_layer,
+                    initial_state_fw=_layer_state(initial_states_fw, i),
+                    initial_state_bw=_layer_state(initial_states_bw, i),
+                    sequence_length=sequence_length,
+                    dtype=dtype,
+                    scope=cell_scope,
+                )
+            states_fw.append(state_fw)
+            states_bw.append(state_bw)
+    return prev_layer, tuple(states_fw), tuple(states_bw)
+
+
+def stack_bidirectional_dynamic_rnn(
+    cells_fw: Any,
+    cells_bw: Any,
+    inputs: Any,
+    initial_states_fw: Any = None,
+    initial_states_bw: Any = None,
+    dtype: Any = None,
+    sequence_length: Any = None,
+    parallel_iterations: Any = None,
+    time_major: bool = False,
+    scope: Any = None,
+    swap_memory: bool = False,
+) -> tuple[Any, tuple[Any, ...], tuple[Any, ...]]:
+    """``tf.contrib.rnn.stack_bidirectional_dynamic_rnn``: layers of
+    ``bidirectional_dynamic_rnn``.
+
+    Layer ``i`` runs ``cells_fw[i]`` / ``cells_bw[i]`` under ``<scope>/cell_<i>`` (``scope``
+    defaults to ``"stack_bidirectional_rnn"``, as TF 1.15 named it); its forward and backward
+    outputs, concatenated on the last axis, are the next layer's input.  Returns the last layer's
+    outputs and the tuples of each layer's final states.
+    """
+    _stack_checks(cells_fw, cells_bw)
+    v1 = _tf.tf().compat.v1
+    states_fw, states_bw = [], []
+    prev_layer = inputs
+    with v1.variable_scope(scope or "stack_bidirectional_rnn"):
+        for i, (cell_fw, cell_bw) in enumerate(zip(cells_fw, cells_bw)):
+            with v1.variable_scope(f"cell_{i}"):
+                outputs, (state_fw, state_bw) = v1.nn.bidirectional_dynamic_rnn(
+                    cell_fw,
+                    cell_bw,
+                    prev_layer,
+                    initial_state_fw=_layer_state(initial_states_fw, i),
+                    initial_state_bw=_layer_state(initial_states_bw, i),
+                    sequence_length=sequence_length,
+                    parallel_iterations=parallel_iterations,
+                    dtype=dtype,
+                    swap_memory=swap_memory,
+                    time_major=time_major,
+                )
+                prev_layer = v1.concat(outputs, 2)
+            states_fw.append(state_fw)
+            states_bw.append(state_bw)
+    return prev_layer, tuple(states_fw), tuple(states_bw)
+
+
+RNN_FUNCTIONS: dict[str, Any] = {
+    "stack_bidirectional_rnn": stack_bidirectional_rnn,
+    "stack_bidirectional_dynamic_rnn": stack_bidirectional_dynamic_rnn,
+}
+"""``tf.contrib.rnn``'s own functions (no v1 home), composed of the v1 RNNs as TF 1.15 did
+(tensorflow/contrib/rnn/python/ops/rnn.py)."""
 
 
 def _rank(tensor: Any, rank: int, message: str) -> None:
@@ -115,8 +231,9 @@ def sequence_loss(
         return per_step
 
 
-SEQ2SEQ: dict[str, Any] = {"sequence_loss": sequence_loss}
-"""The ``tf.contrib.seq2seq`` functions served; its decoders and attention wrappers are
+SEQ2SEQ: dict[str, Any] = {"sequence_loss": sequence_loss, **DECODERS}
+"""The ``tf.contrib.seq2seq`` names served: ``sequence_loss`` and the basic decoder
+(:mod:`tfcompat_gpu.dropin._contrib_seq2seq`); its attention wrappers and beam search are
 tensorflow_addons' ``tfa.seq2seq`` (the error names it)."""
 
 

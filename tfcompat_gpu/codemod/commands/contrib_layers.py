@@ -1,6 +1,6 @@
 """``tf.contrib.layers.flatten`` / ``fully_connected`` / ``conv2d`` / ``max_pool2d`` /
-``avg_pool2d`` → ``tf.compat.v1.layers.flatten`` / ``dense`` / ``conv2d`` / ``max_pooling2d`` /
-``average_pooling2d``.
+``avg_pool2d`` / ``dropout`` → ``tf.compat.v1.layers.flatten`` / ``dense`` / ``conv2d`` /
+``max_pooling2d`` / ``average_pooling2d`` / ``dropout``.
 
 TF 1.x's contrib functions were thin wrappers of the core layers
 (tensorflow/contrib/layers/python/layers/layers.py):
@@ -27,7 +27,12 @@ TF 1.x's contrib functions were thin wrappers of the core layers
 - ``max_pool2d`` / ``avg_pool2d(inputs, kernel_size, stride=2, padding='VALID',
   data_format='NHWC', outputs_collections=None, scope=None)`` are ``MaxPooling2D`` /
   ``AveragePooling2D`` layers: ``tf.compat.v1.layers.max_pooling2d(inputs, pool_size=...,
-  strides=2)``, contrib's stride of 2 written out (the v1 function has no default).
+  strides=2)``, contrib's stride of 2 written out (the v1 function has no default);
+- ``dropout(inputs, keep_prob=0.5, noise_shape=None, is_training=True, outputs_collections=None,
+  scope=None, seed=None)`` applies ``core_layers.Dropout(rate=1 - keep_prob, ...)`` with
+  ``training=is_training``: ``tf.compat.v1.layers.dropout(inputs, rate=1 - keep_prob,
+  training=True)``, the keep probability turned into the rate and contrib's training default
+  written out (``dropout``'s is ``False``, which would drop nothing).
 
 A call is rewritten only when each argument has such a home, and none in a file that uses
 ``arg_scope`` (whose defaults a call then takes): ``normalizer_fn``,
@@ -118,8 +123,19 @@ _POOL2D: tuple[tuple[str, str | None], ...] = (
     ("outputs_collections", None),
     ("scope", "name"),
 )
+# TF 1.15's dropout: a core_layers.Dropout(rate=1 - keep_prob) applied with training=is_training
+_DROPOUT: tuple[tuple[str, str | None], ...] = (
+    ("inputs", "inputs"),
+    ("keep_prob", "rate"),
+    ("noise_shape", "noise_shape"),
+    ("is_training", "training"),
+    ("outputs_collections", None),
+    ("scope", "name"),
+    ("seed", "seed"),
+)
 _FUNCTIONS = {
     "flatten": ("flatten", _FLATTEN),
+    "dropout": ("dropout", _DROPOUT),
     "fully_connected": ("dense", _FULLY_CONNECTED),
     "conv2d": ("conv2d", _CONV2D),
     "convolution2d": ("conv2d", _CONV2D),
@@ -129,7 +145,7 @@ _FUNCTIONS = {
 _DATA_FORMATS = {"NHWC": "channels_last", "NCHW": "channels_first"}
 _CALL = re.compile(
     r"\bcontrib\b[\s\S]*?\blayers\b[\s\S]*?"
-    r"\b(?:flatten|fully_connected|conv2d|convolution2d|max_pool2d|avg_pool2d)\b"
+    r"\b(?:flatten|fully_connected|conv2d|convolution2d|max_pool2d|avg_pool2d|dropout)\b"
 )
 _IMPORT = re.compile(
     r"\bfrom\s+tensorflow\s*\.\s*contrib\b[\s\S]*?\b(?:layers|slim)\b"
@@ -137,7 +153,7 @@ _IMPORT = re.compile(
 )
 # a call of one of the functions through an imported module (``slim.conv2d(``, ``layers.flatten(``)
 _ATTRIBUTE_CALL = re.compile(
-    r"\.\s*(?:flatten|fully_connected|conv2d|convolution2d|max_pool2d|avg_pool2d)\s*\("
+    r"\.\s*(?:flatten|fully_connected|conv2d|convolution2d|max_pool2d|avg_pool2d|dropout)\s*\("
 )
 _PACKAGE = "tensorflow.contrib.layers"
 
@@ -148,9 +164,10 @@ def _wanted(text: str, tree: ast.Module | None = None) -> bool:
 
 class ContribLayersCommand(MigrationCommand):
     DESCRIPTION = (
-        "tf.contrib.layers.flatten, fully_connected, conv2d, max_pool2d and avg_pool2d to "
-        "tf.compat.v1.layers.flatten, dense, conv2d, max_pooling2d and average_pooling2d "
-        "(contrib's defaults that differ written out: relu, SAME, a pooling stride of 2)."
+        "tf.contrib.layers.flatten, fully_connected, conv2d, max_pool2d, avg_pool2d and dropout "
+        "to tf.compat.v1.layers.flatten, dense, conv2d, max_pooling2d, average_pooling2d and "
+        "dropout (contrib's defaults that differ written out: relu, SAME, a pooling stride of 2, "
+        "training=True; keep_prob as rate=1 - keep_prob)."
     )
     PRECHECK = Precheck(
         _wanted,
@@ -300,6 +317,8 @@ class ContribLayersCommand(MigrationCommand):
             args.append(_keyword("padding", cst.SimpleString('"same"')))
         if new_name.endswith("pooling2d") and "strides" not in given:
             args.append(_keyword("strides", cst.Integer("2")))
+        if new_name == "dropout" and "training" not in given:
+            args.append(_keyword("training", cst.Name("True")))
         v1 = prefix if prefix.endswith("compat.v1.") else prefix + "compat.v1."
         return f"{v1}layers.{new_name}", args
 
@@ -382,6 +401,9 @@ def _arguments(
                 _keyword(new, cst.SimpleString(f'"{_DATA_FORMATS[str(fmt.evaluated_value)]}"'))
             )
             continue
+        if old == "keep_prob":
+            out.append(_keyword(new, _one_minus(arg.value)))
+            continue
         if (
             old == "biases_initializer"
             and isinstance(arg.value, cst.Name)
@@ -396,6 +418,25 @@ def _arguments(
             arg.with_changes(keyword=cst.Name(new), equal=_equal()) if not keep_position else arg
         )
     return out
+
+
+def _one_minus(value: cst.BaseExpression) -> cst.BaseExpression:
+    """``1 - value``, the value in parentheses unless it is a name, an attribute, a number or a
+    call (a keep probability as the drop rate the core layer takes)."""
+    simple = isinstance(value, (cst.Name, cst.Attribute, cst.Integer, cst.Float, cst.Call))
+    right = (
+        value
+        if simple or value.lpar
+        else value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+    )
+    return cst.BinaryOperation(
+        left=cst.Integer("1"),
+        operator=cst.Subtract(
+            whitespace_before=cst.SimpleWhitespace(" "),
+            whitespace_after=cst.SimpleWhitespace(" "),
+        ),
+        right=right,
+    )
 
 
 def _keyword(name: str, value: cst.BaseExpression) -> cst.Arg:

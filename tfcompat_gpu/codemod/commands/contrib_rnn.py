@@ -12,6 +12,13 @@ TensorFlow 2.16 on (a warning says so).  Three spellings are rewritten:
   import goes), through the module-level ``import tensorflow as tf`` of the file;
 - ``from tensorflow.contrib.rnn import X`` with ``X`` → the same.
 
+``stack_bidirectional_dynamic_rnn`` / ``stack_bidirectional_rnn`` were contrib's own
+(tensorflow/contrib/rnn/python/ops/rnn.py, TF 1.15): layers of the v1 bidirectional RNNs, each
+under ``<scope or "stack_bidirectional_rnn">/cell_<i>``, a dynamic layer's two outputs
+concatenated as the next one's input.  Their reads become ``_stack_bidirectional_dynamic_rnn`` /
+``_stack_bidirectional_rnn``, functions of the same parameters, scopes and results written below
+the file's imports from ``tf.compat.v1`` calls.
+
 An import is rewritten only when every read of what it binds is such a name: one without a home
 (``rnn.NASCell``, ``rnn.LayerNormBasicLSTMCell``) leaves the import and its reads, with a warning
 naming the successor, as a ``tf.contrib.rnn.X`` without a home is left.
@@ -25,7 +32,13 @@ import re
 from tfcompat_gpu.codemod._base import MigrationCommand, Precheck
 from tfcompat_gpu.codemod._imports import without_aliases
 from tfcompat_gpu.codemod._libcst import cst
-from tfcompat_gpu.codemod._names import dotted, prefix_for, tf_root_alias, top_level_imports
+from tfcompat_gpu.codemod._names import (
+    dotted,
+    opens_module,
+    prefix_for,
+    tf_root_alias,
+    top_level_imports,
+)
 from tfcompat_gpu.codemod.commands.tf1_legacy_keras import LEGACY_KERAS_NAMES
 from tfcompat_gpu.codemod.commands.tf_private_imports import contrib_successor, rnn_import
 from tfcompat_gpu.tfapi.contrib_names import CONTRIB_RNN, RNN_CELLS
@@ -38,6 +51,64 @@ TF_KERAS_WARNED = "tfcompat_gpu.tf_keras_warned"
 """Scratch key: the run has said that ``tf.nn.rnn_cell`` comes from tf_keras (said once)."""
 
 
+# contrib's own functions: the helper each read becomes, and the helper's code
+_HELPERS = {
+    "stack_bidirectional_dynamic_rnn": "_stack_bidirectional_dynamic_rnn",
+    "stack_bidirectional_rnn": "_stack_bidirectional_rnn",
+}
+_HELPER_CODE = {
+    "stack_bidirectional_dynamic_rnn": '''
+
+def _stack_bidirectional_dynamic_rnn(cells_fw, cells_bw, inputs, initial_states_fw=None,
+                                     initial_states_bw=None, dtype=None, sequence_length=None,
+                                     parallel_iterations=None, time_major=False, scope=None,
+                                     swap_memory=False):
+    """TF 1.x's stack_bidirectional_dynamic_rnn: layers of bidirectional_dynamic_rnn,
+    each layer's outputs concatenated as the next one's input."""
+    if not cells_fw or not cells_bw or len(cells_fw) != len(cells_bw):
+        raise ValueError("cells_fw and cells_bw must be lists of RNNCells of the same depth.")
+    states_fw, states_bw = [], []
+    prev_layer = inputs
+    with {v1}variable_scope(scope or "stack_bidirectional_rnn"):
+        for i, (cell_fw, cell_bw) in enumerate(zip(cells_fw, cells_bw)):
+            with {v1}variable_scope("cell_%d" % i):
+                outputs, (state_fw, state_bw) = {v1}nn.bidirectional_dynamic_rnn(
+                    cell_fw, cell_bw, prev_layer,
+                    initial_state_fw=initial_states_fw[i] if initial_states_fw else None,
+                    initial_state_bw=initial_states_bw[i] if initial_states_bw else None,
+                    sequence_length=sequence_length, parallel_iterations=parallel_iterations,
+                    dtype=dtype, swap_memory=swap_memory, time_major=time_major)
+                prev_layer = {v1}concat(outputs, 2)
+            states_fw.append(state_fw)
+            states_bw.append(state_bw)
+    return prev_layer, tuple(states_fw), tuple(states_bw)
+''',
+    "stack_bidirectional_rnn": '''
+
+def _stack_bidirectional_rnn(cells_fw, cells_bw, inputs, initial_states_fw=None,
+                             initial_states_bw=None, dtype=None, sequence_length=None,
+                             scope=None):
+    """TF 1.x's stack_bidirectional_rnn: layers of static_bidirectional_rnn over a
+    list of step inputs."""
+    if not cells_fw or not cells_bw or len(cells_fw) != len(cells_bw):
+        raise ValueError("cells_fw and cells_bw must be lists of RNNCells of the same depth.")
+    states_fw, states_bw = [], []
+    prev_layer = inputs
+    with {v1}variable_scope(scope or "stack_bidirectional_rnn"):
+        for i, (cell_fw, cell_bw) in enumerate(zip(cells_fw, cells_bw)):
+            with {v1}variable_scope("cell_%d" % i) as cell_scope:
+                prev_layer, state_fw, state_bw = {v1}nn.static_bidirectional_rnn(
+                    cell_fw, cell_bw, prev_layer,
+                    initial_state_fw=initial_states_fw[i] if initial_states_fw else None,
+                    initial_state_bw=initial_states_bw[i] if initial_states_bw else None,
+                    sequence_length=sequence_length, dtype=dtype, scope=cell_scope)
+            states_fw.append(state_fw)
+            states_bw.append(state_bw)
+    return prev_layer, tuple(states_fw), tuple(states_bw)
+''',
+}
+
+
 def _wanted(text: str, tree: ast.Module | None = None) -> bool:
     return "contrib" in text and _CONTRIB_RNN.search(text) is not None
 
@@ -45,7 +116,7 @@ def _wanted(text: str, tree: ast.Module | None = None) -> bool:
 # a statement that may read what ``from tensorflow.contrib import rnn`` (or ``from
 # tensorflow.contrib.rnn import BasicLSTMCell``) binds: a read in any other (an alias of another
 # name) is seen only as a read, and leaves the import with a warning
-_READS = re.compile(r"contrib|rnn|RNN|" + "|".join(sorted(CONTRIB_RNN)))
+_READS = re.compile(r"contrib|rnn|RNN|" + "|".join(sorted({*CONTRIB_RNN, *_HELPERS})))
 
 
 def _relevant(statement: str) -> bool:
@@ -60,7 +131,9 @@ def _home(name: str, prefix: str) -> str:
 
 class ContribRnnCommand(MigrationCommand):
     DESCRIPTION = (
-        "tf.contrib.rnn's core cells and static RNN functions to their tf.compat.v1.nn homes."
+        "tf.contrib.rnn's core cells and static RNN functions to their tf.compat.v1.nn homes; "
+        "its stack_bidirectional_dynamic_rnn / stack_bidirectional_rnn to functions of the same "
+        "layers and scopes defined below the imports."
     )
     PRECHECK = Precheck(_wanted, _relevant)
     UPGRADE = True
@@ -69,7 +142,9 @@ class ContribRnnCommand(MigrationCommand):
         self._replace: dict[cst.CSTNode, str] = {}  # read -> its new code
         self._drop: dict[cst.ImportFrom, set[int]] = {}
         self._warned: set[str] = set()
+        self._helpers: set[str] = set()  # contrib functions whose helper the file gets
         root = tf_root_alias(node)
+        self._root = root
         for _, small in top_level_imports(node):
             if isinstance(small, cst.ImportFrom) and rnn_import(small):
                 self._plan_import(small, root)
@@ -95,7 +170,7 @@ class ContribRnnCommand(MigrationCommand):
                 if scope is not None
                 else []
             )
-            if not whole and alias.evaluated_name not in CONTRIB_RNN:
+            if not whole and alias.evaluated_name not in {*CONTRIB_RNN, *_HELPERS}:
                 missing.append(alias.evaluated_name)
                 continue
             for read in reads:
@@ -106,7 +181,7 @@ class ContribRnnCommand(MigrationCommand):
                 if (
                     isinstance(attribute, cst.Attribute)
                     and attribute.value is read
-                    and attribute.attr.value in CONTRIB_RNN
+                    and attribute.attr.value in {*CONTRIB_RNN, *_HELPERS}
                 ):
                     replace[attribute] = attribute.attr.value
                 elif isinstance(attribute, cst.Attribute) and attribute.value is read:
@@ -130,7 +205,8 @@ class ContribRnnCommand(MigrationCommand):
                 f"{contrib_successor('rnn')} [tf.contrib removed]",
             )
             return
-        self._replace.update({read: _home(name, root) for read, name in replace.items()})
+        for read_node, name in replace.items():
+            self._replace[read_node] = _HELPERS[name] if name in _HELPERS else _home(name, root)
         self._drop[node] = set(range(len(node.names)))
 
     def leave_ImportFrom(
@@ -154,6 +230,10 @@ class ContribRnnCommand(MigrationCommand):
             prefix = prefix_for(original_node, name)
             if prefix is None:
                 return updated_node  # rnn.X of an import: planned (or warned) with it
+            if member in _HELPERS and self._root is not None:
+                self._helpers.add(member)
+                helper = cst.Name(_HELPERS[member])
+                return helper.with_changes(lpar=updated_node.lpar, rpar=updated_node.rpar)
             if member in CONTRIB_RNN:
                 self._tf_keras(original_node, member)
                 new = cst.parse_expression(_home(member, prefix))
@@ -173,6 +253,9 @@ class ContribRnnCommand(MigrationCommand):
         code = self._replace.get(original_node)
         if code is None:
             return updated_node
+        for member, helper in _HELPERS.items():
+            if code == helper:
+                self._helpers.add(member)
         self._tf_keras(original_node, code.rpartition(".")[2])
         new = cst.parse_expression(code)
         return new.with_changes(lpar=updated_node.lpar, rpar=updated_node.rpar)
@@ -193,3 +276,22 @@ class ContribRnnCommand(MigrationCommand):
             ">= 2.16 it comes from tf_keras (Keras 2): pip install tf_keras and run with "
             "TF_USE_LEGACY_KERAS=1, or rewrite it with keras.layers [served by tf_keras only]",
         )
+
+    def leave_Module(self, original_node: cst.Module, updated_node: cst.Module) -> cst.Module:
+        """The helpers of contrib's own functions the file reads, below its imports."""
+        if not self._helpers or self._root is None:
+            return updated_node
+        v1 = self._root if self._root.endswith("compat.v1.") else self._root + "compat.v1."
+        code = "".join(_HELPER_CODE[name] for name in sorted(self._helpers))
+        helpers = list(cst.parse_module(code.format(v1=v1)).body)
+        body = list(updated_node.body)
+        at = 0
+        while at < len(body) and opens_module(body[at]):
+            at += 1
+        helpers[0] = helpers[0].with_changes(leading_lines=[cst.EmptyLine(), cst.EmptyLine()])
+        body[at:at] = helpers
+        after = at + len(helpers)
+        if after < len(body) and not body[after].leading_lines:
+            blank = [cst.EmptyLine(), cst.EmptyLine()]
+            body[after] = body[after].with_changes(leading_lines=blank)
+        return updated_node.with_changes(body=body)
