@@ -2001,4 +2001,57 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         "    return models.Model(inputs, outputs)\n",
         [],
     ),
+    (
+        # a toxic-comment classifier's attention pooling: Keras 2.1's add_weight(name, shape)
+        "custom-layer-add-weight-name-first",
+        "from keras import backend as K\nfrom keras.layers import Layer\n\n\n"
+        "class Pool(Layer):\n    def build(self, input_shape):\n"
+        "        self.u = self.add_weight('context', (input_shape[-1], 1), None, 'normal')\n"
+        "        self.b = self.add_weight('{}_b'.format(self.name), (1,), initializer='zeros')\n"
+        "        self.s = self.add_weight((1,), 'ones', name='scale')\n"
+        "        super(Pool, self).build(input_shape)\n",
+        "from keras import backend as K\nfrom keras.layers import Layer\n\n\n"
+        "class Pool(Layer):\n    def build(self, input_shape):\n"
+        "        self.u = self.add_weight(name='context', shape=(input_shape[-1], 1), "
+        "dtype=None, initializer='normal')\n"
+        "        self.b = self.add_weight(name='{}_b'.format(self.name), shape=(1,), "
+        "initializer='zeros')\n"
+        "        self.s = self.add_weight((1,), 'ones', name='scale')\n"
+        "        super(Pool, self).build(input_shape)\n",
+        [],
+    ),
+    (
+        # emoji and document classifiers' attention layers list their weights by hand
+        "custom-layer-weights-listed",
+        "from keras import backend as K\nfrom keras import initializers\n"
+        "from keras.engine.topology import Layer\n\n\n"
+        "class WordAttention(Layer):\n    def __init__(self, **kwargs):\n"
+        "        self.init = initializers.get('normal')\n"
+        "        super(WordAttention, self).__init__(**kwargs)\n\n"
+        "    def build(self, input_shape):\n"
+        "        self.W = K.variable(self.init((input_shape[-1], 1)))\n"
+        "        self.trainable_weights = [self.W]\n"
+        "        self.gain = self.add_weight(shape=(1,), name='gain', initializer='ones')\n"
+        "        self.non_trainable_weights = [self.gain]\n\n\n"
+        "class Odd(Layer):\n    def build(self, input_shape):\n"
+        "        self.W = K.variable(K.zeros((3, 1)))\n"
+        "        self.trainable_weights = [self.W]\n",
+        "from keras import backend as K\nfrom keras import initializers\n"
+        "from keras.layers import Layer\n\n\n"
+        "class WordAttention(Layer):\n    def __init__(self, **kwargs):\n"
+        "        self.init = initializers.get('normal')\n"
+        "        super(WordAttention, self).__init__(**kwargs)\n\n"
+        "    def build(self, input_shape):\n"
+        "        self.W = self.add_weight(shape=(input_shape[-1], 1), initializer=self.init)\n"
+        "        self.gain = self.add_weight(shape=(1,), name='gain', initializer='ones', "
+        "trainable=False)\n\n\n"
+        "class Odd(Layer):\n    def build(self, input_shape):\n"
+        "        self.W = K.variable(K.zeros((3, 1)))\n"
+        "        self.trainable_weights = [self.W]\n",
+        [
+            (20, "K.variable() left unchanged"),
+            (20, "K.zeros() left unchanged"),
+            (21, "self.trainable_weights = ... left unchanged"),
+        ],
+    ),
 ]

@@ -34,6 +34,7 @@ from tfcompat_gpu.codemod.commands.keras_backend_tf import KerasBackendTfCommand
 from tfcompat_gpu.codemod.commands.keras_backend_values import KerasBackendValuesCommand
 from tfcompat_gpu.codemod.commands.keras_callback_arguments import KerasCallbackArgumentsCommand
 from tfcompat_gpu.codemod.commands.keras_compile_state import KerasCompileStateCommand
+from tfcompat_gpu.codemod.commands.keras_custom_layers import KerasCustomLayersCommand
 from tfcompat_gpu.codemod.commands.keras_dataset_iterators import KerasDatasetIteratorsCommand
 from tfcompat_gpu.codemod.commands.keras_generator_batches import KerasGeneratorBatchesCommand
 from tfcompat_gpu.codemod.commands.keras_generator_methods import KerasGeneratorMethodsCommand
@@ -77,6 +78,7 @@ __all__ = [
     "KerasBackendValuesCommand",
     "KerasCallbackArgumentsCommand",
     "KerasCompileStateCommand",
+    "KerasCustomLayersCommand",
     "KerasDatasetIteratorsCommand",
     "KerasGeneratorBatchesCommand",
     "KerasGeneratorMethodsCommand",
@@ -126,6 +128,7 @@ COMMANDS: tuple[type[MigrationCommand], ...] = (
     KerasLayerSizesCommand,
     KerasStatefulModelsCommand,
     KerasWeightFilesCommand,
+    KerasCustomLayersCommand,
     KerasCallbackArgumentsCommand,
     KerasAccuracyKeysCommand,
     KerasBackendValuesCommand,
