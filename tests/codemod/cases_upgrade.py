@@ -1728,20 +1728,39 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         "    model.fit(trainX, trainY, epochs=1, batch_size=1, verbose=2, shuffle=False)\n"
         "    model.reset_states()\n",
         "from keras.models import Sequential\n"
-        "from keras.layers import Dense, LSTM\n\n"
+        "from keras.layers import Dense, LSTM\n"
+        "import keras\n\n"
         "model = Sequential()\n"
-        "model.add(LSTM(4, batch_input_shape=(1, look_back, 1), stateful=True))\n"
+        "model.add(keras.Input(batch_shape=(1, look_back, 1)))\n"
+        "model.add(LSTM(4, stateful=True))\n"
         "model.add(Dense(1))\n"
         "model.compile(loss='mean_squared_error', optimizer='adam')\n"
         "for i in range(100):\n"
         "    model.fit(trainX, trainY, epochs=1, batch_size=1, verbose=2, shuffle=False)\n"
         '    [layer.reset_states() for layer in model.layers if hasattr(layer, "reset_states") and getattr(layer, "stateful", False)] if hasattr(model, "layers") else model.reset_states()\n',
-        [
-            (
-                5,
-                "model.add(keras.Input(batch_shape=...)) first) and drop the keyword [layer batch_input_shape=]",
-            )
-        ],
+        [],
+    ),
+    (
+        # a stacked stateful LSTM built in a function: every layer given the batch shape
+        # (Keras 2's Sequential read the first), and a model handed in, left with its warning
+        "stateful-stacked-batch-input-shape",
+        "from keras.models import Sequential\nfrom keras.layers import LSTM, Dense\n\n\n"
+        "def build(batch_size, steps):\n    model = Sequential()\n"
+        "    model.add(LSTM(8, batch_input_shape=(batch_size, steps, 1), stateful=True,\n"
+        "                   return_sequences=True))\n"
+        "    model.add(LSTM(8, batch_input_shape=(batch_size, steps, 1), stateful=True))\n"
+        "    model.add(Dense(1))\n    return model\n\n\n"
+        "def extend(model):\n    model.add(LSTM(2, batch_input_shape=(1, 3, 1)))\n",
+        "from keras.models import Sequential\nfrom keras.layers import LSTM, Dense\n"
+        "import keras\n\n\n"
+        "def build(batch_size, steps):\n    model = Sequential()\n"
+        "    model.add(keras.Input(batch_shape=(batch_size, steps, 1)))\n"
+        "    model.add(LSTM(8, stateful=True,\n"
+        "                   return_sequences=True))\n"
+        "    model.add(LSTM(8, stateful=True))\n"
+        "    model.add(Dense(1))\n    return model\n\n\n"
+        "def extend(model):\n    model.add(LSTM(2, batch_input_shape=(1, 3, 1)))\n",
+        [(15, "LSTM(batch_input_shape=...) left unchanged")],
     ),
     (
         "stateful-callback-and-batch-size-keyword",
