@@ -124,13 +124,19 @@ class KerasStatefulModelsCommand(MigrationCommand):
         shape = self._added[id(layer)]
         assert shape is not None
         need_import(self.context, "keras")
-        first = cst.parse_statement(f"{owner}.add(keras.Input(batch_shape=SHAPE))\n")
-        assert isinstance(first, cst.SimpleStatementLine)
-        first = first.deep_replace(
-            first.body[0].value.args[0].value.args[0].value,  # type: ignore[attr-defined]
-            shape,
+        keyword = cst.Arg(
+            keyword=cst.Name("batch_shape"),
+            value=shape,
+            equal=cst.AssignEqual(
+                whitespace_before=cst.SimpleWhitespace(""),
+                whitespace_after=cst.SimpleWhitespace(""),
+            ),
         )
-        assert isinstance(first, cst.SimpleStatementLine)
+        add = cst.Call(
+            func=cst.parse_expression(f"{owner}.add"),
+            args=[cst.Arg(cst.Call(func=cst.parse_expression("keras.Input"), args=[keyword]))],
+        )
+        first = cst.SimpleStatementLine(body=[cst.Expr(add)])
         return cst.FlattenSentinel(
             [
                 first.with_changes(leading_lines=updated_node.leading_lines),
