@@ -2073,4 +2073,32 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
             (21, "self.trainable_weights = ... left unchanged"),
         ],
     ),
+    (
+        # a TF 1.x forecasting model on tf.keras' cuDNN layers, ported once through compat.v1
+        "cudnn-layers-tf-keras-paths",
+        "import tensorflow as tf\nfrom tensorflow.compat.v1.keras.layers import CuDNNLSTM\n"
+        "from tensorflow.keras.layers import CuDNNGRU as FastGRU, Dense\n\n\n"
+        "def stack(units):\n"
+        "    return [CuDNNLSTM(units, return_sequences=True), FastGRU(units),\n"
+        "            tf.keras.layers.CuDNNLSTM(units), tf.compat.v1.keras.layers.CuDNNGRU(units),\n"
+        "            Dense(1)]\n",
+        "import tensorflow as tf\nfrom tensorflow.keras.layers import LSTM as CuDNNLSTM\n"
+        "from tensorflow.keras.layers import GRU as FastGRU, Dense\n\n\n"
+        "def stack(units):\n"
+        "    return [CuDNNLSTM(units, return_sequences=True), FastGRU(units),\n"
+        "            tf.keras.layers.LSTM(units), tf.compat.v1.keras.layers.GRU(units),\n"
+        "            Dense(1)]\n",
+        [],
+    ),
+    (
+        # the layers of a star import, cuDNN ones among them as TF 1.x's tf.keras had them
+        "cudnn-layers-star-import",
+        "from tensorflow.keras.models import Sequential\nfrom tensorflow.keras.layers import *\n\n"
+        "model = Sequential()\nmodel.add(CuDNNLSTM(32, input_shape=(10, 4)))\n"
+        "model.add(Bidirectional(CuDNNGRU(8)))\n",
+        "from tensorflow.keras.models import Sequential\nfrom tensorflow.keras.layers import *\n\n"
+        "model = Sequential()\nmodel.add(LSTM(32, input_shape=(10, 4)))\n"
+        "model.add(Bidirectional(GRU(8)))\n",
+        [],
+    ),
 ]
