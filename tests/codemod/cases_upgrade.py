@@ -2101,4 +2101,16 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         "model.add(Bidirectional(GRU(8)))\n",
         [],
     ),
+    (
+        # a Kaggle kernel's reproducibility preamble, beside Keras 2 imports
+        "tf1-names-imported-by-name",
+        "import numpy as np\nfrom tensorflow import set_random_seed, keras\n"
+        "from tensorflow import logging as tf_logging\nfrom tensorflow import placeholder\n"
+        "from keras.models import Sequential\n\nnp.random.seed(1)\nset_random_seed(1)\n",
+        "import numpy as np\nfrom tensorflow import keras\n"
+        "from tensorflow.compat.v1 import set_random_seed\n"
+        "from tensorflow.compat.v1 import logging as tf_logging\nfrom tensorflow import placeholder\n"
+        "from keras.models import Sequential\n\nnp.random.seed(1)\nset_random_seed(1)\n",
+        [(4, "from tensorflow import placeholder left unchanged")],
+    ),
 ]

@@ -56,6 +56,7 @@ from tfcompat_gpu.codemod.commands.session_soft_placement import SessionSoftPlac
 from tfcompat_gpu.codemod.commands.tf1_compat import Tf1CompatCommand
 from tfcompat_gpu.codemod.commands.tf1_keyword_arguments import Tf1KeywordArgumentsCommand
 from tfcompat_gpu.codemod.commands.tf1_legacy_keras import Tf1LegacyKerasCommand
+from tfcompat_gpu.codemod.commands.tf1_name_imports import Tf1NameImportsCommand
 from tfcompat_gpu.codemod.commands.tf_private_imports import TfPrivateImportsCommand
 
 __all__ = [
@@ -100,6 +101,7 @@ __all__ = [
     "Tf1CompatCommand",
     "Tf1KeywordArgumentsCommand",
     "Tf1LegacyKerasCommand",
+    "Tf1NameImportsCommand",
     "TfPrivateImportsCommand",
     "command_name",
     "commands_for",
@@ -149,6 +151,7 @@ COMMANDS: tuple[type[MigrationCommand], ...] = (
     ContribSeq2seqCommand,
     ContribLegacySeq2seqCommand,
     Tf1KeywordArgumentsCommand,
+    Tf1NameImportsCommand,
     # last: they decide on the module the others left
     Tf1CompatCommand,
     Tf1LegacyKerasCommand,
