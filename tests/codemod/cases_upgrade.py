@@ -2113,4 +2113,19 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         "from keras.models import Sequential\n\nnp.random.seed(1)\nset_random_seed(1)\n",
         [(4, "from tensorflow import placeholder left unchanged")],
     ),
+    (
+        # the attention block of Keras 2 time-series scripts reads its steps as a Dimension
+        "tensor-dimension-value",
+        "from keras.layers import Dense, Multiply, Permute\n\n\n"
+        "def attention_block(inputs):\n    steps = inputs.shape[1].value\n"
+        "    width = int(inputs.get_shape()[-1].value)\n"
+        "    a = Dense(steps, activation='softmax')(Permute((2, 1))(inputs))\n"
+        "    return Multiply()([inputs, Permute((2, 1))(a)]), width, settings.value\n",
+        "from keras.layers import Dense, Multiply, Permute\n\n\n"
+        "def attention_block(inputs):\n    steps = inputs.shape[1]\n"
+        "    width = int(inputs.shape[-1])\n"
+        "    a = Dense(steps, activation='softmax')(Permute((2, 1))(inputs))\n"
+        "    return Multiply()([inputs, Permute((2, 1))(a)]), width, settings.value\n",
+        [],
+    ),
 ]
