@@ -2128,4 +2128,31 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         "    return Multiply()([inputs, Permute((2, 1))(a)]), width, settings.value\n",
         [],
     ),
+    (
+        # a sentiment classifier saved under a bare name, read back below (Keras 2 wrote HDF5)
+        "model-saved-without-ending",
+        "from keras.models import Sequential, load_model\nfrom keras.layers import Dense\n"
+        "from PIL import Image\n\n"
+        "model = Sequential([Dense(1, input_shape=(4,))])\nmodel.save('sentiment_model')\n"
+        "model.save('backup.hdf5')\nmodel.save('final.keras')\n"
+        "Image.new('L', (2, 2)).save('preview')\nclassifier = load_model('sentiment_model')\n",
+        "from keras.models import Sequential, load_model\nfrom keras.layers import Dense\n"
+        "from PIL import Image\n\n"
+        "model = Sequential([Dense(1, input_shape=(4,))])\nmodel.save('sentiment_model.h5')\n"
+        "model.save('backup.h5')\nmodel.save('final.keras')\n"
+        "Image.new('L', (2, 2)).save('preview')\nclassifier = load_model('sentiment_model.h5')\n",
+        [
+            (6, "save: the file is now named 'sentiment_model.h5'"),
+            (7, "save: the file is now named 'backup.h5'"),
+        ],
+    ),
+    (
+        # tf.keras of TensorFlow 2 wrote a SavedModel under a bare name: not HDF5, left
+        "model-saved-without-ending-tf-keras-left",
+        "from tensorflow.keras.models import Sequential\n\n"
+        "model = Sequential()\nmodel.save('exported')\n",
+        "from tensorflow.keras.models import Sequential\n\n"
+        "model = Sequential()\nmodel.save('exported')\n",
+        [],
+    ),
 ]
