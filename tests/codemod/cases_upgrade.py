@@ -2155,4 +2155,20 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         "model = Sequential()\nmodel.save('exported')\n",
         [],
     ),
+    (
+        # a gesture recogniser's checkpoint path ends in .model, HDF5 all the same in Keras 2
+        "checkpoint-other-ending-standalone-keras",
+        "from keras.callbacks import ModelCheckpoint\n\n\n"
+        "def callbacks(out):\n    path = out + '/best.model'\n"
+        "    return [ModelCheckpoint(path, save_best_only=True),\n"
+        "            ModelCheckpoint('last.ckpt')]\n",
+        "from keras.callbacks import ModelCheckpoint\n\n\n"
+        "def callbacks(out):\n    path = out + '/best.model.h5'\n"
+        "    return [ModelCheckpoint(path, save_best_only=True),\n"
+        "            ModelCheckpoint('last.ckpt.h5')]\n",
+        [
+            (5, "path: the file is now named out + '/best.model.h5'"),
+            (7, "ModelCheckpoint: the file is now named 'last.ckpt.h5'"),
+        ],
+    ),
 ]

@@ -19,9 +19,10 @@ left with a warning.
 Standalone Keras 2 wrote a whole model as HDF5 whatever its name (``model.save('classifier')``,
 keras/engine/saving.py), which Keras 3 refuses ("Invalid filepath extension for saving"); in a
 file that imports ``keras`` (not ``tf.keras``, whose TF 2 releases wrote a SavedModel there),
-a literal name without an ending, or ending in ``.hdf5``, given to the ``save`` of a model the
-file builds (``model = Sequential()``, ``Model(...)``, ``load_model(...)``) gets ``.h5``, and a
-``load_model`` of the same literal follows it.
+a literal name without ``.keras`` or ``.h5`` given to the ``save`` of a model the file builds
+(``model = Sequential()``, ``Model(...)``, ``load_model(...)``) gets ``.h5`` (``.hdf5``
+becomes it), and a ``load_model`` of the same literal follows it; so does a
+``ModelCheckpoint`` name of another ending (``.../model4.model`` → ``.../model4.model.h5``).
 """
 
 from __future__ import annotations
@@ -111,7 +112,7 @@ _WEIGHT_FILES = re.compile(r"save_weights|ModelCheckpoint|load_weights|\.save\s*
 _STANDALONE = re.compile(r"^\s*(?:import\s+keras\b|from\s+keras[.\s])", re.M)
 _TF_KERAS = re.compile(r"\btensorflow\.keras\b|\bfrom\s+tensorflow\s+import\s+keras\b")
 _MODEL_CALLS = ("Sequential", "Model", "load_model")
-_H5_LITERAL = re.compile(r"\.(?:h5|hdf5)[\"']")
+_FILE_LITERAL = re.compile(r"\.\w+[\"']")
 
 
 def _wanted(text: str, tree: object = None) -> bool:
@@ -122,7 +123,8 @@ def _wanted(text: str, tree: object = None) -> bool:
 
 def _relevant(text: str) -> bool:
     # the calls, and the module-level statements that may bind the name they are given
-    return _wanted(text) or _H5_LITERAL.search(text) is not None or "load_model" in text
+    # (any ending: standalone Keras files get .h5 on a model file name of another)
+    return _wanted(text) or _FILE_LITERAL.search(text) is not None or "load_model" in text
 
 
 def _bindings(command: KerasWeightFilesCommand, module: cst.Module) -> _Collected:
@@ -291,13 +293,16 @@ class KerasWeightFilesCommand(MigrationCommand):
                 return arg
         return None
 
+    def _standalone(self) -> bool:
+        """Whether the file imports standalone Keras and not ``tf.keras``."""
+        text = self.source_text()
+        return _STANDALONE.search(text) is not None and _TF_KERAS.search(text) is None
+
     def _keras2_model(self, receiver: cst.BaseExpression) -> bool:
         """Whether ``receiver`` is a name the file binds to a Keras model it builds, in a file
         of standalone Keras (which saved HDF5 whatever the name)."""
         text = self.source_text()
-        if not isinstance(receiver, cst.Name) or _STANDALONE.search(text) is None:
-            return False
-        if _TF_KERAS.search(text) is not None:
+        if not isinstance(receiver, cst.Name) or not self._standalone():
             return False
         calls = "|".join(_MODEL_CALLS)
         built = re.compile(
@@ -318,10 +323,10 @@ class KerasWeightFilesCommand(MigrationCommand):
             new = self._renamed[name]
         elif loading:
             return updated
-        elif "." not in name.rpartition("/")[2]:
-            new = name + ".h5"
         elif name.endswith(".hdf5"):
             new = name[: -len(".hdf5")] + ".h5"
+        elif not name.endswith((".keras", ".h5")):
+            new = name + ".h5"  # ('model', 'model.model'): HDF5 all the same
         else:
             return updated
         if not loading:
@@ -421,6 +426,8 @@ class KerasWeightFilesCommand(MigrationCommand):
             return None
         elif name.endswith(".hdf5"):
             new = name[: -len(".hdf5")] + ".h5"
+        elif self._standalone():
+            new = name + ".h5"  # standalone Keras 2 saved HDF5 whatever the name
         else:
             return None  # the call's own warning names it
         value = rebuild(new)
@@ -464,6 +471,8 @@ class KerasWeightFilesCommand(MigrationCommand):
             return updated
         elif name.endswith(".hdf5"):
             new = name[: -len(".hdf5")] + ".h5"
+        elif self._standalone() and what == "ModelCheckpoint":
+            new = name + ".h5"  # standalone Keras 2 saved HDF5 whatever the name
         else:
             self.warn_at(
                 original,
