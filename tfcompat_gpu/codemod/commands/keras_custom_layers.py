@@ -121,6 +121,13 @@ class _Layer:
             self.values.setdefault(assigned[0], []).append(assigned[1])
 
 
+def _equal() -> cst.AssignEqual:
+    """``=`` without spaces, as a keyword argument is written."""
+    return cst.AssignEqual(
+        whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")
+    )
+
+
 def _positional_to_keywords(call: cst.Call) -> cst.Call:
     args = list(call.args)
     positional = [a for a in args if a.keyword is None and not a.star]
@@ -134,10 +141,7 @@ def _positional_to_keywords(call: cst.Call) -> cst.Call:
         if arg.keyword is None and not arg.star and index < len(positional):
             arg = arg.with_changes(
                 keyword=cst.Name(_ADD_WEIGHT_KEYWORDS[index]),
-                equal=cst.AssignEqual(
-                    whitespace_before=cst.SimpleWhitespace(""),
-                    whitespace_after=cst.SimpleWhitespace(""),
-                ),
+                equal=_equal(),
             )
         new.append(arg)
     return call.with_changes(args=new)
@@ -247,8 +251,8 @@ class KerasCustomLayersCommand(MigrationCommand):
         if variable is not None:
             shape, initializer = variable
             args = [
-                cst.Arg(keyword=cst.Name("shape"), value=shape, equal=_EQUAL),
-                cst.Arg(keyword=cst.Name("initializer"), value=initializer, equal=_EQUAL),
+                cst.Arg(keyword=cst.Name("shape"), value=shape, equal=_equal()),
+                cst.Arg(keyword=cst.Name("initializer"), value=initializer, equal=_equal()),
             ]
             updated_node = cst.Call(func=cst.parse_expression("self.add_weight"), args=args)
         elif (
@@ -264,7 +268,7 @@ class KerasCustomLayersCommand(MigrationCommand):
             last = updated_node.args[-1].with_changes(
                 comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
             )
-            frozen = cst.Arg(keyword=cst.Name("trainable"), value=cst.Name("False"), equal=_EQUAL)
+            frozen = cst.Arg(keyword=cst.Name("trainable"), value=cst.Name("False"), equal=_equal())
             updated_node = updated_node.with_changes(args=[*updated_node.args[:-1], last, frozen])
         return updated_node
 
@@ -282,8 +286,3 @@ class KerasCustomLayersCommand(MigrationCommand):
             return cst.RemoveFromParent()
         kept[-1] = kept[-1].with_changes(semicolon=cst.MaybeSentinel.DEFAULT)
         return updated_node.with_changes(body=kept)
-
-
-_EQUAL = cst.AssignEqual(
-    whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")
-)
