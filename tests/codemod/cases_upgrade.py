@@ -1786,20 +1786,39 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         "    model.fit(trainX, trainY, epochs=1, batch_size=1, verbose=2, shuffle=False)\n"
         "    model.reset_states()\n",
         "from keras.models import Sequential\n"
-        "from keras.layers import Dense, LSTM\n\n"
+        "from keras.layers import Dense, LSTM\n"
+        "import keras\n\n"
         "model = Sequential()\n"
-        "model.add(LSTM(4, batch_input_shape=(1, look_back, 1), stateful=True))\n"
+        "model.add(keras.Input(batch_shape=(1, look_back, 1)))\n"
+        "model.add(LSTM(4, stateful=True))\n"
         "model.add(Dense(1))\n"
         "model.compile(loss='mean_squared_error', optimizer='adam')\n"
         "for i in range(100):\n"
         "    model.fit(trainX, trainY, epochs=1, batch_size=1, verbose=2, shuffle=False)\n"
         '    [layer.reset_states() for layer in model.layers if hasattr(layer, "reset_states") and getattr(layer, "stateful", False)] if hasattr(model, "layers") else model.reset_states()\n',
-        [
-            (
-                5,
-                "model.add(keras.Input(batch_shape=...)) first) and drop the keyword [layer batch_input_shape=]",
-            )
-        ],
+        [],
+    ),
+    (
+        # a stacked stateful LSTM built in a function: every layer given the batch shape
+        # (Keras 2's Sequential read the first), and a model handed in, left with its warning
+        "stateful-stacked-batch-input-shape",
+        "from keras.models import Sequential\nfrom keras.layers import LSTM, Dense\n\n\n"
+        "def build(batch_size, steps):\n    model = Sequential()\n"
+        "    model.add(LSTM(8, batch_input_shape=(batch_size, steps, 1), stateful=True,\n"
+        "                   return_sequences=True))\n"
+        "    model.add(LSTM(8, batch_input_shape=(batch_size, steps, 1), stateful=True))\n"
+        "    model.add(Dense(1))\n    return model\n\n\n"
+        "def extend(model):\n    model.add(LSTM(2, batch_input_shape=(1, 3, 1)))\n",
+        "from keras.models import Sequential\nfrom keras.layers import LSTM, Dense\n"
+        "import keras\n\n\n"
+        "def build(batch_size, steps):\n    model = Sequential()\n"
+        "    model.add(keras.Input(batch_shape=(batch_size, steps, 1)))\n"
+        "    model.add(LSTM(8, stateful=True,\n"
+        "                   return_sequences=True))\n"
+        "    model.add(LSTM(8, stateful=True))\n"
+        "    model.add(Dense(1))\n    return model\n\n\n"
+        "def extend(model):\n    model.add(LSTM(2, batch_input_shape=(1, 3, 1)))\n",
+        [(15, "LSTM(batch_input_shape=...) left unchanged")],
     ),
     (
         "stateful-callback-and-batch-size-keyword",
@@ -2058,5 +2077,156 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         '    with tf.device("/cpu:0"):\n        outputs = layers.Dense(1)(inputs)\n'
         "    return models.Model(inputs, outputs)\n",
         [],
+    ),
+    (
+        # a toxic-comment classifier's attention pooling: Keras 2.1's add_weight(name, shape)
+        "custom-layer-add-weight-name-first",
+        "from keras import backend as K\nfrom keras.layers import Layer\n\n\n"
+        "class Pool(Layer):\n    def build(self, input_shape):\n"
+        "        self.u = self.add_weight('context', (input_shape[-1], 1), None, 'normal')\n"
+        "        self.b = self.add_weight('{}_b'.format(self.name), (1,), initializer='zeros')\n"
+        "        self.s = self.add_weight((1,), 'ones', name='scale')\n"
+        "        super(Pool, self).build(input_shape)\n",
+        "from keras import backend as K\nfrom keras.layers import Layer\n\n\n"
+        "class Pool(Layer):\n    def build(self, input_shape):\n"
+        "        self.u = self.add_weight(name='context', shape=(input_shape[-1], 1), "
+        "dtype=None, initializer='normal')\n"
+        "        self.b = self.add_weight(name='{}_b'.format(self.name), shape=(1,), "
+        "initializer='zeros')\n"
+        "        self.s = self.add_weight((1,), 'ones', name='scale')\n"
+        "        super(Pool, self).build(input_shape)\n",
+        [],
+    ),
+    (
+        # emoji and document classifiers' attention layers list their weights by hand
+        "custom-layer-weights-listed",
+        "from keras import backend as K\nfrom keras import initializers\n"
+        "from keras.engine.topology import Layer\n\n\n"
+        "class WordAttention(Layer):\n    def __init__(self, **kwargs):\n"
+        "        self.init = initializers.get('normal')\n"
+        "        super(WordAttention, self).__init__(**kwargs)\n\n"
+        "    def build(self, input_shape):\n"
+        "        self.W = K.variable(self.init((input_shape[-1], 1)))\n"
+        "        self.trainable_weights = [self.W]\n"
+        "        self.gain = self.add_weight(shape=(1,), name='gain', initializer='ones')\n"
+        "        self.non_trainable_weights = [self.gain]\n\n\n"
+        "class Odd(Layer):\n    def build(self, input_shape):\n"
+        "        self.W = K.variable(K.zeros((3, 1)))\n"
+        "        self.trainable_weights = [self.W]\n",
+        "from keras import backend as K\nfrom keras import initializers\n"
+        "from keras.layers import Layer\n\n\n"
+        "class WordAttention(Layer):\n    def __init__(self, **kwargs):\n"
+        "        self.init = initializers.get('normal')\n"
+        "        super(WordAttention, self).__init__(**kwargs)\n\n"
+        "    def build(self, input_shape):\n"
+        "        self.W = self.add_weight(shape=(input_shape[-1], 1), initializer=self.init)\n"
+        "        self.gain = self.add_weight(shape=(1,), name='gain', initializer='ones', "
+        "trainable=False)\n\n\n"
+        "class Odd(Layer):\n    def build(self, input_shape):\n"
+        "        self.W = K.variable(K.zeros((3, 1)))\n"
+        "        self.trainable_weights = [self.W]\n",
+        [
+            (20, "K.variable() left unchanged"),
+            (20, "K.zeros() left unchanged"),
+            (21, "self.trainable_weights = ... left unchanged"),
+        ],
+    ),
+    (
+        # a TF 1.x forecasting model on tf.keras' cuDNN layers, ported once through compat.v1
+        "cudnn-layers-tf-keras-paths",
+        "import tensorflow as tf\nfrom tensorflow.compat.v1.keras.layers import CuDNNLSTM\n"
+        "from tensorflow.keras.layers import CuDNNGRU as FastGRU, Dense\n\n\n"
+        "def stack(units):\n"
+        "    return [CuDNNLSTM(units, return_sequences=True), FastGRU(units),\n"
+        "            tf.keras.layers.CuDNNLSTM(units), tf.compat.v1.keras.layers.CuDNNGRU(units),\n"
+        "            Dense(1)]\n",
+        "import tensorflow as tf\nfrom tensorflow.keras.layers import LSTM as CuDNNLSTM\n"
+        "from tensorflow.keras.layers import GRU as FastGRU, Dense\n\n\n"
+        "def stack(units):\n"
+        "    return [CuDNNLSTM(units, return_sequences=True), FastGRU(units),\n"
+        "            tf.keras.layers.LSTM(units), tf.compat.v1.keras.layers.GRU(units),\n"
+        "            Dense(1)]\n",
+        [],
+    ),
+    (
+        # the layers of a star import, cuDNN ones among them as TF 1.x's tf.keras had them
+        "cudnn-layers-star-import",
+        "from tensorflow.keras.models import Sequential\nfrom tensorflow.keras.layers import *\n\n"
+        "model = Sequential()\nmodel.add(CuDNNLSTM(32, input_shape=(10, 4)))\n"
+        "model.add(Bidirectional(CuDNNGRU(8)))\n",
+        "from tensorflow.keras.models import Sequential\nfrom tensorflow.keras.layers import *\n\n"
+        "model = Sequential()\nmodel.add(LSTM(32, input_shape=(10, 4)))\n"
+        "model.add(Bidirectional(GRU(8)))\n",
+        [],
+    ),
+    (
+        # a Kaggle kernel's reproducibility preamble, beside Keras 2 imports
+        "tf1-names-imported-by-name",
+        "import numpy as np\nfrom tensorflow import set_random_seed, keras\n"
+        "from tensorflow import logging as tf_logging\nfrom tensorflow import placeholder\n"
+        "from keras.models import Sequential\n\nnp.random.seed(1)\nset_random_seed(1)\n",
+        "import numpy as np\nfrom tensorflow import keras\n"
+        "from tensorflow.compat.v1 import set_random_seed\n"
+        "from tensorflow.compat.v1 import logging as tf_logging\nfrom tensorflow import placeholder\n"
+        "from keras.models import Sequential\n\nnp.random.seed(1)\nset_random_seed(1)\n",
+        [(4, "from tensorflow import placeholder left unchanged")],
+    ),
+    (
+        # the attention block of Keras 2 time-series scripts reads its steps as a Dimension
+        "tensor-dimension-value",
+        "from keras.layers import Dense, Multiply, Permute\n\n\n"
+        "def attention_block(inputs):\n    steps = inputs.shape[1].value\n"
+        "    width = int(inputs.get_shape()[-1].value)\n"
+        "    a = Dense(steps, activation='softmax')(Permute((2, 1))(inputs))\n"
+        "    return Multiply()([inputs, Permute((2, 1))(a)]), width, settings.value\n",
+        "from keras.layers import Dense, Multiply, Permute\n\n\n"
+        "def attention_block(inputs):\n    steps = inputs.shape[1]\n"
+        "    width = int(inputs.shape[-1])\n"
+        "    a = Dense(steps, activation='softmax')(Permute((2, 1))(inputs))\n"
+        "    return Multiply()([inputs, Permute((2, 1))(a)]), width, settings.value\n",
+        [],
+    ),
+    (
+        # a sentiment classifier saved under a bare name, read back below (Keras 2 wrote HDF5)
+        "model-saved-without-ending",
+        "from keras.models import Sequential, load_model\nfrom keras.layers import Dense\n"
+        "from PIL import Image\n\n"
+        "model = Sequential([Dense(1, input_shape=(4,))])\nmodel.save('sentiment_model')\n"
+        "model.save('backup.hdf5')\nmodel.save('final.keras')\n"
+        "Image.new('L', (2, 2)).save('preview')\nclassifier = load_model('sentiment_model')\n",
+        "from keras.models import Sequential, load_model\nfrom keras.layers import Dense\n"
+        "from PIL import Image\n\n"
+        "model = Sequential([Dense(1, input_shape=(4,))])\nmodel.save('sentiment_model.h5')\n"
+        "model.save('backup.h5')\nmodel.save('final.keras')\n"
+        "Image.new('L', (2, 2)).save('preview')\nclassifier = load_model('sentiment_model.h5')\n",
+        [
+            (6, "save: the file is now named 'sentiment_model.h5'"),
+            (7, "save: the file is now named 'backup.h5'"),
+        ],
+    ),
+    (
+        # tf.keras of TensorFlow 2 wrote a SavedModel under a bare name: not HDF5, left
+        "model-saved-without-ending-tf-keras-left",
+        "from tensorflow.keras.models import Sequential\n\n"
+        "model = Sequential()\nmodel.save('exported')\n",
+        "from tensorflow.keras.models import Sequential\n\n"
+        "model = Sequential()\nmodel.save('exported')\n",
+        [],
+    ),
+    (
+        # a gesture recogniser's checkpoint path ends in .model, HDF5 all the same in Keras 2
+        "checkpoint-other-ending-standalone-keras",
+        "from keras.callbacks import ModelCheckpoint\n\n\n"
+        "def callbacks(out):\n    path = out + '/best.model'\n"
+        "    return [ModelCheckpoint(path, save_best_only=True),\n"
+        "            ModelCheckpoint('last.ckpt')]\n",
+        "from keras.callbacks import ModelCheckpoint\n\n\n"
+        "def callbacks(out):\n    path = out + '/best.model.h5'\n"
+        "    return [ModelCheckpoint(path, save_best_only=True),\n"
+        "            ModelCheckpoint('last.ckpt.h5')]\n",
+        [
+            (5, "path: the file is now named out + '/best.model.h5'"),
+            (7, "ModelCheckpoint: the file is now named 'last.ckpt.h5'"),
+        ],
     ),
 ]

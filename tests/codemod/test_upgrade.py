@@ -59,6 +59,7 @@ def test_the_upgrade_rewrites_are_the_keras_and_tf1_commands() -> None:
         "keras_compile_state",
         "keras_stateful_models",
         "keras_weight_files",
+        "keras_custom_layers",
         "keras_callback_arguments",
         "keras_accuracy_keys",
         "keras_backend_values",
@@ -78,6 +79,7 @@ def test_the_upgrade_rewrites_are_the_keras_and_tf1_commands() -> None:
         "contrib_seq2seq",
         "contrib_legacy_seq2seq",
         "tf1_keyword_arguments",
+        "tf1_name_imports",
         "tf1_legacy_keras",
     }
 

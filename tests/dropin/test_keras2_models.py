@@ -397,6 +397,25 @@ def test_keras2_names_tensorflow_2_dropped_run_without_flags(tmp_path):
     }
 
 
+def test_cudnn_layers_of_a_tf_keras_star_import_run(tmp_path):
+    # a TF 1.x forecasting script: tf.keras' layers by star import, its cuDNN ones among them
+    code = """
+        import numpy as np
+        from tensorflow.keras.models import Sequential
+        from tensorflow.keras.layers import *
+        from tests._child import emit
+
+        model = Sequential([CuDNNLSTM(4, return_sequences=True, input_shape=(3, 2)),
+                            Bidirectional(CuDNNGRU(3)), Dense(1)])
+        model.compile(loss="mse", optimizer="adam")
+        model.fit(np.zeros((4, 3, 2)), np.zeros((4, 1)), epochs=1, verbose=0)
+        emit([type(layer).__name__ for layer in model.layers])
+    """
+    run = run_script(tmp_path, code)
+    assert run.rc == 0, run.err
+    assert run.result == ["LSTM", "Bidirectional", "Dense"]
+
+
 # A course's way to a local copy of a dataset (Coursera "TensorFlow in Practice" notebooks):
 # the name holds a folder. Keras 2 joined it to the cache folder; Keras 3 raises ValueError.
 LOCAL_COPY_SCRIPT = """

@@ -256,3 +256,65 @@ def test_keras_2_0_add_weight_order_is_read(tmp_path):
         "trainable": 0,
         "out": [[1.0, 1.0, 1.0], [1.0, 1.0, 1.0]],
     }
+
+
+ASSIGNED_WEIGHTS = """
+import numpy as np
+from keras import backend as K
+from keras import initializers
+from keras.engine.topology import Layer
+from keras.layers import Input, LSTM, Dense
+from keras.models import Model
+from tests._child import emit
+
+
+class Pooling(Layer):
+    # the hierarchical attention networks' layer: a K.variable listed by hand
+    def build(self, input_shape):
+        self.W = K.variable(initializers.get('normal')((input_shape[-1], 1)))
+        self.trainable_weights = [self.W]
+        super(Pooling, self).build(input_shape)
+
+    def call(self, x, mask=None):
+        weights = K.softmax(K.squeeze(K.dot(x, self.W), -1))
+        return K.sum(x * K.expand_dims(weights), axis=1)
+
+    def compute_output_shape(self, input_shape):
+        return (input_shape[0], input_shape[-1])
+
+
+class Average(Layer):
+    # DeepMoji's: an add_weight listed again, and a frozen one
+    def build(self, input_shape):
+        self.W = self.add_weight(shape=(input_shape[2], 1), name='{}_W'.format(self.name),
+                                 initializer='uniform')
+        self.trainable_weights = [self.W]
+        self.scale = K.variable(np.ones((1,)))
+        self.non_trainable_weights = [self.scale]
+        super(Average, self).build(input_shape)
+
+    def call(self, x, mask=None):
+        return K.sum(x * K.softmax(K.dot(x, self.W), axis=1), axis=1) * self.scale
+
+    def compute_output_shape(self, input_shape):
+        return (input_shape[0], input_shape[2])
+
+
+inputs = Input(shape=(5, 3))
+states = LSTM(4, return_sequences=True)(inputs)
+pooling, average = Pooling(), Average()
+model = Model(inputs, Dense(1)(pooling(states)) + Dense(1)(average(states)))
+model.compile(loss='mse', optimizer='sgd')
+before = K.get_value(pooling.W).copy()
+model.fit(np.ones((4, 5, 3)), np.full((4, 1), 10.), epochs=1, verbose=0)
+emit({"pooling": len(pooling.trainable_weights), "average": len(average.trainable_weights),
+      "frozen": len(average.non_trainable_weights),
+      "trained": bool(not np.allclose(before, K.get_value(pooling.W)))})
+"""
+
+
+@needs_tf_keras
+def test_weights_listed_in_build_are_the_layers(tmp_path):
+    run = run_script(tmp_path, ASSIGNED_WEIGHTS)
+    assert run.rc == 0, run.err
+    assert run.result == {"pooling": 1, "average": 1, "frozen": 1, "trained": True}

@@ -366,7 +366,7 @@ MOVES: tuple[Move, ...] = (
             why=f"Keras 2 scripts build {alias}, which TensorFlow 2 dropped: {name} uses cuDNN "
             "by itself on a GPU, with the same defaults, and runs on a CPU too",
         )
-        for module in ("tf_keras.layers", "keras.layers")
+        for module in ("tf_keras.layers", "keras.layers", "tensorflow.keras.layers")
         for alias, name in _keras2_models.LAYER_ALIASES.items()
     ),
     *(

@@ -22,7 +22,12 @@ without importing ``keras.layers.normalization``); tf_keras' ``layers`` API modu
 
 Custom layers written for Keras 2.0 call ``self.add_weight(shape, initializer, name=...)``:
 Keras 2.1 put ``name`` first, as tf_keras has it, so a first argument that is not a string is
-read in Keras 2.0's order.
+read in Keras 2.0's order.  Their ``build`` often ends with ``self.trainable_weights =
+[self.W]`` (the attention layers of DeepMoji and of the hierarchical attention networks, whose
+``self.W`` is an ``add_weight`` or a ``K.variable``): Keras 2's ``Layer`` had a setter for
+``trainable_weights`` and ``non_trainable_weights`` that replaced the layer's own list
+(keras/engine/base_layer.py of 2.2), which tf_keras' read-only properties refuse ("Can't set
+the attribute").  The setters are given back, with Keras 2's meaning.
 
 And one behaviour of Keras 2's ``K.function`` in a v1 graph: an output that is also an input
 (``get_activations``' ``[layer.output for layer in model.layers]``, whose first layer is the
@@ -42,6 +47,7 @@ from tfcompat_gpu.dropin._moves import KERAS_BACKENDS, Move
 
 TYPE_CHECKING = False  # (typing stays unloaded: every ``run`` imports the drop-in)
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
 __all__ = [
@@ -52,6 +58,7 @@ __all__ = [
     "convert_kernel",
     "graph_function_init",
     "obtain_input_shape",
+    "weights_setter",
 ]
 
 CONV_CLASSES = frozenset({"Conv1D", "Conv2D", "Conv3D", "Conv2DTranspose"})
@@ -163,6 +170,25 @@ def add_weight(module: ModuleType, current: Any) -> Any:
     return add_weight
 
 
+def weights_setter(attribute: str, other: str) -> Callable[[ModuleType, Any], Any]:
+    """``Layer.trainable_weights`` (``non_trainable_weights``) with Keras 2's setter, which
+    made the list the layer's own (``self._trainable_weights = weights``); reading is as
+    tf_keras reads it.  A variable listed leaves the ``other`` list, where tf_keras' tracking of
+    attributes put it (``self.scale = K.variable(...)`` counts as trainable there)."""
+
+    def make(module: ModuleType, current: Any) -> Any:
+        def setter(self: Any, weights: Any) -> None:
+            weights = list(weights)
+            kept = [w for w in getattr(self, other, ()) if all(w is not v for v in weights)]
+            # past tf_keras' tracking of attributes, which would list each variable again
+            object.__setattr__(self, attribute, weights)
+            object.__setattr__(self, other, kept)
+
+        return property(current.fget, setter, current.fdel, current.__doc__)
+
+    return make
+
+
 def _layer_modules(module: ModuleType, current: Any) -> Any:
     from tfcompat_gpu.dropin._keras2_paths import layers_getattr
 
@@ -271,6 +297,20 @@ MOVES: tuple[Move, ...] = (
             "for argument name')",
         )
         for module in ("tf_keras.src.engine.base_layer", "tf_keras.src.engine.base_layer_v1")
+    ),
+    *(
+        Move(
+            "tf_keras.src.engine.base_layer",
+            f"Layer.{name}",
+            weights_setter(f"_{name}", f"_{other}"),
+            False,
+            f"custom layers written for Keras 2 end build() with self.{name} = [self.W], "
+            "which Keras 2's setter took and tf_keras' read-only property refuses",
+        )
+        for name, other in (
+            ("trainable_weights", "non_trainable_weights"),
+            ("non_trainable_weights", "trainable_weights"),
+        )
     ),
     Move(
         "tf_keras.src.backend",

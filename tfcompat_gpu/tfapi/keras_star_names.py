@@ -47,7 +47,8 @@ def _star_exports() -> dict[str, frozenset[str]]:
     optimizers = OPTIMIZER_CLASSES | frozenset(OPTIMIZER_ALIASES)
     for root in ("keras", "tensorflow.keras"):
         exports[f"{root}.models"] = KERAS_MODELS
-        exports[f"{root}.layers"] = KERAS_LAYERS
+        # and the cuDNN layers Keras 2.1-2.3 and TF 1.x's tf.keras had
+        exports[f"{root}.layers"] = KERAS_LAYERS | {"CuDNNLSTM", "CuDNNGRU"}
         exports[f"{root}.optimizers"] = optimizers
         exports[f"{root}.losses"] = KERAS_LOSSES
         exports[f"{root}.utils"] = KERAS_UTILS

@@ -34,6 +34,7 @@ from tfcompat_gpu.codemod.commands.keras_backend_tf import KerasBackendTfCommand
 from tfcompat_gpu.codemod.commands.keras_backend_values import KerasBackendValuesCommand
 from tfcompat_gpu.codemod.commands.keras_callback_arguments import KerasCallbackArgumentsCommand
 from tfcompat_gpu.codemod.commands.keras_compile_state import KerasCompileStateCommand
+from tfcompat_gpu.codemod.commands.keras_custom_layers import KerasCustomLayersCommand
 from tfcompat_gpu.codemod.commands.keras_dataset_iterators import KerasDatasetIteratorsCommand
 from tfcompat_gpu.codemod.commands.keras_generator_batches import KerasGeneratorBatchesCommand
 from tfcompat_gpu.codemod.commands.keras_generator_methods import KerasGeneratorMethodsCommand
@@ -55,6 +56,7 @@ from tfcompat_gpu.codemod.commands.session_soft_placement import SessionSoftPlac
 from tfcompat_gpu.codemod.commands.tf1_compat import Tf1CompatCommand
 from tfcompat_gpu.codemod.commands.tf1_keyword_arguments import Tf1KeywordArgumentsCommand
 from tfcompat_gpu.codemod.commands.tf1_legacy_keras import Tf1LegacyKerasCommand
+from tfcompat_gpu.codemod.commands.tf1_name_imports import Tf1NameImportsCommand
 from tfcompat_gpu.codemod.commands.tf_private_imports import TfPrivateImportsCommand
 
 __all__ = [
@@ -77,6 +79,7 @@ __all__ = [
     "KerasBackendValuesCommand",
     "KerasCallbackArgumentsCommand",
     "KerasCompileStateCommand",
+    "KerasCustomLayersCommand",
     "KerasDatasetIteratorsCommand",
     "KerasGeneratorBatchesCommand",
     "KerasGeneratorMethodsCommand",
@@ -98,6 +101,7 @@ __all__ = [
     "Tf1CompatCommand",
     "Tf1KeywordArgumentsCommand",
     "Tf1LegacyKerasCommand",
+    "Tf1NameImportsCommand",
     "TfPrivateImportsCommand",
     "command_name",
     "commands_for",
@@ -126,6 +130,7 @@ COMMANDS: tuple[type[MigrationCommand], ...] = (
     KerasLayerSizesCommand,
     KerasStatefulModelsCommand,
     KerasWeightFilesCommand,
+    KerasCustomLayersCommand,
     KerasCallbackArgumentsCommand,
     KerasAccuracyKeysCommand,
     KerasBackendValuesCommand,
@@ -146,6 +151,7 @@ COMMANDS: tuple[type[MigrationCommand], ...] = (
     ContribSeq2seqCommand,
     ContribLegacySeq2seqCommand,
     Tf1KeywordArgumentsCommand,
+    Tf1NameImportsCommand,
     # last: they decide on the module the others left
     Tf1CompatCommand,
     Tf1LegacyKerasCommand,

@@ -6,7 +6,12 @@
 not (Keras 1's ``Merge``, ``keras.legacy``, ``keras.wrappers.scikit_learn``) is left alone with
 a warning that says what to use.  Keras 2's ``Tokenizer`` and ``ImageDataGenerator``, which
 Keras 3's own ``keras.preprocessing`` dropped, are imported from TensorFlow's ``tf.keras``, which
-exports Keras 3's legacy copies of them (``tensorflow.keras.preprocessing.text``).
+exports Keras 3's legacy copies of them (``tensorflow.keras.preprocessing.text``).  The cuDNN
+layers (``CuDNNLSTM``, ``CuDNNGRU``) become ``LSTM`` / ``GRU`` wherever Keras 2 or TensorFlow 1's
+``tf.keras`` served them: ``keras.layers``, ``tf.keras.layers``, ``tf.compat.v1.keras.layers``
+(whose import by name, ``from tensorflow.compat.v1.keras.layers import CuDNNLSTM``, becomes one
+of ``tensorflow.keras.layers``: TensorFlow 2.16+ has no such module to import from), and a star
+import of a layers module.
 """
 
 from __future__ import annotations
@@ -75,6 +80,23 @@ _GONE: dict[str, str] = {
     "it from tensorflow.keras.preprocessing.image (Keras 3's legacy copy), or use "
     "keras.utils.image_dataset_from_directory with augmentation layers [ImageDataGenerator removed]",
 }
+
+
+# TensorFlow's spellings of the Keras layers module: Keras 3 behind ``tf.keras``; the v1 one is
+# reached as an attribute only
+_TF_KERAS_LAYERS = {
+    "tensorflow.keras.layers": "tensorflow.keras.layers",
+    "tensorflow.compat.v1.keras.layers": "tensorflow.keras.layers",
+}
+_TF_KERAS_ROOTS = ("tensorflow.keras.", "tensorflow.compat.v1.keras.")
+
+
+def _as_keras(full: str) -> str:
+    """``keras.layers.CuDNNLSTM`` for ``tensorflow.compat.v1.keras.layers.CuDNNLSTM``."""
+    for root in _TF_KERAS_ROOTS:
+        if full.startswith(root):
+            return "keras." + full[len(root) :]
+    return full
 
 
 def _home(module: str, name: str) -> str | None:
@@ -308,6 +330,8 @@ class KerasModulePathsCommand(MigrationCommand):
             spelled = [] if isinstance(names, cst.ImportStar) else names
             if not any(_gone(f"{module}.{dotted(alias.name)}") for alias in spelled):
                 updated_node = updated_node.with_changes(module=cst.parse_expression(module))
+        if module in _TF_KERAS_LAYERS and not isinstance(updated_node.names, cst.ImportStar):
+            return self._tf_keras_layers(module, updated_node, updated_node.names)
         if module is None or not (module == "keras" or module.startswith("keras.")):
             return updated_node
         # the names as the other commands left them (``Conv2DTranspose as Deconvolution2D``)
@@ -389,6 +413,35 @@ class KerasModulePathsCommand(MigrationCommand):
         if extra:
             self._extra[id(first)] = extra
         return first
+
+    def _tf_keras_layers(
+        self, module: str, node: cst.ImportFrom, names: Sequence[cst.ImportAlias]
+    ) -> cst.ImportFrom:
+        """``from tensorflow.compat.v1.keras.layers import CuDNNLSTM`` -> ``from
+        tensorflow.keras.layers import LSTM as CuDNNLSTM``."""
+        spelled = [str(dotted(alias.name)) for alias in names]
+        if not any(f"keras.layers.{name}" in _RENAMED for name in spelled):
+            return node
+        node = node.with_changes(names=[_renamed("keras.layers", alias) for alias in names])
+        if all(name in KERAS_LAYERS or f"keras.layers.{name}" in _RENAMED for name in spelled):
+            node = node.with_changes(module=cst.parse_expression(_TF_KERAS_LAYERS[module]))
+        return node
+
+    def leave_Name(self, original_node: cst.Name, updated_node: cst.Name) -> cst.Name:
+        # ``CuDNNLSTM`` bound by ``from keras.layers import *`` (Keras 2 and TF 1.x's tf.keras
+        # exported it); a name the file binds itself is its own
+        if original_node.value not in ("CuDNNLSTM", "CuDNNGRU") or not isinstance(
+            self.parent(original_node), (cst.Call, cst.Arg)
+        ):
+            return updated_node
+        scope = self.scope_of(original_node)
+        if scope is None or original_node.value in scope:
+            return updated_node
+        for full in self.names_of(original_node):
+            new = _RENAMED.get(_as_keras(full))
+            if new is not None and full.rpartition(".")[0].endswith("layers"):
+                return updated_node.with_changes(value=new)
+        return updated_node
 
     def _backend_tf(
         self, node: cst.ImportFrom, names: Sequence[cst.ImportAlias]
@@ -510,7 +563,7 @@ class KerasModulePathsCommand(MigrationCommand):
         for full in self.names_of(original_node):
             if full.startswith("keras.objectives."):  # the module becomes keras.losses
                 full = "keras.losses." + full[len("keras.objectives.") :]
-            new = _RENAMED.get(full)
+            new = _RENAMED.get(_as_keras(full))
             if new is not None:
                 return updated_node.with_changes(attr=cst.Name(new))
         # ``keras.utils.np_utils.to_categorical`` (after ``import keras``)

@@ -9,8 +9,11 @@ expression that does what Keras 2 did on a model and calls the method itself on 
 without ``layers`` (a Keras 3 RNN layer keeps its ``reset_states``).  The batch size such a
 model needs was given to its first layer (``LSTM(4, batch_input_shape=(1, 3, 1),
 stateful=True)``, or ``input_shape=`` with ``batch_size=``); Keras 3 layers reject both
-keywords, and the model has to start with ``keras.Input(batch_shape=...)``: the call is left
-with a warning that says so.
+keywords, and the model has to start with ``keras.Input(batch_shape=...)``.  Where the layer
+is the first one a ``Sequential()`` built just above is given (``model.add(LSTM(...,
+batch_input_shape=s))``, the stateful LSTM tutorials), ``model.add(keras.Input(batch_shape=s))``
+goes before it and the keyword goes; a later layer's, which Keras 2's ``Sequential`` ignored,
+just goes.  Anywhere else the call is left with a warning that says what to write.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from __future__ import annotations
 import re
 
 from tfcompat_gpu.codemod._base import MigrationCommand, Precheck
+from tfcompat_gpu.codemod._imports import need_import
 from tfcompat_gpu.codemod._libcst import cst
 from tfcompat_gpu.codemod._names import dotted
 
@@ -52,6 +56,93 @@ class KerasStatefulModelsCommand(MigrationCommand):
     def visit_Module(self, node: cst.Module) -> None:
         # a class of the file that defines reset_states: its calls are its own business
         self._own = _DEFINES.search(self.source_text()) is not None
+        # layer calls of ``model.add(...)`` whose batch keywords go -> the Input to add first
+        self._added: dict[int, cst.BaseExpression | None] = {}
+
+    def _sequential_add(self, statement: cst.SimpleStatementLine) -> tuple[str, cst.Call] | None:
+        """``("model", LSTM(...))`` of ``model.add(LSTM(..., batch_input_shape=...))``."""
+        if len(statement.body) != 1 or not isinstance(statement.body[0], cst.Expr):
+            return None
+        call = statement.body[0].value
+        if (
+            not isinstance(call, cst.Call)
+            or not isinstance(call.func, cst.Attribute)
+            or call.func.attr.value != "add"
+            or len(call.args) != 1
+            or call.args[0].keyword is not None
+            or not isinstance(call.args[0].value, cst.Call)
+        ):
+            return None
+        owner = dotted(call.func.value)
+        layer = call.args[0].value
+        given = {a.keyword.value for a in layer.args if a.keyword is not None}
+        if owner is None or "batch_input_shape" not in given:
+            return None
+        if not any(n.startswith(_LAYER_ROOTS) for n in self.names_of(layer.func)):
+            return None
+        return owner, layer
+
+    def _place(self, statement: cst.SimpleStatementLine, owner: str) -> str | None:
+        """``"first"`` where the statements above it in its block build ``owner`` as an empty
+        ``Sequential()`` and add nothing to it, ``"later"`` where one above adds to it."""
+        block = self.parent(statement)
+        body = getattr(block, "body", None)
+        if not isinstance(body, (list, tuple)) or statement not in body:
+            return None
+        adds = re.compile(rf"(?<![\w.]){re.escape(owner)}\s*\.\s*add\s*\(")
+        builds = re.compile(rf"^\s*{re.escape(owner)}\s*=\s*(?:[\w.]+\.)?Sequential\s*\(\s*\)\s*$")
+        for above in reversed(body[: body.index(statement)]):
+            text = self.module.code_for_node(above)
+            if adds.search(text):
+                return "later"
+            if builds.match(text.strip("\n")):
+                return "first"
+        return None
+
+    def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
+        if self.keras_major() < 3:
+            return
+        found = self._sequential_add(node)
+        if found is None:
+            return
+        owner, layer = found
+        place = self._place(node, owner)
+        if place is None:
+            return
+        shape = next(
+            a.value for a in layer.args if a.keyword and a.keyword.value == "batch_input_shape"
+        )
+        self._added[id(layer)] = shape if place == "first" else None
+
+    def leave_SimpleStatementLine(
+        self, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine
+    ) -> cst.SimpleStatementLine | cst.FlattenSentinel[cst.SimpleStatementLine]:
+        found = self._sequential_add(original_node) if self._added else None
+        if found is None or self._added.get(id(found[1])) is None:
+            return updated_node
+        owner, layer = found
+        shape = self._added[id(layer)]
+        assert shape is not None
+        need_import(self.context, "keras")
+        keyword = cst.Arg(
+            keyword=cst.Name("batch_shape"),
+            value=shape,
+            equal=cst.AssignEqual(
+                whitespace_before=cst.SimpleWhitespace(""),
+                whitespace_after=cst.SimpleWhitespace(""),
+            ),
+        )
+        add = cst.Call(
+            func=cst.parse_expression(f"{owner}.add"),
+            args=[cst.Arg(cst.Call(func=cst.parse_expression("keras.Input"), args=[keyword]))],
+        )
+        first = cst.SimpleStatementLine(body=[cst.Expr(add)])
+        return cst.FlattenSentinel(
+            [
+                first.with_changes(leading_lines=updated_node.leading_lines),
+                updated_node.with_changes(leading_lines=()),
+            ]
+        )
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
         func = updated_node.func
@@ -63,6 +154,15 @@ class KerasStatefulModelsCommand(MigrationCommand):
         ):
             return self._reset_states(updated_node, func)
         self._batch_keywords(original_node)
+        if id(original_node) in self._added:
+            args = [
+                a
+                for a in updated_node.args
+                if a.keyword is None or a.keyword.value != "batch_input_shape"
+            ]
+            if args:
+                args[-1] = args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+            return updated_node.with_changes(args=args)
         return updated_node
 
     def _rewritten(self, node: cst.CSTNode) -> bool:
@@ -91,6 +191,8 @@ class KerasStatefulModelsCommand(MigrationCommand):
         )
 
     def _batch_keywords(self, node: cst.Call) -> None:
+        if id(node) in self._added:
+            return
         given = {a.keyword.value for a in node.args if a.keyword is not None}
         if not given & {"batch_input_shape", "batch_size"}:
             return

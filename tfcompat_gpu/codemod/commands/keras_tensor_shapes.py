@@ -10,6 +10,11 @@ object has no attribute 'get_shape'".  ``list(x.shape)`` is the same list for bo
 ``TensorShape`` of TensorFlow 2 iterates its dimensions as ints or None, as ``as_list()`` gives
 them.
 
+The same helpers read one dimension as TensorFlow 1's ``Dimension`` (``TIME_STEPS =
+inputs.shape[1].value`` in the ``attention_3d_block`` of many Keras 2 attention scripts, or
+``x.get_shape()[1].value``): Keras 3's shapes hold ints (and None), which have no ``value``, so
+``x.shape[1].value`` becomes ``x.shape[1]``, the int or None ``Dimension.value`` was.
+
 Only in files that use Keras and leave TensorFlow 2's behaviour on, for Keras 3 (``migrate
 --keras 2`` leaves them): under ``disable_v2_behavior()`` a ``TensorShape`` iterates
 ``Dimension`` objects, and Keras 3 does not run there anyway.
@@ -24,7 +29,10 @@ from tfcompat_gpu.codemod._libcst import cst
 
 __all__ = ["KerasTensorShapesCommand"]
 
-_AS_LIST = re.compile(r"\.\s*get_shape\s*\(\s*\)\s*\.\s*as_list\s*\(\s*\)")
+_AS_LIST = re.compile(
+    r"\.\s*get_shape\s*\(\s*\)\s*\.\s*as_list\s*\(\s*\)"
+    r"|\.\s*(?:shape|get_shape\s*\(\s*\))\s*\[[^\]\n]*\]\s*\.\s*value\b"
+)
 _KERAS = re.compile(r"\bkeras\b")
 # TensorFlow 1 shapes (``Dimension`` items) for the whole process
 _V1_SHAPES = re.compile(r"\b(?:disable_v2_behavior|disable_v2_tensorshape)\b")
@@ -56,16 +64,43 @@ def _tensor_of(call: cst.Call) -> cst.BaseExpression | None:
     return getter.value
 
 
+def _dimension_of(node: cst.Attribute) -> cst.Subscript | None:
+    """``x.shape[1]`` for ``x.shape[1].value`` or ``x.get_shape()[1].value``, else None."""
+    if node.attr.value != "value" or not isinstance(node.value, cst.Subscript):
+        return None
+    item = node.value
+    shape = item.value
+    if isinstance(shape, cst.Call) and not shape.args:
+        shape = shape.func
+        if not isinstance(shape, cst.Attribute) or shape.attr.value != "get_shape":
+            return None
+    elif not isinstance(shape, cst.Attribute) or shape.attr.value != "shape":
+        return None
+    return item.with_changes(
+        value=cst.Attribute(value=shape.value, attr=cst.Name("shape")),
+        lpar=node.lpar,
+        rpar=node.rpar,
+    )
+
+
 class KerasTensorShapesCommand(MigrationCommand):
     DESCRIPTION = (
-        "Static shapes read the TensorFlow way in Keras code (x.get_shape().as_list()) to "
-        "list(x.shape), which Keras 3's tensors serve."
+        "Static shapes read the TensorFlow way in Keras code (x.get_shape().as_list(), "
+        "x.shape[1].value) to list(x.shape) and x.shape[1], which Keras 3's tensors serve."
     )
     PRECHECK = Precheck(_wanted, _relevant)
     UPGRADE = True
 
     def declared_changes(self) -> tuple[()]:
         return ()  # every change is made in a statement PRECHECK finds relevant
+
+    def leave_Attribute(
+        self, original_node: cst.Attribute, updated_node: cst.Attribute
+    ) -> cst.BaseExpression:
+        if self.keras_major() < 3:
+            return updated_node
+        dimension = _dimension_of(updated_node)
+        return updated_node if dimension is None else dimension
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
         if self.keras_major() < 3:

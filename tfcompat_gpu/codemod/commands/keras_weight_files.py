@@ -15,6 +15,14 @@ name held in a variable the file binds once, to such a name (``filepath =
 = 'model.h5'`` before ``save_weights(WEIGHTS)``), is renamed where it is bound, so every use
 follows; a weights file's ending wins when the variable names both kinds.  Any other name is
 left with a warning.
+
+Standalone Keras 2 wrote a whole model as HDF5 whatever its name (``model.save('classifier')``,
+keras/engine/saving.py), which Keras 3 refuses ("Invalid filepath extension for saving"); in a
+file that imports ``keras`` (not ``tf.keras``, whose TF 2 releases wrote a SavedModel there),
+a literal name without ``.keras`` or ``.h5`` given to the ``save`` of a model the file builds
+(``model = Sequential()``, ``Model(...)``, ``load_model(...)``) gets ``.h5`` (``.hdf5``
+becomes it), and a ``load_model`` of the same literal follows it; so does a
+``ModelCheckpoint`` name of another ending (``.../model4.model`` → ``.../model4.model.h5``).
 """
 
 from __future__ import annotations
@@ -28,6 +36,7 @@ from tfcompat_gpu.codemod._names import dotted
 
 __all__ = ["KerasWeightFilesCommand"]
 
+_LOAD_MODEL = frozenset({"keras.models.load_model", "keras.saving.load_model"})
 _CHECKPOINTS = frozenset(
     {"keras.callbacks.ModelCheckpoint", "tensorflow.keras.callbacks.ModelCheckpoint"}
 )
@@ -99,19 +108,23 @@ def _string(node: cst.SimpleString, value: str) -> cst.SimpleString:
 _Key = tuple["cst.FunctionDef | None", str]
 """A variable: the function whose local it is (None: the module's), and its name."""
 
-_WEIGHT_FILES = re.compile(r"save_weights|ModelCheckpoint|load_weights")
-_H5_LITERAL = re.compile(r"\.(?:h5|hdf5)[\"']")
+_WEIGHT_FILES = re.compile(r"save_weights|ModelCheckpoint|load_weights|\.save\s*\(")
+_STANDALONE = re.compile(r"^\s*(?:import\s+keras\b|from\s+keras[.\s])", re.M)
+_TF_KERAS = re.compile(r"\btensorflow\.keras\b|\bfrom\s+tensorflow\s+import\s+keras\b")
+_MODEL_CALLS = ("Sequential", "Model", "load_model")
+_FILE_LITERAL = re.compile(r"\.\w+[\"']")
 
 
 def _wanted(text: str, tree: object = None) -> bool:
-    return ("_weights" in text or "ModelCheckpoint" in text) and _WEIGHT_FILES.search(
-        text
-    ) is not None
+    return (
+        "_weights" in text or "ModelCheckpoint" in text or ".save" in text
+    ) and _WEIGHT_FILES.search(text) is not None
 
 
 def _relevant(text: str) -> bool:
     # the calls, and the module-level statements that may bind the name they are given
-    return _wanted(text) or _H5_LITERAL.search(text) is not None
+    # (any ending: standalone Keras files get .h5 on a model file name of another)
+    return _wanted(text) or _FILE_LITERAL.search(text) is not None or "load_model" in text
 
 
 def _bindings(command: KerasWeightFilesCommand, module: cst.Module) -> _Collected:
@@ -280,9 +293,66 @@ class KerasWeightFilesCommand(MigrationCommand):
                 return arg
         return None
 
+    def _standalone(self) -> bool:
+        """Whether the file imports standalone Keras and not ``tf.keras``."""
+        text = self.source_text()
+        return _STANDALONE.search(text) is not None and _TF_KERAS.search(text) is None
+
+    def _keras2_model(self, receiver: cst.BaseExpression) -> bool:
+        """Whether ``receiver`` is a name the file binds to a Keras model it builds, in a file
+        of standalone Keras (which saved HDF5 whatever the name)."""
+        text = self.source_text()
+        if not isinstance(receiver, cst.Name) or not self._standalone():
+            return False
+        calls = "|".join(_MODEL_CALLS)
+        built = re.compile(
+            rf"^\s*{re.escape(receiver.value)}\s*=\s*(?:[\w.]+\.)?(?:{calls})\s*\(", re.M
+        )
+        return built.search(text) is not None
+
+    def _model_file(self, original: cst.Call, updated: cst.Call, *, loading: bool) -> cst.Call:
+        """``model.save('classifier')`` -> ``model.save('classifier.h5')``; ``load_model`` of
+        a literal this file renamed follows."""
+        arg = self._first(updated, "filepath")
+        if arg is None or not isinstance(arg.value, cst.SimpleString):
+            return updated
+        name = _literal(arg.value)
+        if name is None:
+            return updated
+        if loading and name in self._renamed:
+            new = self._renamed[name]
+        elif loading:
+            return updated
+        elif name.endswith(".hdf5"):
+            new = name[: -len(".hdf5")] + ".h5"
+        elif not name.endswith((".keras", ".h5")):
+            new = name + ".h5"  # ('model', 'model.model'): HDF5 all the same
+        else:
+            return updated
+        if not loading:
+            self._renamed[name] = new
+            self.warn_at(
+                original,
+                f"save: the file is now named {new!r} (was {name!r}), the HDF5 file Keras 2 "
+                "wrote, as Keras 3 requires; update what reads it [file renamed]",
+            )
+        value = _string(arg.value, new)
+        return updated.with_changes(
+            args=[arg.with_changes(value=value) if a is arg else a for a in updated.args]
+        )
+
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
         func = updated_node.func
         method = func.attr.value if isinstance(func, cst.Attribute) else None
+        if (
+            method == "save"
+            and isinstance(func, cst.Attribute)
+            and self.keras_major() >= 3
+            and self._keras2_model(func.value)
+        ):
+            return self._model_file(original_node, updated_node, loading=False)
+        if self._renamed and self.names_of(original_node.func) & _LOAD_MODEL:
+            return self._model_file(original_node, updated_node, loading=True)
         if method == "save_weights":
             return self._rename(original_node, updated_node, "filepath", weights=True)
         if method == "load_weights":
@@ -356,6 +426,8 @@ class KerasWeightFilesCommand(MigrationCommand):
             return None
         elif name.endswith(".hdf5"):
             new = name[: -len(".hdf5")] + ".h5"
+        elif self._standalone():
+            new = name + ".h5"  # standalone Keras 2 saved HDF5 whatever the name
         else:
             return None  # the call's own warning names it
         value = rebuild(new)
@@ -399,6 +471,8 @@ class KerasWeightFilesCommand(MigrationCommand):
             return updated
         elif name.endswith(".hdf5"):
             new = name[: -len(".hdf5")] + ".h5"
+        elif self._standalone() and what == "ModelCheckpoint":
+            new = name + ".h5"  # standalone Keras 2 saved HDF5 whatever the name
         else:
             self.warn_at(
                 original,
