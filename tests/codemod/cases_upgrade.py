@@ -311,9 +311,61 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         "a = ModelCheckpoint('m.h5', monitor='val_loss', period=1)\n"
         "b = ModelCheckpoint('m.h5', period=3)\n",
         "from keras.callbacks import ModelCheckpoint\n"
+        "import keras\n"
+        "\n"
+        "\n"
+        "class _PeriodicCheckpoint(keras.callbacks.ModelCheckpoint):\n"
+        '    """Keras 2\'s ModelCheckpoint(period=N) on Keras 3: saves on every N-th epoch\'s end."""\n'
+        "\n"
+        "    def __init__(self, *args, period=1, **kwargs):\n"
+        "        super().__init__(*args, **kwargs)\n"
+        "        self.period = period\n"
+        "        self.epochs_since_last_save = 0\n"
+        "\n"
+        "    def on_epoch_end(self, epoch, logs=None):\n"
+        "        self.epochs_since_last_save += 1\n"
+        "        if self.epochs_since_last_save >= self.period:\n"
+        "            self.epochs_since_last_save = 0\n"
+        "            super().on_epoch_end(epoch, logs)\n"
+        "\n"
+        "\n"
         "a = ModelCheckpoint('m.h5', monitor='val_loss')\n"
-        "b = ModelCheckpoint('m.h5', period=3)\n",
-        [(3, "[checkpoint period]")],
+        "b = _PeriodicCheckpoint('m.h5', period=3)\n",
+        [],
+    ),
+    (
+        # a detection trainer's checkpoint every few epochs, its name built from the log folder
+        "checkpoint-period-in-a-function",
+        "import keras\n"
+        "def train(model, log_dir, every):\n"
+        "    ckpt = keras.callbacks.ModelCheckpoint(\n"
+        "        log_dir + 'e{epoch:03d}-{val_loss:.2f}.h5', save_weights_only=True,\n"
+        "        save_best_only=True, period=every)\n"
+        "    return ckpt\n",
+        "import keras\n"
+        "\n"
+        "\n"
+        "class _PeriodicCheckpoint(keras.callbacks.ModelCheckpoint):\n"
+        '    """Keras 2\'s ModelCheckpoint(period=N) on Keras 3: saves on every N-th epoch\'s end."""\n'
+        "\n"
+        "    def __init__(self, *args, period=1, **kwargs):\n"
+        "        super().__init__(*args, **kwargs)\n"
+        "        self.period = period\n"
+        "        self.epochs_since_last_save = 0\n"
+        "\n"
+        "    def on_epoch_end(self, epoch, logs=None):\n"
+        "        self.epochs_since_last_save += 1\n"
+        "        if self.epochs_since_last_save >= self.period:\n"
+        "            self.epochs_since_last_save = 0\n"
+        "            super().on_epoch_end(epoch, logs)\n"
+        "\n"
+        "\n"
+        "def train(model, log_dir, every):\n"
+        "    ckpt = _PeriodicCheckpoint(\n"
+        "        log_dir + 'e{epoch:03d}-{val_loss:.2f}.weights.h5', save_weights_only=True,\n"
+        "        save_best_only=True, period=every)\n"
+        "    return ckpt\n",
+        [(3, "the file is now named log_dir + 'e{epoch:03d}-{val_loss:.2f}.weights.h5'")],
     ),
     (
         # Keras 2.0-2.2's legacy layout functions (keras/backend/common.py)
