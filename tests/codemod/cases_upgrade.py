@@ -1929,6 +1929,30 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         [],
     ),
     (
+        # a detector's generator reached through a wrapper that returns its call (or None for
+        # no annotation lines), its image and target arrays yielded as one list of inputs
+        "generator-batches-through-a-wrapper",
+        "import numpy as np\n"
+        "def boxes_generator(lines, batch_size, anchors):\n"
+        "    while True:\n        images, targets = load(lines, batch_size, anchors)\n"
+        "        yield [images, *targets], np.zeros(batch_size)\n\n\n"
+        "def boxes_generator_wrapper(lines, batch_size, anchors):\n"
+        "    if not lines or batch_size <= 0:\n        return None\n"
+        "    return boxes_generator(lines, batch_size, anchors)\n\n\n"
+        "model.fit_generator(boxes_generator_wrapper(train, 8, anchors), steps_per_epoch=10,\n"
+        "    validation_data=boxes_generator_wrapper(val, 8, anchors), validation_steps=2)\n",
+        "import numpy as np\n"
+        "def boxes_generator(lines, batch_size, anchors):\n"
+        "    while True:\n        images, targets = load(lines, batch_size, anchors)\n"
+        "        yield (images, *targets), np.zeros(batch_size)\n\n\n"
+        "def boxes_generator_wrapper(lines, batch_size, anchors):\n"
+        "    if not lines or batch_size <= 0:\n        return None\n"
+        "    return boxes_generator(lines, batch_size, anchors)\n\n\n"
+        "model.fit(boxes_generator_wrapper(train, 8, anchors), steps_per_epoch=10,\n"
+        "    validation_data=boxes_generator_wrapper(val, 8, anchors), validation_steps=2)\n",
+        [],
+    ),
+    (
         # a data loader's helper function that nothing concerns, before the generator in a file
         # the walk is not focused on: the walk does not go into it, yet the command's visit and
         # leave of it come in pairs
