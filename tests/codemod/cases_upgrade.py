@@ -2051,6 +2051,36 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         [],
     ),
     (
+        # a weight exporter walking a kernel's dimensions and a batch norm's vectors: indexed
+        # shapes of Keras variables; a shape handed on, sliced or reassigned is left
+        "variable-get-shape-indexed",
+        "from keras.models import load_model\n\n\n"
+        "def export_kernel(layer, out):\n"
+        "    shape = layer.weights[0].get_shape()\n"
+        "    for k in range(shape[3]):\n        for c in range(shape[-2]):\n"
+        "            out.write(str(layer.get_weights()[0][0][0][c][k]))\n"
+        "    for i in range(4):\n"
+        "        for j in range(layer.weights[i].get_shape()[0]):\n            pass\n\n\n"
+        "def left(layer, n):\n"
+        "    dims = layer.kernel.get_shape()\n    rank = dims.ndims\n"
+        "    head = layer.bias.get_shape()[1:]\n"
+        "    size = layer.bias.get_shape()\n    size = size[0]\n"
+        "    return dims, rank, head, size, layer.kernel.get_shape()[n]\n",
+        "from keras.models import load_model\n\n\n"
+        "def export_kernel(layer, out):\n"
+        "    shape = layer.weights[0].shape\n"
+        "    for k in range(shape[3]):\n        for c in range(shape[-2]):\n"
+        "            out.write(str(layer.get_weights()[0][0][0][c][k]))\n"
+        "    for i in range(4):\n"
+        "        for j in range(layer.weights[i].shape[0]):\n            pass\n\n\n"
+        "def left(layer, n):\n"
+        "    dims = layer.kernel.get_shape()\n    rank = dims.ndims\n"
+        "    head = layer.bias.get_shape()[1:]\n"
+        "    size = layer.bias.get_shape()\n    size = size[0]\n"
+        "    return dims, rank, head, size, layer.kernel.shape[n]\n",
+        [],
+    ),
+    (
         # TensorFlow 1 shapes for the whole process: list() would give Dimension objects
         "tensor-get-shape-as-list-v1-shapes-left",
         "import tensorflow.compat.v1 as tf\nfrom keras import layers\n\n"
