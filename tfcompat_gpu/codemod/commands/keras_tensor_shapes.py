@@ -105,9 +105,13 @@ def _indexed_shapes(source: str) -> set[int]:
             ):
                 binds.setdefault(node.targets[0].id, []).append(node)
         for name, assigns in binds.items():
-            if len(assigns) == 1 and stores.get(name) == 1 and loads.get(name, 0) > 0:
-                if indexed.get(name, 0) == loads.get(name):
-                    found.add(assigns[0].lineno)
+            if (
+                len(assigns) == 1
+                and stores.get(name) == 1
+                and loads.get(name, 0) > 0
+                and indexed.get(name, 0) == loads.get(name)
+            ):
+                found.add(assigns[0].lineno)
     return found
 
 
