@@ -1929,6 +1929,27 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         [],
     ),
     (
+        # an image classifier's steps counted from the directory iterators by true division:
+        # floats, which Keras 2's generator loops ran as their ceiling; whole numbers stay
+        "generator-steps-true-division",
+        "train_steps = train_batches.samples / batch_size\n"
+        "valid_steps = valid_batches.samples // batch_size\n"
+        "epochs = 3\n"
+        "model.fit_generator(train_batches, steps_per_epoch=train_steps, epochs=epochs,\n"
+        "    validation_data=valid_batches, validation_steps=valid_steps)\n"
+        "model.evaluate_generator(test_batches, test_batches.samples / batch_size)\n"
+        "model.predict_generator(test_batches, steps=len(test_batches))\n",
+        "import math\n\n"
+        "train_steps = train_batches.samples / batch_size\n"
+        "valid_steps = valid_batches.samples // batch_size\n"
+        "epochs = 3\n"
+        "model.fit(train_batches, steps_per_epoch=math.ceil(train_steps), epochs=epochs,\n"
+        "    validation_data=valid_batches, validation_steps=valid_steps)\n"
+        "model.evaluate(test_batches, steps=math.ceil(test_batches.samples / batch_size))\n"
+        "model.predict(test_batches, steps=len(test_batches))\n",
+        [],
+    ),
+    (
         # a detector's generator reached through a wrapper that returns its call (or None for
         # no annotation lines), its image and target arrays yielded as one list of inputs
         "generator-batches-through-a-wrapper",
