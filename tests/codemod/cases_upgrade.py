@@ -322,9 +322,61 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         "a = ModelCheckpoint('m.h5', monitor='val_loss', period=1)\n"
         "b = ModelCheckpoint('m.h5', period=3)\n",
         "from keras.callbacks import ModelCheckpoint\n"
+        "import keras\n"
+        "\n"
+        "\n"
+        "class _PeriodicCheckpoint(keras.callbacks.ModelCheckpoint):\n"
+        '    """Keras 2\'s ModelCheckpoint(period=N) on Keras 3: saves on every N-th epoch\'s end."""\n'
+        "\n"
+        "    def __init__(self, *args, period=1, **kwargs):\n"
+        "        super().__init__(*args, **kwargs)\n"
+        "        self.period = period\n"
+        "        self.epochs_since_last_save = 0\n"
+        "\n"
+        "    def on_epoch_end(self, epoch, logs=None):\n"
+        "        self.epochs_since_last_save += 1\n"
+        "        if self.epochs_since_last_save >= self.period:\n"
+        "            self.epochs_since_last_save = 0\n"
+        "            super().on_epoch_end(epoch, logs)\n"
+        "\n"
+        "\n"
         "a = ModelCheckpoint('m.h5', monitor='val_loss')\n"
-        "b = ModelCheckpoint('m.h5', period=3)\n",
-        [(3, "[checkpoint period]")],
+        "b = _PeriodicCheckpoint('m.h5', period=3)\n",
+        [],
+    ),
+    (
+        # a detection trainer's checkpoint every few epochs, its name built from the log folder
+        "checkpoint-period-in-a-function",
+        "import keras\n"
+        "def train(model, log_dir, every):\n"
+        "    ckpt = keras.callbacks.ModelCheckpoint(\n"
+        "        log_dir + 'e{epoch:03d}-{val_loss:.2f}.h5', save_weights_only=True,\n"
+        "        save_best_only=True, period=every)\n"
+        "    return ckpt\n",
+        "import keras\n"
+        "\n"
+        "\n"
+        "class _PeriodicCheckpoint(keras.callbacks.ModelCheckpoint):\n"
+        '    """Keras 2\'s ModelCheckpoint(period=N) on Keras 3: saves on every N-th epoch\'s end."""\n'
+        "\n"
+        "    def __init__(self, *args, period=1, **kwargs):\n"
+        "        super().__init__(*args, **kwargs)\n"
+        "        self.period = period\n"
+        "        self.epochs_since_last_save = 0\n"
+        "\n"
+        "    def on_epoch_end(self, epoch, logs=None):\n"
+        "        self.epochs_since_last_save += 1\n"
+        "        if self.epochs_since_last_save >= self.period:\n"
+        "            self.epochs_since_last_save = 0\n"
+        "            super().on_epoch_end(epoch, logs)\n"
+        "\n"
+        "\n"
+        "def train(model, log_dir, every):\n"
+        "    ckpt = _PeriodicCheckpoint(\n"
+        "        log_dir + 'e{epoch:03d}-{val_loss:.2f}.weights.h5', save_weights_only=True,\n"
+        "        save_best_only=True, period=every)\n"
+        "    return ckpt\n",
+        [(3, "the file is now named log_dir + 'e{epoch:03d}-{val_loss:.2f}.weights.h5'")],
     ),
     (
         # Keras 2.0-2.2's legacy layout functions (keras/backend/common.py)
@@ -1954,6 +2006,51 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         [],
     ),
     (
+        # an image classifier's steps counted from the directory iterators by true division:
+        # floats, which Keras 2's generator loops ran as their ceiling; whole numbers stay
+        "generator-steps-true-division",
+        "train_steps = train_batches.samples / batch_size\n"
+        "valid_steps = valid_batches.samples // batch_size\n"
+        "epochs = 3\n"
+        "model.fit_generator(train_batches, steps_per_epoch=train_steps, epochs=epochs,\n"
+        "    validation_data=valid_batches, validation_steps=valid_steps)\n"
+        "model.evaluate_generator(test_batches, test_batches.samples / batch_size)\n"
+        "model.predict_generator(test_batches, steps=len(test_batches))\n",
+        "import math\n\n"
+        "train_steps = train_batches.samples / batch_size\n"
+        "valid_steps = valid_batches.samples // batch_size\n"
+        "epochs = 3\n"
+        "model.fit(train_batches, steps_per_epoch=math.ceil(train_steps), epochs=epochs,\n"
+        "    validation_data=valid_batches, validation_steps=valid_steps)\n"
+        "model.evaluate(test_batches, steps=math.ceil(test_batches.samples / batch_size))\n"
+        "model.predict(test_batches, steps=len(test_batches))\n",
+        [],
+    ),
+    (
+        # a detector's generator reached through a wrapper that returns its call (or None for
+        # no annotation lines), its image and target arrays yielded as one list of inputs
+        "generator-batches-through-a-wrapper",
+        "import numpy as np\n"
+        "def boxes_generator(lines, batch_size, anchors):\n"
+        "    while True:\n        images, targets = load(lines, batch_size, anchors)\n"
+        "        yield [images, *targets], np.zeros(batch_size)\n\n\n"
+        "def boxes_generator_wrapper(lines, batch_size, anchors):\n"
+        "    if not lines or batch_size <= 0:\n        return None\n"
+        "    return boxes_generator(lines, batch_size, anchors)\n\n\n"
+        "model.fit_generator(boxes_generator_wrapper(train, 8, anchors), steps_per_epoch=10,\n"
+        "    validation_data=boxes_generator_wrapper(val, 8, anchors), validation_steps=2)\n",
+        "import numpy as np\n"
+        "def boxes_generator(lines, batch_size, anchors):\n"
+        "    while True:\n        images, targets = load(lines, batch_size, anchors)\n"
+        "        yield (images, *targets), np.zeros(batch_size)\n\n\n"
+        "def boxes_generator_wrapper(lines, batch_size, anchors):\n"
+        "    if not lines or batch_size <= 0:\n        return None\n"
+        "    return boxes_generator(lines, batch_size, anchors)\n\n\n"
+        "model.fit(boxes_generator_wrapper(train, 8, anchors), steps_per_epoch=10,\n"
+        "    validation_data=boxes_generator_wrapper(val, 8, anchors), validation_steps=2)\n",
+        [],
+    ),
+    (
         # a data loader's helper function that nothing concerns, before the generator in a file
         # the walk is not focused on: the walk does not go into it, yet the command's visit and
         # leave of it come in pairs
@@ -2049,6 +2146,36 @@ UPGRADE_CASES: list[tuple[str, str, str, list[tuple[int, str]]]] = [
         "                rows = (list(t.shape))[0]\n"
         "                pieces.append(Lambda(lambda z: z, output_shape=dims)(t))\n"
         "    return pieces, template.output.get_shape()\n",
+        [],
+    ),
+    (
+        # a weight exporter walking a kernel's dimensions and a batch norm's vectors: indexed
+        # shapes of Keras variables; a shape handed on, sliced or reassigned is left
+        "variable-get-shape-indexed",
+        "from keras.models import load_model\n\n\n"
+        "def export_kernel(layer, out):\n"
+        "    shape = layer.weights[0].get_shape()\n"
+        "    for k in range(shape[3]):\n        for c in range(shape[-2]):\n"
+        "            out.write(str(layer.get_weights()[0][0][0][c][k]))\n"
+        "    for i in range(4):\n"
+        "        for j in range(layer.weights[i].get_shape()[0]):\n            pass\n\n\n"
+        "def left(layer, n):\n"
+        "    dims = layer.kernel.get_shape()\n    rank = dims.ndims\n"
+        "    head = layer.bias.get_shape()[1:]\n"
+        "    size = layer.bias.get_shape()\n    size = size[0]\n"
+        "    return dims, rank, head, size, layer.kernel.get_shape()[n]\n",
+        "from keras.models import load_model\n\n\n"
+        "def export_kernel(layer, out):\n"
+        "    shape = layer.weights[0].shape\n"
+        "    for k in range(shape[3]):\n        for c in range(shape[-2]):\n"
+        "            out.write(str(layer.get_weights()[0][0][0][c][k]))\n"
+        "    for i in range(4):\n"
+        "        for j in range(layer.weights[i].shape[0]):\n            pass\n\n\n"
+        "def left(layer, n):\n"
+        "    dims = layer.kernel.get_shape()\n    rank = dims.ndims\n"
+        "    head = layer.bias.get_shape()[1:]\n"
+        "    size = layer.bias.get_shape()\n    size = size[0]\n"
+        "    return dims, rank, head, size, layer.kernel.shape[n]\n",
         [],
     ),
     (

@@ -16,7 +16,11 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, Union
 
 from tfcompat_gpu.codemod._emit import names_in
-from tfcompat_gpu.codemod._keras_star import keras_star_modules, star_qualified_names
+from tfcompat_gpu.codemod._keras_star import (
+    StarSource,
+    keras_star_modules,
+    star_qualified_names,
+)
 from tfcompat_gpu.codemod._libcst import cst, meta
 from tfcompat_gpu.codemod._names import dotted, imported_names
 from tfcompat_gpu.codemod._stack import installed_keras
@@ -286,9 +290,11 @@ class MigrationCommand(ABC):
         )
         if found:
             return found
-        stars: tuple[str, ...] | None = self.context.scratch.get(KERAS_STARS)
+        stars: tuple[StarSource, ...] | None = self.context.scratch.get(KERAS_STARS)
         if stars is None:
-            stars = self.context.scratch[KERAS_STARS] = keras_star_modules(self.module)
+            stars = self.context.scratch[KERAS_STARS] = keras_star_modules(
+                self.module, self.context.filename
+            )
         return star_qualified_names(scope, node, stars) if stars else found
 
     def _attribute_names(self, scope: Scope, node: cst.Attribute) -> Collection[QualifiedName]:
@@ -387,7 +393,9 @@ class MigrationCommand(ABC):
         if bound is None:
             stars = self.context.scratch.get(KERAS_STARS)
             if stars is None:
-                stars = self.context.scratch[KERAS_STARS] = keras_star_modules(self.module)
+                stars = self.context.scratch[KERAS_STARS] = keras_star_modules(
+                    self.module, self.context.filename
+                )
             if stars:
                 bound = _Everything()
             else:

@@ -21,6 +21,7 @@ import sys
 from types import ModuleType
 
 from tfcompat_gpu.dropin._keras2_paths import MOVED, RENAMED, build
+from tfcompat_gpu.dropin._keras2_steps import whole_steps
 from tfcompat_gpu.errors import GPUConfigError
 
 # Every ``tfcompat-gpu run`` imports this module (install() and the runner): no ``typing`` and
@@ -461,7 +462,10 @@ def keras1_arguments(method: str) -> Any:
         renames = KERAS1_ARGUMENTS[method]
 
         def call(wrapped: Any, instance: Any, args: Any, kwargs: Any) -> Any:
-            if not _enabled or not any(old in kwargs for old, _ in renames):
+            if not _enabled:
+                return wrapped(*args, **kwargs)
+            args, kwargs = whole_steps(method, args, kwargs)  # Keras 2's float steps
+            if not any(old in kwargs for old, _ in renames):
                 return wrapped(*args, **kwargs)
             import warnings
 

@@ -7,8 +7,9 @@ builds a ``tf.data`` pipeline from the first batch, and ``tf.data`` takes tuples
 structure: ``fit()`` stops with "`output_signature` must contain objects that are subclass of
 `tf.TypeSpec` but found <class 'list'>".  A model reads a tuple of inputs as it reads the list,
 so in a generator function that the file hands to ``fit`` / ``evaluate`` / ``predict`` (or their
-Keras 2 ``_generator`` forms, ``validation_data=`` included), a list display yielded, or one
-inside the yielded tuple, becomes a tuple display.  Lists built elsewhere and yielded by name
+Keras 2 ``_generator`` forms, ``validation_data=`` included), directly or through a function
+that returns its call (``data_generator_wrapper(...)`` returning ``data_generator(...)``), a
+list display yielded, or one inside the yielded tuple, becomes a tuple display.  Lists built elsewhere and yielded by name
 are left as they are.
 
 A data class of Keras' own (a subclass of ``keras.utils.Sequence`` or of
@@ -121,6 +122,25 @@ def _generators(source: str) -> set[str]:
                     found.add(func.id)
                 elif isinstance(func, ast.Attribute):
                     found.add(func.attr)
+    # a wrapper that returns the generator function's call (keras-yolo3's
+    # ``data_generator_wrapper``, which returns ``None`` for no lines, else ``data_generator(...)``)
+    returns: dict[str, set[str]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            called = returns.setdefault(node.name, set())
+            for inner in ast.walk(node):
+                if isinstance(inner, ast.Return) and isinstance(inner.value, ast.Call):
+                    func = inner.value.func
+                    if isinstance(func, ast.Name):
+                        called.add(func.id)
+                    elif isinstance(func, ast.Attribute):
+                        called.add(func.attr)
+    todo = list(found)
+    while todo:
+        for name in returns.get(todo.pop(), ()):
+            if name not in found:
+                found.add(name)
+                todo.append(name)
     return found
 
 

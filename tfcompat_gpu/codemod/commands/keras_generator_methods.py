@@ -12,13 +12,20 @@ such a call is left alone with a warning.  The methods are matched by name on an
 cannot tell apart, so a class that defines ``fit_generator`` keeps its calls, and so does
 ``fit(nb_epoch=...)`` on an object of a helper module's class (``vgg = Vgg16()`` after ``from
 vgg16 import Vgg16``), whose ``fit()`` is its own, with a warning.
+
+A count of steps computed by a true division (``steps_per_epoch=train.samples / batch_size``,
+or a name the file binds only to such divisions) is a float, which Keras 2's generator loops
+(``while steps_done < steps_per_epoch``) ran as its ceiling and Keras 3 rejects ("'float'
+object cannot be interpreted as an integer"): it becomes ``math.ceil(...)`` of it.
 """
 
 from __future__ import annotations
 
+import ast
 import re
 
 from tfcompat_gpu.codemod._base import MigrationCommand, Precheck
+from tfcompat_gpu.codemod._imports import need_import
 from tfcompat_gpu.codemod._libcst import cst
 from tfcompat_gpu.codemod._names import opens_module
 from tfcompat_gpu.tfapi.keras_names import GENERATOR_METHODS
@@ -62,6 +69,7 @@ _POSITIONS: dict[str, tuple[str, ...]] = {
 _RENAMED = {"generator": "x", "nb_epoch": "epochs", "nb_worker": "workers", "pickle_safe": None}
 _QUEUE = frozenset({"workers", "use_multiprocessing", "max_queue_size", "nb_worker", "pickle_safe"})
 _SAMPLES = frozenset({"samples_per_epoch", "nb_val_samples", "val_samples"})
+_STEPS = frozenset({"steps_per_epoch", "validation_steps", "steps"})
 # each Keras 1 count of samples: the argument holding the data it counts, its Keras 2 name
 _SAMPLES_OF = {
     "samples_per_epoch": ("generator", "steps_per_epoch"),
@@ -131,6 +139,7 @@ class KerasGeneratorMethodsCommand(MigrationCommand):
         self._own = set(_DEFINES.findall(self.source_text()))
         self._helper_objects = _helper_objects(self.source_text())
         self._samples_used = False
+        self._divided: frozenset[str] | None = None
 
     def leave_Module(self, original_node: cst.Module, updated_node: cst.Module) -> cst.Module:
         if not self._samples_used or f"def {SAMPLES_HELPER}(" in self.source_text():
@@ -222,6 +231,13 @@ class KerasGeneratorMethodsCommand(MigrationCommand):
             keyword = _RENAMED.get(name, name)
             if keyword is None:
                 continue
+            if keyword in _STEPS and self._a_quotient(arg.value):
+                arg = arg.with_changes(
+                    value=cst.Call(
+                        func=cst.parse_expression("math.ceil"), args=[cst.Arg(arg.value)]
+                    )
+                )
+                need_import(self.context, "math")
             if index == 0 and arg.keyword is None:  # the generator stays the first argument
                 kept.append(arg)
             else:
@@ -246,6 +262,16 @@ class KerasGeneratorMethodsCommand(MigrationCommand):
                 "keras.utils.PyDataset with workers=/use_multiprocessing=) [queue arguments dropped]",
             )
         return updated_node.with_changes(func=func.with_changes(attr=cst.Name(new)), args=kept)
+
+    def _a_quotient(self, node: cst.BaseExpression) -> bool:
+        """A true division, or a name the file binds only to true divisions."""
+        if isinstance(node, cst.BinaryOperation):
+            return isinstance(node.operator, cst.Divide)
+        if not isinstance(node, cst.Name):
+            return False
+        if self._divided is None:
+            self._divided = _divided_names(self.source_text())
+        return node.value in self._divided
 
     def _counted_in_samples(
         self, original: cst.Call, method: str, named: list[tuple[str, cst.Arg]]
@@ -406,6 +432,31 @@ def _helper_objects(text: str) -> frozenset[str]:
     for target, cls in _MADE.findall(text):
         made.setdefault(target, set()).add(cls in helpers)
     return frozenset(name for name, kinds in made.items() if kinds == {True})
+
+
+def _divided_names(source: str) -> frozenset[str]:
+    """Names every binding of which in the file is a true division (``steps = n / batch``)."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return frozenset()
+    kinds: dict[str, set[bool]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            kinds.setdefault(node.id, set())
+        if isinstance(node, ast.Assign):
+            quotient = isinstance(node.value, ast.BinOp) and isinstance(node.value.op, ast.Div)
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    kinds.setdefault(target.id, set()).add(quotient)
+        elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+            kinds.setdefault(node.target.id, set()).add(False)
+    for node in ast.walk(tree):  # bound otherwise: a parameter, a loop, an import
+        if isinstance(node, ast.arg):
+            kinds.setdefault(node.arg, set()).add(False)
+        elif isinstance(node, (ast.For, ast.comprehension)) and isinstance(node.target, ast.Name):
+            kinds[node.target.id] = kinds.get(node.target.id, set()) | {False}
+    return frozenset(name for name, found in kinds.items() if found == {True})
 
 
 def _equal() -> cst.AssignEqual:

@@ -23,6 +23,14 @@ a literal name without ``.keras`` or ``.h5`` given to the ``save`` of a model th
 (``model = Sequential()``, ``Model(...)``, ``load_model(...)``) gets ``.h5`` (``.hdf5``
 becomes it), and a ``load_model`` of the same literal follows it; so does a
 ``ModelCheckpoint`` name of another ending (``.../model4.model`` → ``.../model4.model.h5``).
+
+``ModelCheckpoint(period=N)`` (Keras 2's callback saved when ``N`` epochs had ended since its
+last save, counting across ``fit`` calls: keras/callbacks.py ``epochs_since_last_save``) has no
+Keras 3 argument: ``save_freq`` counts batches.  ``period=1``, every epoch, is Keras 3's default
+and goes; any other value makes the call one of ``_PeriodicCheckpoint``, a subclass of Keras 3's
+``ModelCheckpoint`` defined once below the file's imports, which counts epochs as Keras 2 did
+and lets Keras 3's own ``on_epoch_end`` save (and compare, with ``save_best_only``) on every
+``N``-th.
 """
 
 from __future__ import annotations
@@ -31,10 +39,29 @@ import re
 from collections.abc import Callable
 
 from tfcompat_gpu.codemod._base import MigrationCommand, Precheck
+from tfcompat_gpu.codemod._imports import need_import
 from tfcompat_gpu.codemod._libcst import cst
-from tfcompat_gpu.codemod._names import dotted
+from tfcompat_gpu.codemod._names import dotted, opens_module
 
-__all__ = ["KerasWeightFilesCommand"]
+__all__ = ["PERIODIC", "KerasWeightFilesCommand"]
+
+PERIODIC = "_PeriodicCheckpoint"
+_PERIODIC_CODE = f'''
+
+class {PERIODIC}(keras.callbacks.ModelCheckpoint):
+    """Keras 2's ModelCheckpoint(period=N) on Keras 3: saves on every N-th epoch's end."""
+
+    def __init__(self, *args, period=1, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.period = period
+        self.epochs_since_last_save = 0
+
+    def on_epoch_end(self, epoch, logs=None):
+        self.epochs_since_last_save += 1
+        if self.epochs_since_last_save >= self.period:
+            self.epochs_since_last_save = 0
+            super().on_epoch_end(epoch, logs)
+'''
 
 _LOAD_MODEL = frozenset({"keras.models.load_model", "keras.saving.load_model"})
 _CHECKPOINTS = frozenset(
@@ -233,6 +260,7 @@ class KerasWeightFilesCommand(MigrationCommand):
         return ()  # every change is made in a statement PRECHECK finds relevant
 
     def visit_Module(self, node: cst.Module) -> None:
+        self._periodic = False
         self._renamed: dict[str, str] = {}
         self._renamed_code: dict[str, cst.BaseExpression] = {}
         bindings = _bindings(self, node)
@@ -391,9 +419,8 @@ class KerasWeightFilesCommand(MigrationCommand):
         return self._rename(original_node, updated_node, "filepath", weights=weights)
 
     def _period(self, original: cst.Call, updated: cst.Call) -> cst.Call:
-        """``ModelCheckpoint(period=N)``: Keras 3 has no ``period`` (``save_freq`` counts
-        batches, keras/src/callbacks/model_checkpoint.py); ``period=1``, every epoch, is its
-        default and goes."""
+        """``ModelCheckpoint(period=N)``: ``period=1`` goes (Keras 3's default), any other
+        value makes the call one of :data:`PERIODIC`, which keeps Keras 2's count."""
         args = list(updated.args)
         for index, arg in enumerate(args):
             if arg.keyword is None or arg.keyword.value != "period":
@@ -403,13 +430,26 @@ class KerasWeightFilesCommand(MigrationCommand):
                     args[index - 1] = args[index - 1].with_changes(comma=arg.comma)
                 del args[index]
                 return updated.with_changes(args=args)
-            self.warn_at(
-                original,
-                "ModelCheckpoint(period=...) left unchanged: Keras 3 has no period (save_freq "
-                "counts batches): drop it to save every epoch, or write save_freq=N * "
-                "steps_per_epoch to save every N epochs [checkpoint period]",
-            )
+            self._periodic = True
+            need_import(self.context, "keras")
+            return updated.with_changes(func=cst.Name(PERIODIC))
         return updated
+
+    def leave_Module(self, original_node: cst.Module, updated_node: cst.Module) -> cst.Module:
+        if not self._periodic or any(
+            isinstance(statement, cst.ClassDef) and statement.name.value == PERIODIC
+            for statement in updated_node.body
+        ):
+            return updated_node
+        body = list(updated_node.body)
+        at = 0
+        while at < len(body) and opens_module(body[at]):
+            at += 1
+        helper = cst.parse_module(_PERIODIC_CODE).body[0]
+        body.insert(at, helper.with_changes(leading_lines=[cst.EmptyLine(), cst.EmptyLine()]))
+        if at + 1 < len(body) and not body[at + 1].leading_lines:
+            body[at + 1] = body[at + 1].with_changes(leading_lines=[cst.EmptyLine()] * 2)
+        return updated_node.with_changes(body=body)
 
     def _renamed_value(
         self, original: cst.CSTNode, node: cst.BaseExpression, weights: bool, variable: str
@@ -454,7 +494,12 @@ class KerasWeightFilesCommand(MigrationCommand):
         ending = _ending(arg.value)
         name = None if ending is None else ending[0]
         literal = isinstance(arg.value, cst.SimpleString)
-        what = "save_weights" if isinstance(updated.func, cst.Attribute) else "ModelCheckpoint"
+        func = updated.func
+        what = (
+            "save_weights"
+            if isinstance(func, cst.Attribute) and func.attr.value == "save_weights"
+            else "ModelCheckpoint"
+        )
         if ending is None or name is None:
             self.warn_at(
                 original,

@@ -11,7 +11,10 @@ uses only TF1 names that run eagerly (``tf.logging``, ``tf.app``, ``tf.flags``,
 ``disable_v2_behavior()``, and so does one
 that calls ``tf.enable_eager_execution()`` (TF 1.x eager code: ``tf.train.*Optimizer`` and the
 rest of its TF1 names run eagerly under ``tf.compat.v1``).  A file that also
-uses Keras is left alone with a warning: Keras 3 does not run in TF1 graph mode; but where
+uses Keras is left alone with a warning: Keras 3 does not run in TF1 graph mode, and a file
+that a module beside it imports and uses Keras in (``from STN import transformer`` in
+``Model.py``, whose layers call it) gets the import without ``disable_v2_behavior()`` and a
+warning naming the importers (``_siblings.keras_importers``); but where
 its only TF1 names are ops that compute the same eagerly (``EAGER_OPS``: the
 ``tf.image.resize_images`` of a ``Lambda``), each is read from ``tf.compat.v1`` where it is
 written, function-local imports included.  ``tf.contrib``
@@ -42,6 +45,7 @@ from tfcompat_gpu.codemod._astwalk import named_bindings, walk
 from tfcompat_gpu.codemod._base import MigrationCommand, Precheck
 from tfcompat_gpu.codemod._libcst import cst, visit_with
 from tfcompat_gpu.codemod._names import dotted
+from tfcompat_gpu.codemod._siblings import keras_importers
 from tfcompat_gpu.codemod._tf1_contrib import (
     FRAMEWORK_TRAIN,
     REGULARIZERS,
@@ -358,7 +362,18 @@ class Tf1CompatCommand(MigrationCommand):
             body[at] = statement.with_changes(
                 body=[new_small if s is each else s for s in statement.body]
             )
-        if graph and not uses.disabled:
+        importers = keras_importers(self.context.filename) if graph and not uses.disabled else []
+        if importers:
+            # its functions run inside Keras layers and losses, which Keras 3 runs eagerly and
+            # in tf.function: graph mode would break them, the compat names serve them
+            self.warn(
+                f"{line}: tf.compat.v1.disable_v2_behavior() not added: {', '.join(importers)} "
+                f"import{'s' if len(importers) == 1 else ''} this module and use"
+                f"{'s' if len(importers) == 1 else ''} Keras, which Keras 3 does not run in "
+                f"graph mode; its TF1 names ({', '.join(graph)}) now read from tf.compat.v1 "
+                "and run eagerly; check those that need a graph [imported by Keras code]"
+            )
+        elif graph and not uses.disabled:
             end = index + 1
             while end < len(body) and _is_import(body[end]):
                 end += 1
