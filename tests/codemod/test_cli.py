@@ -231,3 +231,29 @@ def test_gpu_only_leaves_the_keras_api(project: Path, capsys: pytest.CaptureFixt
     assert (project / "keras2.py").read_text() == KERAS2
     assert (project / "pkg" / "odd.py").read_text() == LEFT_ALONE
     assert "1 of 4 files changed" in capsys.readouterr().err
+
+
+def test_a_file_that_reads_its_neighbours_is_not_remembered(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # a Keras 2 project split in two: main.py takes its Keras names from model.py by a star
+    # import, so what main.py needs depends on model.py too
+    project = tmp_path / "unet"
+    project.mkdir()
+    main_py = project / "main.py"
+    main_py.write_text(
+        "from model import *\n"
+        "checkpoint = ModelCheckpoint('unet.hdf5', monitor='loss', save_best_only=True)\n"
+    )
+    model_py = project / "model.py"
+    model_py.write_text("import numpy as np\n\ndef unet():\n    return None\n")
+    argv = ["migrate", "--check", "-j1", "--cache-dir", str(tmp_path / "cache"), str(project)]
+    assert main(argv) == 0
+    capsys.readouterr()
+    # model.py now imports Keras' ModelCheckpoint: main.py's checkpoint name must change
+    model_py.write_text(
+        "import numpy as np\nfrom keras.callbacks import ModelCheckpoint\n\n"
+        "def unet():\n    return None\n"
+    )
+    assert main(argv) == 1
+    assert f"{main_py}: would be migrated" in capsys.readouterr().err

@@ -4,7 +4,9 @@ The second run of ``migrate --check`` in CI or pre-commit over an unchanged tree
 file and hashes it, and migrates only what changed since the run that found it clean.  The
 cache is :class:`tfcompat_gpu.lint.cache.FileCache` (plain JSON, checked when read, replaced
 atomically), in its own file: an entry holds the warnings of a file left as it is.  A file that
-was changed, skipped or not parsed is never remembered, so an error is reported on every run.
+was changed, skipped or not parsed is never remembered, so an error is reported on every run;
+nor is one whose migration read the files beside it (a helper module it star-imports, the
+modules importing it: ``codemod/_siblings.py``), whose result can change with them alone.
 """
 
 from __future__ import annotations

@@ -26,13 +26,16 @@ import re
 from tfcompat_gpu.tfapi.keras_star_names import KERAS_STAR_EXPORTS
 from tfcompat_gpu.utils.files import read_bytes
 
-__all__ = ["helper_star_names", "keras_importers"]
+__all__ = ["helper_star_names", "keras_importers", "read_neighbours"]
 
 _MAX_BYTES = 2 * 1024 * 1024
 _DEPTH = 3
 # (path, size, mtime) -> what the file binds: a migration run reads each helper once
 _READ: dict[tuple[str, int, int], dict[str, str]] = {}
 _MAX_FILES = 500
+# files whose migration looked at the files beside them (absolute paths): their result may change
+# when only a neighbour does, so ``migrate``'s cache must not remember them
+_LOOKED: set[str] = set()
 _KERAS_IMPORT = re.compile(
     r"^[ \t]*(?:from[ \t]+(?:tensorflow[ \t]*\.[ \t]*)?keras\b|import[ \t]+(?:tensorflow\.)?keras\b"
     r"|from[ \t]+tensorflow[ \t]+import[ \t]+(?:\(?[ \t]*)?keras\b)",
@@ -58,6 +61,8 @@ def helper_star_names(filename: str | None, module: str, depth: int = 0) -> dict
     """The names ``from <module> import *`` binds in ``filename`` that are Keras names, with
     their qualified names (``{"ModelCheckpoint": "keras.callbacks.ModelCheckpoint"}``); empty
     where ``module`` is no helper file beside ``filename``."""
+    if filename:
+        _LOOKED.add(os.path.abspath(filename))
     if not filename or depth >= _DEPTH:
         return {}
     folder = os.path.dirname(os.path.abspath(filename))
@@ -129,6 +134,7 @@ def keras_importers(filename: str | None) -> list[str]:
     if not filename or not filename.endswith(".py"):
         return []
     path = os.path.abspath(filename)
+    _LOOKED.add(path)
     folder, name = os.path.split(path)
     stem = name[: -len(".py")]
     if stem == "__init__" or not stem.isidentifier():
@@ -155,3 +161,12 @@ def keras_importers(filename: str | None) -> list[str]:
         if imports.search(text) and _KERAS_IMPORT.search(text):
             found.append(entry.name)
     return found
+
+
+def read_neighbours(filename: str) -> bool:
+    """Whether migrating ``filename`` looked at the files beside it (a star-imported helper, the
+    modules importing it), since the last time this was asked of it."""
+    path = os.path.abspath(filename)
+    looked = path in _LOOKED
+    _LOOKED.discard(path)
+    return looked

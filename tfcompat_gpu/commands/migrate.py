@@ -135,6 +135,8 @@ class _Outcome:
     changed: bool = False
     failed: bool = False
     warnings: int = 0
+    neighbours: bool = False
+    """The migration looked at other files beside this one (``codemod/_siblings.py``)."""
 
 
 def _shown(path: str, root: str) -> str:
@@ -171,6 +173,7 @@ def _migrate_file(job: _Job) -> _Outcome:
     from tfcompat_gpu.codemod._io import Skip, read_source, write_source
     from tfcompat_gpu.codemod._limits import TooComplex
     from tfcompat_gpu.codemod._notebook import cell_warnings, read_cells, write_cells
+    from tfcompat_gpu.codemod._siblings import read_neighbours
     from tfcompat_gpu.codemod.api import migrate_source
     from tfcompat_gpu.utils.notebooks import is_notebook
 
@@ -207,6 +210,7 @@ def _migrate_file(job: _Job) -> _Outcome:
                 f"cannot parse it with LibCST (line {error.raw_line}, column "
                 f"{error.raw_column + 1}: {error.message})"
             ) from None
+        outcome.neighbours = read_neighbours(path)
         warnings = result.warnings if notebook is None else cell_warnings(notebook, result)
         outcome.messages += [f"{path}:{warning}" for warning in warnings]
         outcome.warnings = len(warnings)
@@ -453,7 +457,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     workers = options.jobs if options.jobs > 0 else default_jobs()
     for job, outcome in zip(jobs, _run(jobs, workers)):
         if unchanged is not None:
-            unchanged.done(job[0], outcome.changed, outcome.failed, outcome.messages)
+            unchanged.done(
+                job[0], outcome.changed, outcome.failed or outcome.neighbours, outcome.messages
+            )
         for line in outcome.messages:
             progress.say(line)
         if outcome.diff:
