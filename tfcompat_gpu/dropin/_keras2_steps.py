@@ -11,7 +11,10 @@ EagerTensor of dtype int64").  ``whole_steps`` gives ``fit_generator`` / ``evalu
 from __future__ import annotations
 
 import math
-from typing import Any
+
+TYPE_CHECKING = False  # (typing stays unloaded: every ``run`` imports this)
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["whole_steps"]
 
