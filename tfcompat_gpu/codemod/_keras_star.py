@@ -15,7 +15,7 @@ in that module.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Union
 
 from tfcompat_gpu.codemod._libcst import cst
 from tfcompat_gpu.codemod._names import dotted
@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 __all__ = ["StarSource", "keras_star_modules", "star_qualified_names"]
 
 # a Keras module a star import names, or the Keras names a helper module's star import binds
-StarSource = str | dict[str, str]
+StarSource = Union[str, dict[str, str]]  # (no `|`: Python 3.9 evaluates this alias)
 
 
 def _module_name(node: cst.BaseExpression | None) -> str | None:
