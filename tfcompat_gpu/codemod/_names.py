@@ -28,6 +28,7 @@ __all__ = [
     "SESSION",
     "SET_SESSION",
     "TENSORFLOW_BACKEND",
+    "below_imports",
     "bind_arguments",
     "canonical",
     "config_keyword",
@@ -210,3 +211,20 @@ def opens_module(statement: cst.BaseStatement) -> bool:
         or (isinstance(small, cst.Expr) and isinstance(small.value, cst.SimpleString))
         for small in statement.body
     )
+
+
+def below_imports(module: cst.Module, code: str) -> cst.Module:
+    """``module`` with the statements of ``code`` (helpers a rewrite adds) below the docstring
+    and imports it opens with, two blank lines before them, and two after where the next
+    statement has none."""
+    body = list(module.body)
+    at = 0
+    while at < len(body) and opens_module(body[at]):
+        at += 1
+    helpers = list(cst.parse_module(code).body)
+    helpers[0] = helpers[0].with_changes(leading_lines=[cst.EmptyLine(), cst.EmptyLine()])
+    body[at:at] = helpers
+    after = at + len(helpers)
+    if after < len(body) and not body[after].leading_lines:
+        body[after] = body[after].with_changes(leading_lines=[cst.EmptyLine(), cst.EmptyLine()])
+    return module.with_changes(body=body)

@@ -24,8 +24,8 @@ from tfcompat_gpu.codemod._base import MigrationCommand, Precheck
 from tfcompat_gpu.codemod._imports import without_aliases
 from tfcompat_gpu.codemod._libcst import cst
 from tfcompat_gpu.codemod._names import (
+    below_imports,
     dotted,
-    opens_module,
     prefix_for,
     tf_root_alias,
     top_level_imports,
@@ -289,15 +289,4 @@ class ContribEagerCommand(MigrationCommand):
     def leave_Module(self, original_node: cst.Module, updated_node: cst.Module) -> cst.Module:
         if not self._helpers or self._root is None:
             return updated_node
-        body = list(updated_node.body)
-        at = 0
-        while at < len(body) and opens_module(body[at]):
-            at += 1
-        helpers = list(cst.parse_module(_HELPER_CODE.format(tf=self._root)).body)
-        helpers[0] = helpers[0].with_changes(leading_lines=[cst.EmptyLine(), cst.EmptyLine()])
-        body[at:at] = helpers
-        after = at + len(helpers)
-        if after < len(body) and not body[after].leading_lines:
-            blank = [cst.EmptyLine(), cst.EmptyLine()]
-            body[after] = body[after].with_changes(leading_lines=blank)
-        return updated_node.with_changes(body=body)
+        return below_imports(updated_node, _HELPER_CODE.format(tf=self._root))

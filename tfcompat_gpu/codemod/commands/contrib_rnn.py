@@ -33,8 +33,8 @@ from tfcompat_gpu.codemod._base import MigrationCommand, Precheck
 from tfcompat_gpu.codemod._imports import without_aliases
 from tfcompat_gpu.codemod._libcst import cst
 from tfcompat_gpu.codemod._names import (
+    below_imports,
     dotted,
-    opens_module,
     prefix_for,
     tf_root_alias,
     top_level_imports,
@@ -283,15 +283,4 @@ class ContribRnnCommand(MigrationCommand):
             return updated_node
         v1 = self._root if self._root.endswith("compat.v1.") else self._root + "compat.v1."
         code = "".join(_HELPER_CODE[name] for name in sorted(self._helpers))
-        helpers = list(cst.parse_module(code.format(v1=v1)).body)
-        body = list(updated_node.body)
-        at = 0
-        while at < len(body) and opens_module(body[at]):
-            at += 1
-        helpers[0] = helpers[0].with_changes(leading_lines=[cst.EmptyLine(), cst.EmptyLine()])
-        body[at:at] = helpers
-        after = at + len(helpers)
-        if after < len(body) and not body[after].leading_lines:
-            blank = [cst.EmptyLine(), cst.EmptyLine()]
-            body[after] = body[after].with_changes(leading_lines=blank)
-        return updated_node.with_changes(body=body)
+        return below_imports(updated_node, code.format(v1=v1))

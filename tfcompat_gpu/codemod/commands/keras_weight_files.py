@@ -41,7 +41,7 @@ from collections.abc import Callable
 from tfcompat_gpu.codemod._base import MigrationCommand, Precheck
 from tfcompat_gpu.codemod._imports import need_import
 from tfcompat_gpu.codemod._libcst import cst
-from tfcompat_gpu.codemod._names import dotted, opens_module
+from tfcompat_gpu.codemod._names import below_imports, dotted
 
 __all__ = ["PERIODIC", "KerasWeightFilesCommand"]
 
@@ -441,15 +441,7 @@ class KerasWeightFilesCommand(MigrationCommand):
             for statement in updated_node.body
         ):
             return updated_node
-        body = list(updated_node.body)
-        at = 0
-        while at < len(body) and opens_module(body[at]):
-            at += 1
-        helper = cst.parse_module(_PERIODIC_CODE).body[0]
-        body.insert(at, helper.with_changes(leading_lines=[cst.EmptyLine(), cst.EmptyLine()]))
-        if at + 1 < len(body) and not body[at + 1].leading_lines:
-            body[at + 1] = body[at + 1].with_changes(leading_lines=[cst.EmptyLine()] * 2)
-        return updated_node.with_changes(body=body)
+        return below_imports(updated_node, _PERIODIC_CODE)
 
     def _renamed_value(
         self, original: cst.CSTNode, node: cst.BaseExpression, weights: bool, variable: str
